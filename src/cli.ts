@@ -1,0 +1,123 @@
+import { Command } from 'commander';
+import { packageVersion, type Io } from './context.js';
+import { ExitCode } from './errors.js';
+import { NOUNS } from './commands/index.js';
+import { addGlobalOptions, createRuntime, reportError } from './runtime.js';
+
+const GLOBAL_OPTIONS_WITH_VALUES = new Set([
+  '--url', '--token', '--token-type', '--profile', '--sudo', '--timeout', '--retries', '--ca-file', '-o', '--output', '--fields',
+]);
+
+/** The noun the user asked for, skipping global options and their values. */
+export function findNoun(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') return undefined;
+    if (arg.startsWith('-')) {
+      if (!arg.includes('=') && GLOBAL_OPTIONS_WITH_VALUES.has(arg)) i++;
+      continue;
+    }
+    if (arg === 'help') return argv.slice(i + 1).find((a) => !a.startsWith('-'));
+    return arg;
+  }
+  return undefined;
+}
+
+export function buildProgram(io: Io): Command {
+  const program = new Command('svc');
+  program
+    .description("Command-line client for the service's REST API v4")
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(`svc: ${text.trim().replace(/\s*\n\s*/g, ' ')}\n`),
+    })
+    .exitOverride();
+  addGlobalOptions(program);
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 ok · 1 failure · 2 usage · 3 unauthenticated · 4 forbidden · 5 not found · 6 rejected · 7 rate limited · 8 incomplete · 9 CAPTCHA required · 130 interrupted\n',
+  );
+  return program;
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const program = buildProgram(io);
+  const loaded = new Set<string>();
+  const runtime = createRuntime(io, async () => {
+    for (const noun of NOUNS) {
+      if (loaded.has(noun.name)) continue;
+      const stub = program.commands.find((c) => c.name() === noun.name);
+      if (stub) (program.commands as Command[]).splice(program.commands.indexOf(stub), 1);
+      (await noun.load()).register(program, runtime);
+      loaded.add(noun.name);
+    }
+    return program;
+  });
+  const secrets = [io.env.SVC_TOKEN, io.env.CI_JOB_TOKEN, tokenFlag(argv)].filter((s): s is string => Boolean(s));
+  const debug = argv.includes('--debug') || io.env.SVC_DEBUG === '1';
+  try {
+    const wanted = findNoun(argv);
+    for (const noun of NOUNS) {
+      if (noun.name === wanted) {
+        (await noun.load()).register(program, runtime);
+        loaded.add(noun.name);
+      } else {
+        program.command(noun.name).description(noun.summary);
+      }
+    }
+    if (wanted && !NOUNS.some((n) => n.name === wanted)) {
+      io.stderr.write(`svc: unknown command '${wanted}' (see \`svc --help\`)\n`);
+      return ExitCode.usage;
+    }
+    if (argv.length === 0) {
+      program.outputHelp();
+      return ExitCode.usage;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return runtime.exitCode;
+  } catch (error) {
+    return reportError(error, io, secrets, debug);
+  }
+}
+
+function tokenFlag(argv: string[]): string | undefined {
+  const i = argv.indexOf('--token');
+  if (i >= 0) return argv[i + 1];
+  return argv.find((a) => a.startsWith('--token='))?.slice('--token='.length);
+}
+
+/** Entry used by bin/svc.js: real process streams, Ctrl-C as an abort signal. */
+export async function run(argv: string[]): Promise<number> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(ExitCode.interrupted);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+  try {
+    return await main(argv, {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: process.env,
+      isTTY: {
+        stdin: Boolean(process.stdin.isTTY),
+        stdout: Boolean(process.stdout.isTTY),
+        stderr: Boolean(process.stderr.isTTY),
+      },
+      signal: controller.signal,
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,21 @@
+import { UsageError } from '../../errors.js';
+
+/** A project is a numeric id or a namespaced path (`group/sub/project`); the path is encoded later. */
+export function projectRef(value: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new UsageError('project must be a numeric id or a namespaced path such as group/project');
+  if (/^\d+$/.test(trimmed)) return trimmed;
+  if (/^-?\d+(\.\d+)?$/.test(trimmed)) throw new UsageError(`invalid project id '${value}': ids are positive whole numbers`);
+  if (trimmed.startsWith('/') || trimmed.endsWith('/') || trimmed.includes('//')) {
+    throw new UsageError(`invalid project path '${value}': expected namespace/project without leading or trailing '/'`);
+  }
+  return trimmed;
+}
+
+/** Positive integer ids (`iid`, pipeline id, job id, …). */
+export function numericId(name: string, value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
+    throw new UsageError(`invalid ${name} '${value}': expected a positive whole number`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Page } from '../../http/client.js';
+import { writeList } from '../../output/writer.js';
+import { intOption } from '../../runtime.js';
+
+export interface ListFlags {
+  limit?: number;
+  all?: boolean;
+  perPage?: number;
+}
+
+export const DEFAULT_LIMIT = 100;
+
+export function addListOptions(command: Command): Command {
+  return command
+    .option('--limit <n>', `show at most N records (default ${DEFAULT_LIMIT})`, intOption('--limit', 1))
+    .option('--all', 'fetch every page')
+    .option('--per-page <n>', 'records per request, 1-100 (default 100 when more than one page is needed)', intOption('--per-page', 1, 100));
+}
+
+/** Records to fetch, or Infinity for --all. */
+export function listLimit(flags: ListFlags): number {
+  return flags.all ? Number.POSITIVE_INFINITY : flags.limit ?? DEFAULT_LIMIT;
+}
+
+export function perPageFor(flags: ListFlags): number {
+  if (flags.perPage) return flags.perPage;
+  return Math.min(100, listLimit(flags));
+}
+
+/**
+ * Streams the records of `pages` to stdout in the chosen format, stopping at the limit, and says
+ * on stderr when more records exist than were shown.
+ */
+export async function outputList<T>(
+  ctx: Context,
+  pages: AsyncIterable<Page<T>>,
+  flags: ListFlags,
+  columns: string[],
+): Promise<void> {
+  const limit = listLimit(flags);
+  let more = false;
+  let requests = 0;
+  async function* records(): AsyncGenerator<T> {
+    let emitted = 0;
+    for await (const page of pages) {
+      requests++;
+      for (let i = 0; i < page.items.length; i++) {
+        if (emitted >= limit) {
+          more = true;
+          return;
+        }
+        emitted++;
+        yield page.items[i] as T;
+      }
+      if (emitted >= limit) {
+        more = page.hasNext;
+        return;
+      }
+    }
+  }
+  const result = await writeList(ctx.stdout, ctx.output, records(), columns);
+  ctx.debug(`${result.count} records in ${requests} pages`);
+  if (more) ctx.info(`showing the first ${result.count} records; more exist (use --all or --limit N)`);
+}

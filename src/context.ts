@@ -1,0 +1,200 @@
+import { readFileSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { Chalk, type ChalkInstance } from 'chalk';
+import { ExitCode, SvcError } from './errors.js';
+import type { ConfigStore } from './config/store.js';
+import type { Target } from './config/resolve.js';
+import type { HttpClient } from './http/client.js';
+import type { OutputFormat } from './output/format.js';
+import type { OutputSettings } from './output/writer.js';
+
+export interface GlobalOptions {
+  url?: string;
+  token?: string;
+  tokenType?: string;
+  profile?: string;
+  sudo?: string;
+  timeout?: number;
+  retries?: number;
+  caFile?: string;
+  output?: OutputFormat;
+  fields?: string[];
+  debug?: boolean;
+  quiet?: boolean;
+}
+
+export interface Io {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  env: NodeJS.ProcessEnv;
+  isTTY: { stdin: boolean; stdout: boolean; stderr: boolean };
+  signal: AbortSignal;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  stop(): void;
+}
+
+let cachedVersion: string | undefined;
+
+export function packageVersion(): string {
+  cachedVersion ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return cachedVersion;
+}
+
+/** Everything a command may touch, built once per invocation; tests reach it only through the CLI. */
+export class Context {
+  readonly io: Io;
+  readonly globals: GlobalOptions;
+  readonly version = packageVersion();
+  private configStore?: ConfigStore;
+  private client?: HttpClient;
+  private resolvedTarget?: Target;
+  private chalkInstance?: ChalkInstance;
+
+  constructor(io: Io, globals: GlobalOptions) {
+    this.io = io;
+    this.globals = globals;
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return this.io.env;
+  }
+
+  get stdout(): Writable {
+    return this.io.stdout;
+  }
+
+  get signal(): AbortSignal {
+    return this.io.signal;
+  }
+
+  get debugEnabled(): boolean {
+    return Boolean(this.globals.debug) || this.env.SVC_DEBUG === '1';
+  }
+
+  /** Spinners, prompts and colour only for a person at a terminal. */
+  get interactive(): boolean {
+    return this.io.isTTY.stderr && !isCi(this.env) && !this.globals.quiet;
+  }
+
+  get chalk(): ChalkInstance {
+    this.chalkInstance ??= new Chalk({ level: colorLevel(this.env, this.io.isTTY.stdout, this.globals.quiet) });
+    return this.chalkInstance;
+  }
+
+  get stderrChalk(): ChalkInstance {
+    return new Chalk({ level: colorLevel(this.env, this.io.isTTY.stderr, this.globals.quiet) });
+  }
+
+  get output(): OutputSettings {
+    return {
+      format: this.globals.output ?? 'table',
+      fields: this.globals.fields,
+      stdoutIsTTY: this.io.isTTY.stdout,
+      chalk: this.chalk,
+    };
+  }
+
+  /** One human line on stderr (never data). */
+  info(line: string): void {
+    if (!this.globals.quiet) this.io.stderr.write(`${line}\n`);
+  }
+
+  warn(line: string): void {
+    this.io.stderr.write(`${this.stderrChalk.yellow(line.startsWith('warning:') ? line : `warning: ${line}`)}\n`);
+  }
+
+  debug(line: string): void {
+    if (this.debugEnabled) this.io.stderr.write(`${this.stderrChalk.dim(`[debug] ${line}`)}\n`);
+  }
+
+  async config(): Promise<ConfigStore> {
+    if (!this.configStore) {
+      const { ConfigStore } = await import('./config/store.js');
+      this.configStore = new ConfigStore(this.env);
+    }
+    return this.configStore;
+  }
+
+  async target(): Promise<Target> {
+    if (!this.resolvedTarget) {
+      const { resolveTarget } = await import('./config/resolve.js');
+      this.resolvedTarget = resolveTarget(this.globals, this.env, await this.config());
+    }
+    return this.resolvedTarget;
+  }
+
+  /** The HTTP client for the resolved URL and credentials; `requireToken` refuses to go on without one. */
+  async http(options: { requireToken?: boolean } = {}): Promise<HttpClient> {
+    if (this.client) return this.client;
+    const target = await this.target();
+    if (!target.url) {
+      throw new SvcError(
+        'no service URL: pass --url, set SVC_URL, or run `svc auth login --url URL`',
+        ExitCode.usage,
+      );
+    }
+    if (options.requireToken && !target.token) {
+      throw new SvcError('no token: set SVC_TOKEN, pass --token, or run `svc auth login`', ExitCode.usage);
+    }
+    const { HttpClient } = await import('./http/client.js');
+    const token = target.token;
+    this.client = new HttpClient({
+      baseUrl: target.url.value,
+      credentials: token
+        ? { token: token.value, type: token.type, refreshToken: token.refreshToken, oauthClientId: token.oauthClientId }
+        : undefined,
+      sudo: this.globals.sudo,
+      timeoutMs: (this.globals.timeout ?? 30) * 1000,
+      retries: this.globals.retries ?? 4,
+      caFile: target.caFile,
+      userAgent: `svc/${this.version}`,
+      signal: this.signal,
+      debug: this.debugEnabled ? (line) => this.debug(line) : undefined,
+      warn: (line) => this.warn(line),
+      onCredentialsRefreshed: async (creds) => {
+        if (!target.tokenFromProfile) {
+          this.warn('the OAuth token was refreshed for this run only; store it with `svc auth login` to keep it');
+          return;
+        }
+        (await this.config()).updateProfile(target.profileName, {
+          token: creds.token,
+          refreshToken: creds.refreshToken,
+        });
+        this.debug(`saved the refreshed OAuth token to profile '${target.profileName}'`);
+      },
+    });
+    return this.client;
+  }
+
+  /** An ora spinner on a terminal; nothing at all otherwise. */
+  async spinner(text: string): Promise<Spinner> {
+    if (!this.interactive || this.env.NO_COLOR !== undefined) return { update() {}, stop() {} };
+    const { default: ora } = await import('ora');
+    const spinner = ora({ text, stream: this.io.stderr, isEnabled: true }).start();
+    return {
+      update: (next) => {
+        spinner.text = next;
+      },
+      stop: () => spinner.stop(),
+    };
+  }
+}
+
+export function isCi(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
+}
+
+export function colorLevel(env: NodeJS.ProcessEnv, isTTY: boolean, quiet?: boolean): 0 | 1 | 2 | 3 {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '' ) {
+    if (force === '0' || force === 'false') return 0;
+    const level = Number(force);
+    return (level >= 1 && level <= 3 ? level : 1) as 1 | 2 | 3;
+  }
+  if (env.NO_COLOR !== undefined || quiet || !isTTY || isCi(env) || env.TERM === 'dumb') return 0;
+  return 1;
+}

@@ -1,0 +1,163 @@
+import { ExitCode, SvcError } from '../errors.js';
+
+/** What the HTTP layer knew about the request when the server refused it; used for hints. */
+export interface ErrorContext {
+  method: string;
+  path: string;
+  tokenType?: 'private' | 'oauth' | 'job';
+  hasToken: boolean;
+  sudo?: string;
+}
+
+/** A non-success HTTP answer, rendered to one line, carrying the exit code scripts rely on. */
+export class ApiError extends SvcError {
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown, message: string, exitCode: number) {
+    super(message, exitCode);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export function exitCodeForStatus(status: number): number {
+  if (status === 401) return ExitCode.unauthenticated;
+  if (status === 403) return ExitCode.forbidden;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 429) return ExitCode.rateLimited;
+  if ([400, 405, 409, 412, 413, 414, 422].includes(status)) return ExitCode.rejected;
+  return ExitCode.failure;
+}
+
+/**
+ * Renders any error body the service sends to one line: `{"message": "..."}`, `{"error": "..."}`,
+ * `{"error": ..., "error_description": ...}`, `{"message": {"error": "..."}}` and validation
+ * objects `{"message": {"name": ["has already been taken"], "embed": {"prop": [...]}}}`.
+ */
+export function renderErrorBody(body: unknown): string | undefined {
+  if (body === null || body === undefined) return undefined;
+  if (typeof body === 'string') return renderTextBody(body);
+  if (typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  if ('message' in record) {
+    const rendered = renderMessage(record.message);
+    if (rendered) return rendered;
+  }
+  if (typeof record.error === 'string') {
+    const description = typeof record.error_description === 'string' ? record.error_description : '';
+    return description ? `${record.error}: ${description}` : record.error;
+  }
+  return undefined;
+}
+
+function renderMessage(message: unknown): string | undefined {
+  if (typeof message === 'string') return message.trim() || undefined;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  if (message && typeof message === 'object') {
+    const entries = flattenValidation(message as Record<string, unknown>, '');
+    return entries.length ? entries.join('; ') : undefined;
+  }
+  return undefined;
+}
+
+function flattenValidation(node: Record<string, unknown>, prefix: string): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (Array.isArray(value)) {
+      const messages = value.map(String).join(', ');
+      out.push(key === 'error' || key === 'base' ? messages : `${name}: ${messages}`);
+    } else if (value && typeof value === 'object') {
+      out.push(...flattenValidation(value as Record<string, unknown>, name));
+    } else if (value !== null && value !== undefined) {
+      out.push(key === 'error' || key === 'base' ? String(value) : `${name}: ${String(value)}`);
+    }
+  }
+  return out;
+}
+
+function renderTextBody(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return undefined;
+  if (/^<(!doctype|html|head|body)/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+    return title ? `an HTML page ("${title}"), probably from a proxy` : 'an HTML page, probably from a proxy';
+  }
+  const firstLine = trimmed.split(/\r?\n/, 1)[0] ?? '';
+  return firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Request Entity Too Large',
+  414: 'Request-URI Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function createApiError(status: number, body: unknown, ctx: ErrorContext): ApiError {
+  const rendered = renderErrorBody(body);
+  const statusLine = `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
+  const where = `${ctx.method} ${ctx.path}`;
+  const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+
+  if (record.needs_captcha_response === true) {
+    return new ApiError(status, body, rendered ?? 'the service asks for a CAPTCHA', ExitCode.captcha);
+  }
+  const sudoMessage = ctx.sudo ? sudoFailure(status, record, rendered, ctx.sudo) : undefined;
+  if (sudoMessage) return new ApiError(status, body, sudoMessage, exitCodeForStatus(status));
+
+  const base = rendered && !rendered.startsWith(String(status)) ? `${statusLine}: ${rendered}` : rendered ?? statusLine;
+  let message = `${where} failed: ${base}`;
+  const hint = hintFor(status, record, ctx);
+  if (hint) message += ` (${hint})`;
+  return new ApiError(status, body, message, exitCodeForStatus(status));
+}
+
+function sudoFailure(
+  status: number,
+  record: Record<string, unknown>,
+  rendered: string | undefined,
+  sudo: string,
+): string | undefined {
+  if (status === 403 && typeof rendered === 'string' && /must be admin to use sudo/i.test(rendered)) {
+    return `--sudo ${sudo}: the token's user is not an administrator (403 Forbidden - Must be admin to use sudo)`;
+  }
+  if (status === 403 && /must be authenticated using an oauth or personal access token/i.test(rendered ?? '')) {
+    return `--sudo ${sudo}: sudo needs a personal or OAuth token of an administrator, not this kind of token`;
+  }
+  if (status === 403 && record.error === 'insufficient_scope' && String(record.scope ?? '').split(' ').includes('sudo')) {
+    return `--sudo ${sudo}: the token lacks the 'sudo' scope (403 insufficient_scope)`;
+  }
+  if (status === 404 && /user with id or username/i.test(rendered ?? '')) {
+    return `--sudo ${sudo}: no user with ID or username '${sudo}' (404)`;
+  }
+  return undefined;
+}
+
+function hintFor(status: number, record: Record<string, unknown>, ctx: ErrorContext): string | undefined {
+  if (ctx.tokenType === 'job' && (status === 401 || status === 403)) {
+    return 'job tokens are accepted only on some endpoints, such as job artifacts, releases and packages';
+  }
+  if (status === 401 && !ctx.hasToken) return 'no token was sent: set SVC_TOKEN or run `svc auth login`';
+  if (status === 401 && record.error === 'invalid_token') return 'the token is expired or revoked';
+  if (status === 403 && record.error === 'insufficient_scope') {
+    return `the token lacks the scope '${String(record.scope ?? '')}'`;
+  }
+  if (status === 404 && typeof record.error === 'string' && /404 Not Found/.test(record.error)) {
+    return "no such endpoint; a namespaced path, file path or ref that holds '/' must be encoded as %2F";
+  }
+  return undefined;
+}

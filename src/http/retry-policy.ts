@@ -1,0 +1,49 @@
+/** Which failures are retried, as data: a request the server may have processed is never repeated blindly. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
+
+export type RetryCause = { kind: 'status'; status: number } | { kind: 'network'; code: string };
+
+export function isRetryable(method: string, cause: RetryCause): boolean {
+  if (cause.kind === 'status' && cause.status === 429) return true;
+  if (!IDEMPOTENT.has(method.toUpperCase())) return false;
+  return cause.kind === 'network' || TRANSIENT_STATUSES.has(cause.status);
+}
+
+export function isTransientStatus(status: number): boolean {
+  return status === 429 || TRANSIENT_STATUSES.has(status);
+}
+
+export interface BackoffInput {
+  attempt: number; // 1-based number of the attempt that just failed
+  retryAfter?: string | null;
+  rateLimitReset?: string | null;
+  nowMs: number;
+  baseMs?: number;
+  capMs?: number;
+  random?: () => number;
+}
+
+/** Delay before the next attempt: Retry-After (seconds or HTTP date), then RateLimit-Reset, else backoff with jitter. */
+export function retryDelayMs(input: BackoffInput): number {
+  const fromRetryAfter = parseRetryAfter(input.retryAfter, input.nowMs);
+  if (fromRetryAfter !== undefined) return fromRetryAfter;
+  if (input.rateLimitReset && /^\d+$/.test(input.rateLimitReset.trim())) {
+    // A reset time in the past means the window is already open again.
+    return Math.max(0, Number(input.rateLimitReset.trim()) * 1000 - input.nowMs);
+  }
+  const base = input.baseMs ?? 250;
+  const cap = input.capMs ?? 8000;
+  const exponential = Math.min(cap, base * 2 ** (input.attempt - 1));
+  const random = input.random ?? Math.random;
+  return Math.round(exponential / 2 + random() * (exponential / 2));
+}
+
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}

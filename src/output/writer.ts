@@ -1,0 +1,86 @@
+import type { Writable } from 'node:stream';
+import type { ChalkInstance } from 'chalk';
+import { getField, pickFields, renderRecord, renderTable, tsvLine, type OutputFormat } from './format.js';
+
+export interface OutputSettings {
+  format: OutputFormat;
+  /** Set by --fields; otherwise the command's default columns apply to table/tsv and JSON is whole. */
+  fields?: string[];
+  stdoutIsTTY: boolean;
+  chalk: ChalkInstance;
+}
+
+export interface ListResult {
+  count: number;
+}
+
+/** Writes to stdout and waits for the stream to drain, so output is complete before exit. */
+export function write(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (stream.write(text)) resolve();
+    else {
+      stream.once('drain', resolve);
+      stream.once('error', reject);
+    }
+  });
+}
+
+/**
+ * Writes records as they arrive. `json` holds them until the list is complete, so a failure
+ * part-way prints no document that looks whole; `ndjson` and plain-text rows stream.
+ */
+export async function writeList(
+  stdout: Writable,
+  settings: OutputSettings,
+  records: AsyncIterable<unknown>,
+  defaultColumns: string[],
+): Promise<ListResult> {
+  const columns = settings.fields ?? defaultColumns;
+  const shape = (record: unknown) => (settings.fields ? pickFields(record, settings.fields) : record);
+  let count = 0;
+  if (settings.format === 'json') {
+    const all: unknown[] = [];
+    for await (const record of records) all.push(shape(record));
+    await write(stdout, `${JSON.stringify(all, null, 2)}\n`);
+    return { count: all.length };
+  }
+  if (settings.format === 'ndjson') {
+    for await (const record of records) {
+      count++;
+      await write(stdout, `${JSON.stringify(shape(record))}\n`);
+    }
+    return { count };
+  }
+  if (settings.format === 'table' && settings.stdoutIsTTY) {
+    const all: unknown[] = [];
+    for await (const record of records) all.push(record);
+    if (all.length) await write(stdout, renderTable(all, columns, settings.chalk));
+    return { count: all.length };
+  }
+  // The header waits for the first record, so a listing that fails at once prints nothing.
+  for await (const record of records) {
+    if (count === 0) await write(stdout, tsvLine(columns));
+    count++;
+    await write(stdout, tsvLine(columns.map((c) => getField(record, c))));
+  }
+  if (count === 0) await write(stdout, tsvLine(columns));
+  return { count };
+}
+
+export async function writeRecord(
+  stdout: Writable,
+  settings: OutputSettings,
+  record: unknown,
+  defaultFields: string[],
+): Promise<void> {
+  const fields = settings.fields ?? defaultFields;
+  const shaped = settings.fields ? pickFields(record, settings.fields) : record;
+  if (settings.format === 'json') return write(stdout, `${JSON.stringify(shaped, null, 2)}\n`);
+  if (settings.format === 'ndjson') return write(stdout, `${JSON.stringify(shaped)}\n`);
+  if (settings.format === 'table' && settings.stdoutIsTTY) {
+    return write(stdout, renderRecord(record, fields, settings.chalk));
+  }
+  await write(stdout, tsvLine(fields));
+  return write(stdout, tsvLine(fields.map((f) => getField(record, f))));
+}
+

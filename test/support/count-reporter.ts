@@ -1,0 +1,21 @@
+import type { Reporter, TestModule } from 'vitest/node';
+
+// CI reads a plain "N passed, N failed" line; vitest's own summary is not parsed.
+export default class CountReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const mod of testModules) {
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+    }
+    const tail = skipped ? `, ${skipped} skipped` : '';
+    process.stdout.write(`\n${passed} passed, ${failed} failed${tail}\n`);
+  }
+}
