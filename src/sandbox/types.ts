@@ -1,0 +1,97 @@
+// Public types of the sandbox's programmatic API.
+import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './data.js';
+import type { MoveKind, MoveRec } from './moves.js';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  projects?: number;
+  storages?: string[];
+  spreadStorages?: boolean;
+  seed?: number;
+  adminToken?: string;
+  moveMs?: number;
+  moveConcurrency?: number;
+  moveFailureRate?: number;
+  bulkSkipRate?: number;
+  tier?: 'free' | 'premium';
+  faults?: string;
+  faultSeed?: number;
+  slowMs?: number;
+  rateLimit?: number;
+  captcha?: boolean;
+  oauthTtlSeconds?: number;
+  maxOffset?: number;
+  log?: (line: string) => void;
+  objectStorageHost?: string;
+}
+
+export interface SandboxTokens {
+  admin: string;
+  adminNoSudo: string;
+  user: string;
+  readApi: string;
+  job: string;
+  oauth: { access: string; refresh: string };
+}
+
+export interface RecordedRequest {
+  method: string;
+  rawPath: string;
+  rawQuery: string;
+  headers: Record<string, string>;
+  body: string;
+  bodyJson?: unknown;
+  status: number;
+  origin: 'api' | 'objects';
+}
+
+export interface SandboxStats {
+  requests: { total: number; byRoute: Record<string, number>; byMethod: Record<string, number> };
+  connections: { opened: number; objectsOpened: number };
+  faults: Record<string, number>;
+  moves: { created: number; byState: Record<string, number>; maxRunning: number };
+}
+
+/** Test handle into the sandbox's state (see src/sandbox/README.md). */
+export interface SandboxState {
+  /** Ids of well-known seeded objects. */
+  readonly fixtures: {
+    adminId: number;
+    userId: number;
+    publicProjectId: number;
+    privateProjectId: number;
+    internalProjectId: number;
+    jobId: number;
+    jobProjectId: number;
+    renamed: Array<{ projectId: number; oldFullPath: string }>;
+    userMemberGroupId: number;
+  };
+  project(idOrPath: number | string): ProjectRec | null;
+  group(idOrPath: number | string): GroupRec | null;
+  snippet(id: number): SnippetRec | null;
+  user(idOrUsername: number | string): UserRec | null;
+  projectCount(): number;
+  /** Sorted ids of the projects on a storage (live index). */
+  projectIdsOnStorage(storage: string): number[];
+  setProjectStorage(id: number, storage: string): void;
+  setReadOnly(kind: MoveKind, id: number, readOnly: boolean): void;
+  moves(kind: MoveKind): MoveRec[];
+  /** Lines logged by the bulk scheduler for containers it skipped. */
+  skippedMoves(): string[];
+  /** Number of bulk schedulers still creating moves. */
+  bulkInProgress(): number;
+  storageWeights(): Record<string, number>;
+}
+
+export interface Sandbox {
+  url: string;
+  objectsUrl: string;
+  tokens: SandboxTokens;
+  stats(): SandboxStats;
+  requests(): RecordedRequest[];
+  clearRequests(): void;
+  expireOAuth(): void;
+  state: SandboxState;
+  close(): Promise<void>;
+}
