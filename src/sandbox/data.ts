@@ -997,54 +997,68 @@ export class World {
     };
   }
 
-  projectJson(p: ProjectRec, viewer: UserRec | null): Record<string, unknown> {
+  /** Read-only view of a project's group shares (no allocation for unshared projects). */
+  sharesOf(pid: number): ShareRec[] {
+    const m = this.shares.get(pid);
+    if (m) return [...m.values()];
+    const p = this.projects[pid];
+    const G = this.groups.length - 1;
+    if (p && p.seeded && pid % 4 === 1) {
+      const gid = 1 + ((pid + 1) % G);
+      if (!(p.nsKind === 'group' && p.nsOwner === gid)) return [{ groupId: gid, access: 30, expiresAt: null }];
+    }
+    return [];
+  }
+
+  private nsFragCache = new Map<string, { ns: string; nsName: string; owner: string | null; base: string }>();
+
+  private nsFrag(p: ProjectRec): { ns: string; nsName: string; owner: string | null } {
+    const key = `${p.nsKind}:${p.nsOwner}`;
     const base = this.base();
-    const web = `${base}/${p.fullPath}`;
+    let f = this.nsFragCache.get(key);
+    if (!f || f.base !== base) {
+      f = {
+        ns: JSON.stringify(this.namespaceBasic(p.nsKind, p.nsOwner)),
+        nsName: p.nsKind === 'group' ? this.groups[p.nsOwner]!.fullName : this.users[p.nsOwner]!.name,
+        owner: p.nsKind === 'user' ? JSON.stringify(this.userBasic(this.users[p.nsOwner]!)) : null,
+        base,
+      };
+      this.nsFragCache.set(key, f);
+    }
+    return f;
+  }
+
+  /**
+   * The project entity as JSON text. Built from cached namespace fragments
+   * so a page of 100 projects renders in well under a millisecond.
+   */
+  projectJsonText(p: ProjectRec, viewer: UserRec | null): string {
+    const base = this.base();
+    const f = this.nsFrag(p);
+    const js = JSON.stringify;
+    const fp = js(p.fullPath).slice(1, -1);
+    const web = `${base}/${fp}`;
     const api = `${base}/api/v4/projects/${p.id}`;
     const host = base.replace(/^https?:\/\//, '').replace(/:\d+$/, '');
-    const out: Record<string, unknown> = {
-      ...this.projectIdentity(p),
-      default_branch: 'main',
-      tag_list: [],
-      topics: [],
-      ssh_url_to_repo: `git@${host}:${p.fullPath}.git`,
-      http_url_to_repo: `${web}.git`,
-      web_url: web,
-      readme_url: `${web}/-/blob/main/README.md`,
-      forks_count: 0,
-      avatar_url: null,
-      star_count: p.starCount,
-      last_activity_at: iso(p.lastActivityAt),
-      namespace: this.namespaceBasic(p.nsKind, p.nsOwner),
-    };
-    if (p.nsKind === 'user') out.owner = this.userBasic(this.users[p.nsOwner]!);
-    Object.assign(out, {
-      visibility: p.visibility,
-      archived: false,
-      empty_repo: false,
-      issues_enabled: true,
-      merge_requests_enabled: true,
-      jobs_enabled: true,
-      import_status: this.importState(p).status,
-      open_issues_count: p.seeded ? Math.ceil(this.issueCount(p.id) * 0.75) : 0,
-      creator_id: p.creatorId,
-      shared_with_groups: [...this.getShares(p.id).values()].map((s) => {
+    const shares = this.sharesOf(p.id)
+      .map((s) => {
         const g = this.groups[s.groupId]!;
-        return { group_id: g.id, group_name: g.name, group_full_path: g.fullPath, group_access_level: s.access, expires_at: s.expiresAt };
-      }),
-    });
-    if (viewer?.isAdmin) out.repository_storage = p.storage;
-    out._links = {
-      self: api,
-      issues: `${api}/issues`,
-      merge_requests: `${api}/merge_requests`,
-      repo_branches: `${api}/repository/branches`,
-      labels: `${api}/labels`,
-      events: `${api}/events`,
-      members: `${api}/members`,
-      cluster_agents: `${api}/cluster_agents`,
-    };
-    return out;
+        return `{"group_id":${g.id},"group_name":${js(g.name)},"group_full_path":${js(g.fullPath)},"group_access_level":${s.access},"expires_at":${js(s.expiresAt)}}`;
+      })
+      .join(',');
+    return (
+      `{"id":${p.id},"description":${js(p.description)},"name":${js(p.name)},"name_with_namespace":${js(`${f.nsName} / ${p.name}`)},` +
+      `"path":${js(p.path)},"path_with_namespace":"${fp}","created_at":"${iso(p.createdAt)}","default_branch":"main","tag_list":[],"topics":[],` +
+      `"ssh_url_to_repo":"git@${host}:${fp}.git","http_url_to_repo":"${web}.git","web_url":"${web}","readme_url":"${web}/-/blob/main/README.md",` +
+      `"forks_count":0,"avatar_url":null,"star_count":${p.starCount},"last_activity_at":"${iso(p.lastActivityAt)}","namespace":${f.ns},` +
+      (f.owner ? `"owner":${f.owner},` : '') +
+      `"visibility":"${p.visibility}","archived":false,"empty_repo":false,"issues_enabled":true,"merge_requests_enabled":true,"jobs_enabled":true,` +
+      `"import_status":${js(this.importState(p).status)},"open_issues_count":${p.seeded ? Math.ceil(this.issueCount(p.id) * 0.75) : 0},` +
+      `"creator_id":${p.creatorId},"shared_with_groups":[${shares}],` +
+      (viewer?.isAdmin ? `"repository_storage":${js(p.storage)},` : '') +
+      `"_links":{"self":"${api}","issues":"${api}/issues","merge_requests":"${api}/merge_requests","repo_branches":"${api}/repository/branches",` +
+      `"labels":"${api}/labels","events":"${api}/events","members":"${api}/members","cluster_agents":"${api}/cluster_agents"}}`
+    );
   }
 
   groupJson(g: GroupRec, viewer: UserRec | null): Record<string, unknown> {

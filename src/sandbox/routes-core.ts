@@ -58,7 +58,7 @@ function projectsList(ctx: Ctx): void {
   const sort = strParam(ctx, 'sort') ?? 'desc';
   if (sort !== 'asc' && sort !== 'desc') throw E.notValid('sort');
   const at = (k: number) => (sort === 'asc' ? ids[lo + k]! : ids[hi - 1 - k]!);
-  const render = (id: number) => JSON.stringify(w.projectJson(w.projects[id]!, user));
+  const render = (id: number) => w.projectJsonText(w.projects[id]!, user);
   if (isKeyset(ctx)) {
     if (orderBy !== 'id') throw keysetNotAvailable();
     const { perPage } = pageParams(ctx);
@@ -248,12 +248,12 @@ export function registerCoreRoutes(core: Core): void {
       visibility: strParam(ctx, 'visibility'),
       storage: strParam(ctx, 'repository_storage'),
     });
-    sendJson(ctx, 201, ctx.world.projectJson(p, ctx.user));
+    sendRawJson(ctx, 201, ctx.world.projectJsonText(p, ctx.user));
   });
 
   core.add('GET', '/projects/:id', { auth: 'public' }, (ctx) => {
     const p = findProject(ctx);
-    sendJson(ctx, 200, ctx.world.projectJson(p, ctx.user));
+    sendRawJson(ctx, 200, ctx.world.projectJsonText(p, ctx.user));
   });
 
   core.add('GET', '/user', { auth: 'user' }, (ctx) => {
