@@ -123,6 +123,11 @@ export function normalizeBaseUrl(raw: string): URL {
   return url;
 }
 
+/** Origin plus any path prefix, without a trailing slash (a bare origin's pathname is `/`). */
+export function instanceRoot(base: URL): string {
+  return `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+}
+
 export function redactUrl(url: string): string {
   return url.replace(/([?&](?:private_token|access_token|job_token|refresh_token)=)[^&]*/gi, '$1[redacted]');
 }
@@ -139,7 +144,7 @@ export class HttpClient {
   constructor(options: HttpClientOptions) {
     this.options = options;
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
-    this.apiRoot = `${this.baseUrl.origin}${this.baseUrl.pathname}/api/v4`;
+    this.apiRoot = `${instanceRoot(this.baseUrl)}/api/v4`;
     this.credentials = options.credentials;
     this.dispatcher = dispatcherFor(options.caFile);
   }
@@ -367,7 +372,7 @@ export class HttpClient {
 
   private async refreshOAuth(): Promise<void> {
     const creds = this.credentials as Credentials;
-    const tokenUrl = `${this.baseUrl.origin}${this.baseUrl.pathname}/oauth/token`;
+    const tokenUrl = `${instanceRoot(this.baseUrl)}/oauth/token`;
     this.debug(`OAuth access token expired; refreshing at ${tokenUrl}`);
     const body: Record<string, string> = { grant_type: 'refresh_token', refresh_token: creds.refreshToken as string };
     if (creds.oauthClientId) body.client_id = creds.oauthClientId;
