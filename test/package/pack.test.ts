@@ -46,7 +46,7 @@ describe('npm pack', () => {
       extendEnv: false,
       reject: false,
     });
-    expect(result.stderr).toBe('showing the first 3 records; more exist (use --all or --limit N)\n');
+    expect(result.stderr).toBe('showing the first 3 records; more exist (use --all or --limit N)');
     expect(result.exitCode).toBe(0);
     expect((JSON.parse(result.stdout) as unknown[]).length).toBe(3);
   });
