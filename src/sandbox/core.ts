@@ -292,6 +292,7 @@ export class Core {
         if (fault === 'slow') await sleep(this.opts.slowMs);
         else throw faultError(fault, this.opts.rateLimit);
       }
+      if (rawPath.startsWith('/api/v3/')) throw new ApiError(410, { error: 'API V3 is no longer supported. Use API V4 instead.' });
       if (Buffer.byteLength(rawQuery) > MAX_QUERY_BYTES) throw new ApiError(414, { message: '414 Request-URI Too Large' });
       this.rateLimit(ctx);
       try {
@@ -600,7 +601,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       size += c.length;
       if (size > MAX_BODY_BYTES) {
         failed = true;
-        reject(new ApiError(413, { message: '413 Request Entity Too Large' }, { Connection: 'close' }));
+        reject(new ApiError(413, { message: '413 Request Entity Too Large' }));
         return;
       }
       chunks.push(c);

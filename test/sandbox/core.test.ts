@@ -51,6 +51,19 @@ describe('response basics', () => {
     expect(again.status).toBe(200);
   });
 
+  it('answers an over-large body with 413 and keeps serving', async () => {
+    const r = await req(sb.url, api('/projects'), { method: 'POST', token: sb.tokens.admin, body: Buffer.alloc(33 * 1024 * 1024, 0x20), headers: { 'Content-Type': 'application/json' } });
+    expect(r.status).toBe(413);
+    expect(r.json).toEqual({ message: '413 Request Entity Too Large' });
+    expect((await req(sb.url, api('/projects/1'))).status).toBe(200);
+  });
+
+  it('answers /api/v3 with 410', async () => {
+    const r = await req(sb.url, '/api/v3/projects');
+    expect(r.status).toBe(410);
+    expect(r.json).toEqual({ error: 'API V3 is no longer supported. Use API V4 instead.' });
+  });
+
   it('ignores unknown query parameters', async () => {
     const r = await req(sb.url, api('/projects?all=False&frobnicate=1&per_page=3'), { token: sb.tokens.admin });
     expect(r.status).toBe(200);
