@@ -4,7 +4,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { ExitCode, SvcError } from './errors.js';
 import type { ConfigStore } from './config/store.js';
 import type { Target } from './config/resolve.js';
-import type { HttpClient } from './http/client.js';
+import type { HttpClient, HttpClientOptions } from './http/client.js';
 import type { OutputFormat } from './output/format.js';
 import type { OutputSettings } from './output/writer.js';
 
@@ -53,6 +53,7 @@ export class Context {
   private client?: HttpClient;
   private resolvedTarget?: Target;
   private chalkInstance?: ChalkInstance;
+  private stdinContent?: Promise<Buffer>;
 
   constructor(io: Io, globals: GlobalOptions) {
     this.io = io;
@@ -98,6 +99,16 @@ export class Context {
     };
   }
 
+  /** All of stdin, read once (for `--input -`, `@-` and piped secrets). */
+  readStdin(): Promise<Buffer> {
+    this.stdinContent ??= (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of this.io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+      return Buffer.concat(chunks);
+    })();
+    return this.stdinContent;
+  }
+
   /** One human line on stderr (never data). */
   info(line: string): void {
     if (!this.globals.quiet) this.io.stderr.write(`${line}\n`);
@@ -140,21 +151,13 @@ export class Context {
     if (options.requireToken && !target.token) {
       throw new SvcError('no token: set SVC_TOKEN, pass --token, or run `svc auth login`', ExitCode.usage);
     }
-    const { HttpClient } = await import('./http/client.js');
     const token = target.token;
-    this.client = new HttpClient({
+    this.client = await this.createHttp({
       baseUrl: target.url.value,
       credentials: token
         ? { token: token.value, type: token.type, refreshToken: token.refreshToken, oauthClientId: token.oauthClientId }
         : undefined,
-      sudo: this.globals.sudo,
-      timeoutMs: (this.globals.timeout ?? 30) * 1000,
-      retries: this.globals.retries ?? 4,
       caFile: target.caFile,
-      userAgent: `svc/${this.version}`,
-      signal: this.signal,
-      debug: this.debugEnabled ? (line) => this.debug(line) : undefined,
-      warn: (line) => this.warn(line),
       onCredentialsRefreshed: async (creds) => {
         if (!target.tokenFromProfile) {
           this.warn('the OAuth token was refreshed for this run only; store it with `svc auth login` to keep it');
@@ -168,6 +171,23 @@ export class Context {
       },
     });
     return this.client;
+  }
+
+  /** A client with the global settings (sudo, timeout, retries, debug) for the given target. */
+  async createHttp(
+    target: Pick<HttpClientOptions, 'baseUrl' | 'credentials' | 'caFile' | 'onCredentialsRefreshed'>,
+  ): Promise<HttpClient> {
+    const { HttpClient } = await import('./http/client.js');
+    return new HttpClient({
+      ...target,
+      sudo: this.globals.sudo,
+      timeoutMs: (this.globals.timeout ?? 30) * 1000,
+      retries: this.globals.retries ?? 4,
+      userAgent: `svc/${this.version}`,
+      signal: this.signal,
+      debug: this.debugEnabled ? (line) => this.debug(line) : undefined,
+      warn: (line) => this.warn(line),
+    });
   }
 
   /** An ora spinner on a terminal; nothing at all otherwise. */
@@ -189,12 +209,13 @@ export function isCi(env: NodeJS.ProcessEnv): boolean {
 }
 
 export function colorLevel(env: NodeJS.ProcessEnv, isTTY: boolean, quiet?: boolean): 0 | 1 | 2 | 3 {
+  if (quiet) return 0;
   const force = env.FORCE_COLOR;
-  if (force !== undefined && force !== '' ) {
+  if (force !== undefined && force !== '') {
     if (force === '0' || force === 'false') return 0;
     const level = Number(force);
     return (level >= 1 && level <= 3 ? level : 1) as 1 | 2 | 3;
   }
-  if (env.NO_COLOR !== undefined || quiet || !isTTY || isCi(env) || env.TERM === 'dumb') return 0;
+  if (env.NO_COLOR !== undefined || !isTTY || isCi(env) || env.TERM === 'dumb') return 0;
   return 1;
 }

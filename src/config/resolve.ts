@@ -32,6 +32,11 @@ export function parseTokenType(value: string | undefined, source: string): Token
   throw new UsageError(`${source}: token type must be one of ${TOKEN_TYPES.join(', ')} (got '${value}')`);
 }
 
+/** The profile a command works on: --profile, SVC_PROFILE, the active one, else `default`. */
+export function profileNameFor(flags: TargetFlags, env: NodeJS.ProcessEnv, config: ConfigStore | undefined): string {
+  return flags.profile || env.SVC_PROFILE || config?.activeProfile || 'default';
+}
+
 /**
  * Precedence, highest first: flags, SVC_* environment, the active profile, then the CI job's
  * predefined variables. Each value says where it came from, for `svc auth status`.
@@ -39,7 +44,7 @@ export function parseTokenType(value: string | undefined, source: string): Token
 export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, config: ConfigStore | undefined): Target {
   const flagType = parseTokenType(flags.tokenType, '--token-type');
   const envType = parseTokenType(env.SVC_TOKEN_TYPE, 'SVC_TOKEN_TYPE');
-  const profileName = flags.profile || env.SVC_PROFILE || config?.activeProfile || 'default';
+  const profileName = profileNameFor(flags, env, config);
   const explicitProfile = Boolean(flags.profile || env.SVC_PROFILE);
   const profile: Profile | undefined = config?.profile(profileName);
   if (explicitProfile && !profile) {

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { ExitCode, SvcError } from '../errors.js';
 
 /** What the HTTP layer knew about the request when the server refused it; used for hints. */
@@ -13,6 +14,9 @@ export interface ErrorContext {
 export class ApiError extends SvcError {
   readonly status: number;
   readonly body: unknown;
+  /** The response as received, for `svc api --include`. */
+  headers: Record<string, string> = {};
+  text = '';
 
   constructor(status: number, body: unknown, message: string, exitCode: number) {
     super(message, exitCode);
@@ -89,27 +93,9 @@ function renderTextBody(text: string): string | undefined {
   return firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine;
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  412: 'Precondition Failed',
-  413: 'Request Entity Too Large',
-  414: 'Request-URI Too Large',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
 export function createApiError(status: number, body: unknown, ctx: ErrorContext): ApiError {
   const rendered = renderErrorBody(body);
-  const statusLine = `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
+  const statusLine = `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
   const where = `${ctx.method} ${ctx.path}`;
   const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
 

@@ -96,9 +96,11 @@ function dispatcherFor(caFile: string | undefined): Dispatcher {
     }
     ca = [...rootCertificates, pem];
   }
+  // `connect` reaches direct connections; `requestTls` the target behind a CONNECT proxy tunnel.
   const dispatcher = new EnvHttpProxyAgent({
     keepAliveTimeout: 30_000,
     connect: ca ? { ca } : {},
+    requestTls: ca ? { ca } : {},
   });
   sharedDispatcher = { key, dispatcher };
   return dispatcher;
@@ -140,6 +142,8 @@ export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private warnedInsecure = false;
   private requestCount = 0;
+  /** One refresh at a time: concurrent requests that all saw the expired token share it. */
+  private refreshing?: Promise<void>;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -183,14 +187,15 @@ export class HttpClient {
       attempt++;
       this.warnIfInsecure(url, sendCredentials);
       const started = Date.now();
-      this.debug(`→ ${method} ${redactUrl(url.href)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      const tokenSent = this.credentials?.token;
+      this.debug(`→ ${method} ${redactUrl(url.href)} (attempt ${attempt}/${retries + 1})`);
       let res: Dispatcher.ResponseData;
       try {
         res = await this.send(url, method, req, sendCredentials, dropBody);
       } catch (error) {
         this.throwIfAborted();
         const code = networkCode(error);
-        this.debug(`← ${code} after ${Date.now() - started} ms`);
+        this.debug(`← ${code} after ${Date.now() - started} ms (attempt ${attempt})`);
         const cause: RetryCause = { kind: 'network', code };
         if (attempt <= retries && isRetryable(method, cause)) {
           const delay = retryDelayMs({ attempt, nowMs: Date.now() });
@@ -205,7 +210,7 @@ export class HttpClient {
       }
       const status = res.statusCode;
       const headers = flattenHeaders(res.headers);
-      this.debug(`← ${status} in ${Date.now() - started} ms`);
+      this.debug(`← ${status} in ${Date.now() - started} ms (attempt ${attempt})`);
 
       if (REDIRECT_STATUSES.has(status) && headers.location) {
         await res.body.dump();
@@ -237,10 +242,15 @@ export class HttpClient {
 
       const accepted = req.acceptStatus?.(status) ?? false;
       if (status >= 400 && !accepted) {
-        const body = await readErrorBody(res);
+        const { text, body } = await readErrorBody(res);
         if (status === 401 && !refreshed && this.canRefresh(body)) {
           refreshed = true;
-          await this.refreshOAuth();
+          if (this.credentials?.token === tokenSent) {
+            this.refreshing ??= this.refreshOAuth().finally(() => {
+              this.refreshing = undefined;
+            });
+          }
+          await this.refreshing;
           attempt = 0;
           continue;
         }
@@ -260,13 +270,16 @@ export class HttpClient {
           }
           this.debug(`not retrying: waiting ${delay} ms would pass the retry budget of ${budget} ms`);
         }
-        throw createApiError(status, body, {
+        const error = createApiError(status, body, {
           method: originalMethod,
           path: this.display(url),
           tokenType: this.credentials?.type,
           hasToken: Boolean(this.credentials),
           sudo: this.options.sudo,
         });
+        error.headers = headers;
+        error.text = text;
+        throw error;
       }
       const data = (await this.readBody(res, req.responseType ?? 'json', method, url, headers)) as T;
       return { status, headers, data, url: url.href };
@@ -393,7 +406,7 @@ export class HttpClient {
       this.throwIfAborted();
       throw new SvcError(`OAuth token refresh failed: ${describeNetworkError(error, networkCode(error))}`, ExitCode.unauthenticated);
     }
-    const data = await readErrorBody(res);
+    const { body: data } = await readErrorBody(res);
     const record = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
     if (res.statusCode !== 200 || typeof record.access_token !== 'string') {
       const reason = typeof record.error === 'string' ? record.error : `HTTP ${res.statusCode}`;
@@ -481,8 +494,11 @@ export class HttpClient {
   }
 }
 
-function isCredentialHeader(name: string): boolean {
-  return ['authorization', 'private-token', 'job-token', 'sudo', 'cookie'].includes(name.toLowerCase());
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'private-token', 'job-token', 'sudo', 'cookie', 'set-cookie']);
+
+/** Headers that carry or set credentials: never forwarded to another origin, never printed. */
+export function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_HEADERS.has(name.toLowerCase());
 }
 
 export function isMaxOffsetError(error: unknown): boolean {
@@ -500,18 +516,18 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-async function readErrorBody(res: Dispatcher.ResponseData): Promise<unknown> {
+async function readErrorBody(res: Dispatcher.ResponseData): Promise<{ text: string; body: unknown }> {
   let text: string;
   try {
     text = await res.body.text();
   } catch {
-    return undefined;
+    return { text: '', body: undefined };
   }
-  if (!text) return undefined;
+  if (!text) return { text, body: undefined };
   try {
-    return JSON.parse(text);
+    return { text, body: JSON.parse(text) };
   } catch {
-    return text;
+    return { text, body: text };
   }
 }
 

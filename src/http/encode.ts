@@ -20,44 +20,32 @@ export function apiPath(strings: TemplateStringsArray, ...values: Array<string |
 }
 
 export type QueryScalar = string | number | boolean;
-export type QueryValue =
-  | QueryScalar
-  | null
-  | undefined
-  | QueryScalar[]
-  | { [key: string]: QueryScalar | null | undefined }
-  | Array<{ [key: string]: QueryScalar | null | undefined }>;
+export type QueryValue = QueryScalar | null | undefined | QueryValue[] | { [key: string]: QueryValue };
 export type QueryParams = Record<string, QueryValue>;
 
 /**
  * Flattens parameters into the service's query/form shapes: arrays as `name[]=v`, hashes as
- * `name[key]=v`, arrays of hashes as `name[i][key]=v`. Undefined and null values are dropped.
+ * `name[key]=v`, arrays of hashes as `name[i][key]=v` (deeper nesting follows the same rules).
+ * Undefined and null values are dropped.
  */
 export function flattenParams(params: QueryParams): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
-  for (const [name, value] of Object.entries(params)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      value.forEach((item, index) => {
-        if (item !== null && typeof item === 'object') {
-          for (const [key, inner] of Object.entries(item)) {
-            if (inner === undefined || inner === null) continue;
-            pairs.push([`${name}[${index}][${key}]`, String(inner)]);
-          }
-        } else {
-          pairs.push([`${name}[]`, String(item)]);
-        }
-      });
-    } else if (typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value)) {
-        if (inner === undefined || inner === null) continue;
-        pairs.push([`${name}[${key}]`, String(inner)]);
-      }
-    } else {
-      pairs.push([name, String(value)]);
-    }
-  }
+  for (const [name, value] of Object.entries(params)) flattenInto(pairs, name, value);
   return pairs;
+}
+
+function flattenInto(pairs: Array<[string, string]>, name: string, value: QueryValue): void {
+  if (value === undefined || value === null) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      const nested = item !== null && typeof item === 'object';
+      flattenInto(pairs, nested ? `${name}[${index}]` : `${name}[]`, item);
+    });
+  } else if (typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) flattenInto(pairs, `${name}[${key}]`, inner);
+  } else {
+    pairs.push([name, String(value)]);
+  }
 }
 
 /** Query-string encoding in which `+` (and every other reserved character) is percent-encoded. */

@@ -15,7 +15,7 @@ export interface ListResult {
 }
 
 /** Writes to stdout and waits for the stream to drain, so output is complete before exit. */
-export function write(stream: Writable, text: string): Promise<void> {
+export function write(stream: Writable, text: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
     if (stream.write(text)) resolve();
     else {

@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ExitCode, SvcError, UsageError } from '../../errors.js';
+import { ApiError } from '../../http/api-error.js';
+import { isCredentialHeader, type ApiResponse, type RequestBody } from '../../http/client.js';
+import type { OutputFormat } from '../../output/format.js';
+import { write, writeList, writeRecord } from '../../output/writer.js';
+import { collect, withExamples, type Runtime } from '../../runtime.js';
+import { addParam, parseHeader, splitField, typedValue, type Params } from './params.js';
+
+interface ApiOptions {
+  method?: string;
+  rawField?: string[];
+  field?: string[];
+  header?: string[];
+  input?: string;
+  paginate?: boolean;
+  include?: boolean;
+}
+
+export function register(program: Command, runtime: Runtime): void {
+  const command = program
+    .command('api')
+    .description('Send any request to the API (path relative to /api/v4) with the same credentials, retries and redirects')
+    .argument('<path>', "endpoint path such as projects/42/issues; encode path parameters yourself (group%2Fproject)")
+    .option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)')
+    .option('-f, --raw-field <key=value>', 'string parameter (repeatable); name[], name[key] and name[][key] nest', collect)
+    .option('-F, --field <key=value>', 'typed parameter: true, false, null, numbers; @file reads a file, @- stdin (repeatable)', collect)
+    .option('-H, --header <header>', "extra request header 'Name: value' (repeatable)", collect)
+    .option('--input <file>', "raw request body from a file, or '-' for stdin (fields then go to the query string)")
+    .option('--paginate', 'follow every next page and merge JSON arrays into one (stream them with -o ndjson)')
+    .option('-i, --include', 'print the status line and response headers before the body (credential headers never shown)');
+  withExamples(command, [
+    'svc api user',
+    'svc api projects/my-group%2Fmy-project',
+    'svc api projects --paginate -f order_by=id -f per_page=100 -o ndjson',
+    'svc api projects/42/pipeline -X POST -f ref=main -f "variables[][key]=DEPLOY" -f "variables[][value]=yes"',
+    'svc api -i projects/42',
+  ]);
+  command.action(runtime.action<ApiOptions>((ctx, [path], opts) => run(ctx, path as string, opts)));
+}
+
+export async function run(ctx: Context, rawPath: string, opts: ApiOptions): Promise<number> {
+  const params = await collectParams(ctx, opts);
+  const hasParams = Object.keys(params).length > 0;
+  const writes = !opts.paginate && (hasParams || opts.input !== undefined);
+  const method = (opts.method ?? (writes ? 'POST' : 'GET')).toUpperCase();
+  if (!/^[A-Z]+$/.test(method)) throw new UsageError(`-X '${opts.method}': not an HTTP method`);
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET requests only');
+  if (opts.paginate && opts.include) throw new UsageError('--paginate and --include cannot be combined');
+  const format: OutputFormat = ctx.globals.output ?? 'json';
+  if ((format === 'table' || format === 'tsv') && !ctx.globals.fields) {
+    throw new UsageError(`-o ${format} needs --fields to know the columns (or use -o json / -o ndjson)`);
+  }
+  const headers = Object.fromEntries((opts.header ?? []).map(parseHeader));
+  const path = /^https?:\/\//i.test(rawPath) ? rawPath : `/${rawPath.replace(/^\/+/, '')}`;
+  const inQuery = method === 'GET' || method === 'HEAD' || opts.input !== undefined;
+  const http = await ctx.http();
+
+  if (opts.paginate) {
+    const pages = http.pages<unknown>(path, params);
+    async function* records() {
+      for await (const page of pages) yield* page.items;
+    }
+    await writeList(ctx.stdout, { ...ctx.output, format }, records(), ctx.globals.fields ?? []);
+    return ExitCode.ok;
+  }
+
+  let response: ApiResponse<Buffer>;
+  try {
+    response = await http.request<Buffer>({
+      method,
+      path,
+      query: inQuery ? params : undefined,
+      json: !inQuery && hasParams ? params : undefined,
+      body: opts.input !== undefined ? await inputBody(ctx, opts.input) : undefined,
+      headers,
+      responseType: 'buffer',
+    });
+  } catch (error) {
+    if (opts.include && error instanceof ApiError) {
+      await writeHead(ctx, error.status, error.headers);
+      if (error.text) await write(ctx.stdout, error.text.endsWith('\n') ? error.text : `${error.text}\n`);
+    }
+    throw error;
+  }
+  if (opts.include) await writeHead(ctx, response.status, response.headers);
+  await writeBody(ctx, format, response);
+  return ExitCode.ok;
+}
+
+async function collectParams(ctx: Context, opts: ApiOptions): Promise<Params> {
+  const params: Params = {};
+  for (const arg of opts.rawField ?? []) {
+    const { key, value } = splitField('-f', arg);
+    addParam(params, key, value);
+  }
+  for (const arg of opts.field ?? []) {
+    const { key, value } = splitField('-F', arg);
+    addParam(params, key, value.startsWith('@') ? await readValueFile(ctx, value.slice(1)) : typedValue(value));
+  }
+  return params;
+}
+
+async function readValueFile(ctx: Context, source: string): Promise<string> {
+  if (source === '-') return (await ctx.readStdin()).toString('utf8');
+  try {
+    return readFileSync(source, 'utf8');
+  } catch (error) {
+    throw new SvcError(`-F @${source}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, ExitCode.usage);
+  }
+}
+
+async function inputBody(ctx: Context, source: string): Promise<RequestBody> {
+  let content: Buffer;
+  if (source === '-') content = await ctx.readStdin();
+  else {
+    try {
+      content = readFileSync(source);
+    } catch (error) {
+      throw new SvcError(`--input ${source}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, ExitCode.usage);
+    }
+  }
+  // A -H 'Content-Type: …' given by the user replaces this default.
+  return { contentType: 'application/json', length: content.length, create: () => content };
+}
+
+async function writeHead(ctx: Context, status: number, headers: Record<string, string>): Promise<void> {
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];
+  for (const [name, value] of Object.entries(headers)) if (!isCredentialHeader(name)) lines.push(`${name}: ${value}`);
+  await write(ctx.stdout, `${lines.join('\n')}\n\n`);
+}
+
+/** JSON is re-printed in the chosen format; anything else goes out byte for byte. */
+async function writeBody(ctx: Context, format: OutputFormat, response: ApiResponse<Buffer>): Promise<void> {
+  const raw = response.data ?? Buffer.alloc(0);
+  if (raw.length === 0) return;
+  let data: unknown;
+  try {
+    data = /json/i.test(response.headers['content-type'] ?? '') ? JSON.parse(raw.toString('utf8')) : undefined;
+  } catch {
+    data = undefined;
+  }
+  if (data === undefined) return write(ctx.stdout, raw);
+  const settings = { ...ctx.output, format };
+  if (!Array.isArray(data)) return writeRecord(ctx.stdout, settings, data, ctx.globals.fields ?? []);
+  async function* records() {
+    yield* data as unknown[];
+  }
+  await writeList(ctx.stdout, settings, records(), ctx.globals.fields ?? []);
+}

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ExitCode, SvcError, UsageError } from '../../errors.js';
+import { parseTokenType, profileNameFor } from '../../config/resolve.js';
+import { withExamples, type Runtime } from '../../runtime.js';
+import { readSecrets } from './read-secrets.js';
+import { describeUser, verifyToken } from './verify.js';
+
+interface LoginOptions {
+  verify: boolean;
+  refreshTokenFile?: string;
+}
+
+export function register(parent: Command, runtime: Runtime): void {
+  const command = parent
+    .command('login')
+    .description('Save a URL and token as a profile; the token is read from stdin or a prompt that does not echo')
+    .option('--no-verify', 'save without checking the token with GET /user')
+    .option('--refresh-token-file <path>', 'OAuth: read the refresh token from this file (otherwise the second stdin line)');
+  withExamples(command, [
+    'printf "%s\\n" "$TOKEN" | svc auth login --url https://gitlab.example.com',
+    'printf "%s\\n%s\\n" "$ACCESS" "$REFRESH" | svc auth login --url https://gitlab.example.com --token-type oauth --profile work',
+    'svc auth login --url https://gitlab.example.com   # prompts for the token',
+  ]);
+  command.action(runtime.action<LoginOptions>((ctx, _args, opts) => run(ctx, opts)));
+}
+
+export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
+  const store = await ctx.config();
+  const profileName = profileNameFor(ctx.globals, ctx.env, store);
+  const existing = store.profile(profileName) ?? {};
+  const rawUrl = ctx.globals.url ?? existing.url;
+  if (!rawUrl) throw new UsageError('svc auth login needs --url (the service address, e.g. https://gitlab.example.com)');
+  const { normalizeBaseUrl, instanceRoot } = await import('../../http/client.js');
+  const url = instanceRoot(normalizeBaseUrl(rawUrl));
+  const type = parseTokenType(ctx.globals.tokenType, '--token-type') ?? 'private';
+
+  let wanted = ['token'];
+  if (type === 'oauth') wanted = opts.refreshTokenFile ? ['access token'] : ['access token', 'refresh token'];
+  const secrets = ctx.globals.token ? [ctx.globals.token] : await readSecrets(ctx, wanted);
+  let token = secrets[0] as string;
+  let refreshToken = type === 'oauth' ? (secrets[1] ?? readRefreshTokenFile(opts.refreshTokenFile)) : undefined;
+  if (type === 'oauth' && !refreshToken) {
+    throw new UsageError('an OAuth login needs the refresh token too: as the second stdin line or with --refresh-token-file');
+  }
+  const caFile = ctx.globals.caFile || ctx.env.SVC_CA_FILE || existing.caFile;
+
+  if (opts.verify && type === 'job') {
+    ctx.info('job tokens cannot be checked with GET /user; saving without a check');
+  } else if (opts.verify) {
+    const user = await verifyToken(ctx, {
+      baseUrl: url,
+      caFile,
+      credentials: { token, type, refreshToken, oauthClientId: existing.oauthClientId },
+      onCredentialsRefreshed: (fresh) => {
+        token = fresh.token;
+        refreshToken = fresh.refreshToken;
+      },
+    });
+    ctx.info(`token works: ${describeUser(user)}`);
+  }
+  store.saveProfile(
+    profileName,
+    { url, token, tokenType: type, refreshToken, oauthClientId: existing.oauthClientId, caFile },
+    true,
+  );
+  ctx.info(`saved profile '${profileName}' for ${url} in ${store.path}`);
+}
+
+function readRefreshTokenFile(path: string | undefined): string | undefined {
+  if (!path) return undefined;
+  try {
+    return readFileSync(path, 'utf8').trim() || undefined;
+  } catch (error) {
+    throw new SvcError(`cannot read --refresh-token-file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.usage);
+  }
+}

@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ExitCode, SvcError } from '../../errors.js';
+import { redactToken } from '../../config/resolve.js';
+import { writeRecord } from '../../output/writer.js';
+import { withExamples, type Runtime } from '../../runtime.js';
+import { describeUser, type CurrentUser } from './verify.js';
+
+const STATUS_FIELDS = ['profile', 'url', 'url_source', 'token', 'token_type', 'token_source', 'check'];
+
+export function register(parent: Command, runtime: Runtime): void {
+  const command = parent
+    .command('status')
+    .description('Show which URL and token would be used, where each came from, and whether the token works');
+  withExamples(command, ['svc auth status', 'svc auth status -o json', 'SVC_PROFILE=work svc auth status']);
+  command.action(runtime.action((ctx) => run(ctx)));
+}
+
+/** Exit 0 when the token works (or is a job token, which GET /user cannot check), else the failure's code. */
+export async function run(ctx: Context): Promise<number> {
+  const target = await ctx.target();
+  const status = {
+    profile: target.profileName,
+    url: target.url?.value ?? null,
+    url_source: target.url?.source ?? null,
+    token: target.token ? redactToken(target.token.value) : null,
+    token_type: target.token?.type ?? null,
+    token_source: target.token?.source ?? null,
+    user: null as CurrentUser | null,
+    check: '',
+  };
+  let failure: SvcError | undefined;
+  if (!target.url) {
+    failure = new SvcError('no service URL: pass --url, set SVC_URL, or run `svc auth login --url URL`', ExitCode.usage);
+  } else if (!target.token) {
+    failure = new SvcError('no token: set SVC_TOKEN, pass --token, or run `svc auth login`', ExitCode.usage);
+  } else if (target.token.type === 'job') {
+    status.check = 'not checked: job tokens cannot call GET /user';
+  } else {
+    try {
+      const http = await ctx.http();
+      status.user = (await http.request<CurrentUser>({ path: '/user' })).data;
+      status.check = `ok: ${describeUser(status.user)}`;
+    } catch (error) {
+      if (!(error instanceof SvcError) || error.exitCode === ExitCode.interrupted) throw error;
+      failure = error;
+    }
+  }
+  if (failure) status.check = `failed: ${failure.message}`;
+  await writeRecord(ctx.stdout, ctx.output, status, STATUS_FIELDS);
+  if (failure) throw failure;
+  return ExitCode.ok;
+}

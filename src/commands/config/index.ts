@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+import type { Runtime } from '../../runtime.js';
+import { register as registerGet } from './get.js';
+import { register as registerList } from './list.js';
+import { register as registerPath } from './path.js';
+import { register as registerSet } from './set.js';
+
+export function register(program: Command, runtime: Runtime): void {
+  const config = program.command('config').description('Read and change the settings of config profiles');
+  registerGet(config, runtime);
+  registerSet(config, runtime);
+  registerList(config, runtime);
+  registerPath(config, runtime);
+}

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { withExamples, type Runtime } from '../../runtime.js';
+import { CONFIG_KEYS, configKey, profileInUse, validValue } from './keys.js';
+
+export function register(parent: Command, runtime: Runtime): void {
+  const command = parent
+    .command('set')
+    .description(`Change one setting of the profile in use (keys: ${CONFIG_KEYS.join(', ')}); tokens go through \`svc auth login\``)
+    .argument('<key>', 'setting name')
+    .argument('<value>', 'new value');
+  withExamples(command, [
+    'svc config set url https://gitlab.example.com',
+    'svc config set caFile ./corp-ca.pem --profile work',
+    'svc config set activeProfile work',
+  ]);
+  command.action(runtime.action((ctx, [key, value]) => run(ctx, key as string, value as string)));
+}
+
+export async function run(ctx: Context, rawKey: string, value: string): Promise<void> {
+  const key = configKey(rawKey);
+  const { store, name } = await profileInUse(ctx);
+  if (key === 'activeProfile') {
+    if (!store.profile(value)) {
+      const known = store.profileNames();
+      throw new UsageError(`no profile named '${value}'${known.length ? ` (known: ${known.join(', ')})` : ''}`);
+    }
+    store.setActive(value);
+    ctx.info(`active profile is now '${value}'`);
+    return;
+  }
+  store.updateProfile(name, { [key]: await validValue(key, value) });
+  ctx.info(`set ${key} in profile '${name}'`);
+}
