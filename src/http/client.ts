@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { ExitCode, InterruptedError, SvcError } from '../errors.js';
 import { ApiError, createApiError } from './api-error.js';
@@ -282,6 +283,8 @@ export class HttpClient {
         throw error;
       }
       const data = (await this.readBody(res, req.responseType ?? 'json', method, url, headers)) as T;
+      // undici frees the connection one turn after the body ends; a request sent sooner opens a second one.
+      if (req.responseType !== 'stream') await nextTurn();
       return { status, headers, data, url: url.href };
     }
   }
