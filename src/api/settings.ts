@@ -1,0 +1,22 @@
+import type { HttpClient } from '../http/client.js';
+
+export interface ApplicationSettings {
+  repository_storages_weighted?: Record<string, number>;
+  repository_storages?: string[];
+  [key: string]: unknown;
+}
+
+export async function getApplicationSettings(http: HttpClient): Promise<ApplicationSettings> {
+  return (await http.request<ApplicationSettings>({ path: '/application/settings' })).data;
+}
+
+/** Merges the given weights into `repository_storages_weighted`; storages not named keep theirs. */
+export async function updateStorageWeights(http: HttpClient, weights: Record<string, number>): Promise<ApplicationSettings> {
+  return (
+    await http.request<ApplicationSettings>({
+      method: 'PUT',
+      path: '/application/settings',
+      json: { repository_storages_weighted: weights },
+    })
+  ).data;
+}

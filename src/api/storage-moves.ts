@@ -1,0 +1,113 @@
+import { ApiError } from '../http/api-error.js';
+import type { HttpClient, Page } from '../http/client.js';
+import { apiPath } from '../http/encode.js';
+
+/** The three kinds of repository the service moves between storages (reference §1.1). */
+export type MoveKind = 'project' | 'snippet' | 'group';
+export const MOVE_KINDS: MoveKind[] = ['project', 'snippet', 'group'];
+
+export type MoveState = 'initial' | 'scheduled' | 'started' | 'replicated' | 'finished' | 'failed' | 'cleanup failed';
+export const FINAL_STATES: ReadonlySet<string> = new Set(['finished', 'failed', 'cleanup failed']);
+/** The repository is on the destination from `replicated` on. */
+export const ON_DESTINATION_STATES: ReadonlySet<string> = new Set(['replicated', 'finished', 'cleanup failed']);
+
+export interface StorageMove {
+  id: number;
+  created_at: string;
+  state: MoveState;
+  source_storage_name: string;
+  destination_storage_name: string;
+  error_message?: string | null;
+  project?: { id: number; path_with_namespace?: string; name?: string };
+  snippet?: { id: number; title?: string };
+  group?: { id: number; name?: string; web_url?: string };
+}
+
+const COLLECTION: Record<MoveKind, string> = {
+  project: '/project_repository_storage_moves',
+  snippet: '/snippet_repository_storage_moves',
+  group: '/group_repository_storage_moves',
+};
+
+function containerMovesPath(kind: MoveKind, container: string | number): string {
+  if (kind === 'project') return apiPath`/projects/${container}/repository_storage_moves`;
+  if (kind === 'snippet') return apiPath`/snippets/${container}/repository_storage_moves`;
+  return apiPath`/groups/${container}/repository_storage_moves`;
+}
+
+export function moveContainer(move: StorageMove): { id: number; label: string } | undefined {
+  if (move.project) return { id: move.project.id, label: move.project.path_with_namespace ?? String(move.project.id) };
+  if (move.snippet) return { id: move.snippet.id, label: move.snippet.title ?? String(move.snippet.id) };
+  if (move.group) return { id: move.group.id, label: move.group.name ?? String(move.group.id) };
+  return undefined;
+}
+
+/** Newest first (the service orders by `created_at DESC`); every list is offset-paginated. */
+export function listStorageMoves(
+  http: HttpClient,
+  kind: MoveKind,
+  options: { perPage: number; container?: string | number },
+): AsyncGenerator<Page<StorageMove>> {
+  const path = options.container === undefined ? COLLECTION[kind] : containerMovesPath(kind, options.container);
+  return http.pages<StorageMove>(path, { per_page: options.perPage });
+}
+
+export async function getStorageMove(http: HttpClient, kind: MoveKind, moveId: number): Promise<StorageMove> {
+  return (await http.request<StorageMove>({ path: `${COLLECTION[kind]}/${moveId}` })).data;
+}
+
+/** The newest move of a kind, or undefined when there is none; also tells whether the routes exist. */
+export async function newestStorageMove(http: HttpClient, kind: MoveKind): Promise<{ move?: StorageMove; date?: string }> {
+  const res = await http.request<StorageMove[]>({ path: COLLECTION[kind], query: { per_page: 1 } });
+  return { move: Array.isArray(res.data) ? res.data[0] : undefined, date: res.headers.date };
+}
+
+/** Bulk: the service answers 202 and creates the moves gradually in the background. */
+export async function scheduleStorageMovesFrom(
+  http: HttpClient,
+  kind: MoveKind,
+  source: string,
+  destination: string,
+): Promise<void> {
+  await http.request({
+    method: 'POST',
+    path: COLLECTION[kind],
+    json: { source_storage_name: source, destination_storage_name: destination },
+  });
+}
+
+export async function scheduleStorageMove(
+  http: HttpClient,
+  kind: MoveKind,
+  container: string | number,
+  destination: string,
+): Promise<StorageMove> {
+  return (
+    await http.request<StorageMove>({
+      method: 'POST',
+      path: containerMovesPath(kind, container),
+      json: { destination_storage_name: destination },
+    })
+  ).data;
+}
+
+export async function latestMoveOf(http: HttpClient, kind: MoveKind, container: string | number): Promise<StorageMove | undefined> {
+  const res = await http.request<StorageMove[]>({ path: containerMovesPath(kind, container), query: { per_page: 1 } });
+  return Array.isArray(res.data) ? res.data[0] : undefined;
+}
+
+/** 400 `{"message":{"project":["is read-only"]}}`: the container is already being moved. */
+export function isAlreadyMoving(error: unknown, kind: MoveKind): boolean {
+  if (!(error instanceof ApiError) || error.status !== 400) return false;
+  const message = (error.body as { message?: unknown } | undefined)?.message;
+  if (!message || typeof message !== 'object') return false;
+  const reasons = (message as Record<string, unknown>)[kind];
+  return Array.isArray(reasons) && reasons.some((r) => /read-only/i.test(String(r)));
+}
+
+/** Grape's catch-all `{"error":"404 Not Found"}`: the route does not exist on this instance (tier or version). */
+export function isMissingRoute(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error.status !== 404) return false;
+  const body = error.body as { error?: unknown } | undefined;
+  return typeof body?.error === 'string';
+}

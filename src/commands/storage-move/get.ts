@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { getStorageMove, type MoveKind } from '../../api/storage-moves.js';
+import { writeRecord } from '../../output/writer.js';
+import { withExamples, type Runtime } from '../../runtime.js';
+import { numericId } from '../shared/args.js';
+import { withContainer } from './list.js';
+import { explainForbidden, parseKind } from './options.js';
+
+const MOVE_FIELDS = ['id', 'state', 'source_storage_name', 'destination_storage_name', 'container_id', 'container', 'created_at', 'error_message'];
+
+export function register(parent: Command, runtime: Runtime): void {
+  const command = parent
+    .command('get')
+    .description('Show one storage move')
+    .argument('<move-id>', 'the move id')
+    .option('--kind <kind>', 'projects, snippets or groups', parseKind, parseKind('projects'));
+  withExamples(command, ['svc storage-move get 42', 'svc storage-move get 7 --kind snippets -o json']);
+  command.action(runtime.action<{ kind: MoveKind }>((ctx, [id], opts) => run(ctx, numericId('move id', id as string), opts.kind)));
+}
+
+export async function run(ctx: Context, id: number, kind: MoveKind): Promise<void> {
+  const http = await ctx.http({ requireToken: true });
+  const move = await getStorageMove(http, kind, id).catch(explainForbidden);
+  await writeRecord(ctx.stdout, ctx.output, withContainer(move), MOVE_FIELDS);
+}

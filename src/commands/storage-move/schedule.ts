@@ -1,0 +1,170 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ExitCode } from '../../errors.js';
+import type { HttpClient } from '../../http/client.js';
+import { writeList } from '../../output/writer.js';
+import { getContainer, listContainersOnStorage, type Container } from '../../api/storage-containers.js';
+import { scheduleStorageMove, scheduleStorageMovesFrom, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
+import { collect, withExamples, type Runtime } from '../../runtime.js';
+import { projectRef } from '../shared/args.js';
+import { watchVerifyReport } from './finish.js';
+import {
+  addWatchOptions,
+  checkStorages,
+  explainForbidden,
+  KIND_NAMES,
+  parseKinds,
+  preflight,
+  probeKinds,
+  resumeCommand,
+  takeWatchSettings,
+  type KindProbe,
+  type WatchFlags,
+} from './options.js';
+import { KindTracker } from './tracker.js';
+import { MOVE_COLUMNS, withContainer } from './list.js';
+
+interface ScheduleOptions extends WatchFlags {
+  wait?: boolean;
+  dryRun?: boolean;
+  force?: boolean;
+  project?: string[];
+  snippet?: string[];
+  group?: string[];
+}
+
+export function register(parent: Command, runtime: Runtime): void {
+  const command = parent
+    .command('schedule')
+    .description('Move every repository (or the named ones) from one storage to another, and optionally watch the moves to the end')
+    .requiredOption('--from <storage>', 'source storage')
+    .requiredOption('--to <storage>', 'destination storage')
+    .option('--kind <kind>', 'projects, snippets, groups or all', parseKinds, parseKinds('all'))
+    .option('--project <project>', 'move this project only (id or path; repeatable)', collect)
+    .option('--snippet <id>', 'move this snippet only (repeatable)', collect)
+    .option('--group <group>', 'move this group only (id or path; repeatable)', collect)
+    .option('--wait', 'watch the moves until each is final, retry failures, verify, and print a summary')
+    .option('--dry-run', 'list what would move and change nothing')
+    .option('--force', 'allow --from equal to --to');
+  addWatchOptions(command);
+  withExamples(command, [
+    'svc storage-move schedule --from default --to storage2 --wait',
+    'svc storage-move schedule --from default --to storage2 --kind projects --dry-run',
+    'svc storage-move schedule --from default --to storage2 --max-in-flight 20',
+    'svc storage-move schedule --from default --to storage2 --project my-group/app --wait -o json',
+  ]);
+  command.action(runtime.action<ScheduleOptions>((ctx, _args, opts) => run(ctx, opts)));
+}
+
+function namedContainers(opts: ScheduleOptions): Array<{ kind: MoveKind; ref: string }> {
+  return [
+    ...(opts.project ?? []).map((ref) => ({ kind: 'project' as const, ref: projectRef(ref) })),
+    ...(opts.snippet ?? []).map((ref) => ({ kind: 'snippet' as const, ref })),
+    ...(opts.group ?? []).map((ref) => ({ kind: 'group' as const, ref: projectRef(ref) })),
+  ];
+}
+
+/** The server's clock at the start (from `Date`, minus a second), so `wait --since` matches this run's moves. */
+function serverStart(probes: KindProbe[]): string {
+  const date = probes.find((p) => p.date)?.date;
+  const ms = date ? Date.parse(date) : Number.NaN;
+  return new Date((Number.isNaN(ms) ? Date.now() - 60_000 : ms) - 1_000).toISOString();
+}
+
+export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> {
+  const startedAt = Date.now();
+  checkStorages(opts.from, opts.to, opts.force);
+  const named = namedContainers(opts);
+  const kinds = named.length ? [...new Set(named.map((n) => n.kind))] : opts.kind;
+  const flags: WatchFlags = { ...opts, kind: kinds };
+  const settings = takeWatchSettings(ctx, flags, startedAt);
+  const http = await ctx.http({ requireToken: true });
+  await preflight(http, [opts.from, opts.to]);
+  const probes = await probeKinds(ctx, http, kinds);
+  const sinceIso = serverStart(probes);
+  const rolling = opts.maxInFlight !== undefined;
+  const bulk = !named.length && !rolling;
+
+  const trackers: KindTracker[] = [];
+  for (const probe of probes) {
+    const expected = named.length
+      ? { containers: await resolveNamed(http, named.filter((n) => n.kind === probe.kind)) }
+      : await listContainersOnStorage(http, probe.kind, opts.from).catch(explainForbidden);
+    if (!expected && !bulk) {
+      ctx.warn(`skipping ${KIND_NAMES[probe.kind]}: this instance cannot list them by storage, which single-container moves need`);
+      continue;
+    }
+    if (!expected) ctx.info(`${KIND_NAMES[probe.kind]}: this instance cannot list them by storage; following the moves the bulk job creates`);
+    const tracker = new KindTracker(
+      probe.kind,
+      {
+        source: opts.from,
+        destination: opts.to,
+        maxRetries: settings.retries,
+        listed: Boolean(expected),
+        growFromMoves: bulk,
+        baselineMoveId: probe.newest?.id ?? 0,
+        bulk,
+      },
+      Date.now(),
+    );
+    for (const container of expected?.containers ?? []) tracker.expect(container);
+    trackers.push(tracker);
+  }
+
+  if (opts.dryRun) return dryRun(ctx, trackers);
+
+  if (bulk) {
+    for (const tracker of trackers) {
+      await scheduleStorageMovesFrom(http, tracker.kind, opts.from, opts.to).catch(explainForbidden);
+      const count = tracker.options.listed ? `${tracker.containers.size} ` : 'all ';
+      ctx.info(`scheduled moves of ${count}${KIND_NAMES[tracker.kind]} from ${opts.from} to ${opts.to} (the service creates them gradually)`);
+    }
+  }
+  if (!opts.wait && !rolling) {
+    if (!bulk) return scheduleNamedNow(ctx, http, trackers, opts.to);
+    ctx.info(`watch them with: ${resumeCommand(flags, settings, sinceIso)}`);
+    return ExitCode.ok;
+  }
+  ctx.debug(`resume command: ${resumeCommand(flags, settings, sinceIso)}`);
+  return watchVerifyReport(ctx, http, trackers, {
+    flags,
+    settings,
+    sinceIso,
+    startedAt,
+    singles: named.length > 0,
+    plan: { intervalMs: settings.intervalMs, deadline: settings.deadline, maxInFlight: opts.maxInFlight ?? Number.POSITIVE_INFINITY, rebuild: false },
+  });
+}
+
+async function resolveNamed(http: HttpClient, named: Array<{ kind: MoveKind; ref: string }>): Promise<Container[]> {
+  const containers: Container[] = [];
+  for (const { kind, ref } of named) containers.push(await getContainer(http, kind, ref));
+  return containers;
+}
+
+async function dryRun(ctx: Context, trackers: KindTracker[]): Promise<number> {
+  async function* rows() {
+    for (const tracker of trackers) {
+      if (!tracker.options.listed) {
+        ctx.warn(`${KIND_NAMES[tracker.kind]}: cannot be listed by storage on this instance; the bulk job would move every one on ${tracker.options.source}`);
+      }
+      for (const c of tracker.containers.values()) yield { kind: KIND_NAMES[tracker.kind], id: c.id, name: c.label };
+    }
+  }
+  const { count } = await writeList(ctx.stdout, ctx.output, rows(), ['kind', 'id', 'name']);
+  ctx.info(`dry run: ${count} repositories would move; nothing was changed`);
+  return ExitCode.ok;
+}
+
+async function scheduleNamedNow(ctx: Context, http: HttpClient, trackers: KindTracker[], destination: string): Promise<number> {
+  async function* moves(): AsyncGenerator<StorageMove & { kind: string }> {
+    for (const tracker of trackers) {
+      for (const c of tracker.containers.values()) {
+        yield { kind: KIND_NAMES[tracker.kind], ...withContainer(await scheduleStorageMove(http, tracker.kind, c.id, destination)) };
+      }
+    }
+  }
+  await writeList(ctx.stdout, ctx.output, moves(), ['kind', ...MOVE_COLUMNS]);
+  return ExitCode.ok;
+}

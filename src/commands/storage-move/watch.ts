@@ -1,0 +1,201 @@
+/*
+ * How the watch works (one loop for `schedule --wait`, `wait` and the rolling mode).
+ *
+ * Expected set: per kind, the containers on the source when the run starts. Projects come from
+ * `GET /projects?repository_storage=SRC` (keyset by id); groups and snippets from the admin
+ * storage filters when the instance has them and every record names its storage. Otherwise
+ * ("unlisted") the set grows from move records SRC→DST created during this run, and only
+ * `verify`'s history scan can find a container the bulk job skipped.
+ *
+ * Each poll, per kind:
+ * 1. Discovery, only while the bulk job may still create moves: page the newest-first move list
+ *    back to the high-water mark of the last poll (or this run's boundary: the newest move id
+ *    before it started, or `--since`). A poll reads the moves created since the previous one.
+ * 2. Refresh unfinished moves: continue paging only while one page covers more of them than it
+ *    costs (ids are dense per kind, so the id gap estimates the pages); GET the rest one by one.
+ *    Either way a poll costs O(unfinished moves), never O(history).
+ * 3. Settle: `finished` and `cleanup failed` are moved; `failed` is re-scheduled singly while
+ *    retries remain; a container the bulk job passed (it walks by id) or never reached within the
+ *    grace gets a single move. A single POST that finds the container read-only adopts the move
+ *    already running for it.
+ * 4. Schedule queued single moves, keeping at most --max-in-flight non-final at once.
+ *
+ * `wait` without `--since` has no boundary: its first poll pages back far enough for twice the
+ * listed containers, then asks each container still without a record for its latest move.
+ * Nothing is kept locally: a new process rebuilds all of this from the server.
+ */
+import type { Context } from '../../context.js';
+import { InterruptedError } from '../../errors.js';
+import { ApiError } from '../../http/api-error.js';
+import type { HttpClient } from '../../http/client.js';
+import {
+  getStorageMove,
+  isAlreadyMoving,
+  latestMoveOf,
+  listStorageMoves,
+  scheduleStorageMove,
+  type MoveKind,
+} from '../../api/storage-moves.js';
+import { KIND_NAMES } from './options.js';
+import { formatProgressLine, type Progress } from './progress.js';
+import type { KindTracker } from './tracker.js';
+
+const PER_PAGE = 100;
+const UNLISTED_WINDOW_PAGES = 50;
+
+export interface WatchPlan {
+  intervalMs: number;
+  deadline?: number;
+  maxInFlight: number;
+  /** `wait` without a boundary: the first poll looks for moves that already exist. */
+  rebuild: boolean;
+}
+
+export interface WatchStats {
+  timedOut: boolean;
+  polls: number;
+  requests: number;
+  maxRequestsPerPoll: number;
+}
+
+/** How long a bulk job may go without creating a move before the missing containers are scheduled singly. */
+export function graceMs(intervalMs: number, sawMoves: boolean): number {
+  return sawMoves ? Math.max(3 * intervalMs, 2_000) : Math.max(12 * intervalMs, 30_000);
+}
+
+export async function watchMoves(
+  ctx: Context,
+  http: HttpClient,
+  trackers: KindTracker[],
+  plan: WatchPlan,
+  progress: Progress,
+): Promise<WatchStats> {
+  const stats: WatchStats = { timedOut: false, polls: 0, requests: 0, maxRequestsPerPoll: 0 };
+  const warnedCleanup = new Set<string>();
+  const sawMoves = new Set<MoveKind>();
+  const startRequests = http.requestsSent;
+  for (;;) {
+    const before = http.requestsSent;
+    const perKind: string[] = [];
+    for (const tracker of trackers) {
+      const kindBefore = http.requestsSent;
+      const grace = graceMs(plan.intervalMs, sawMoves.has(tracker.kind));
+      await pollKind(http, tracker, grace, plan.rebuild && stats.polls === 0);
+      if (tracker.unfinishedMoveIds().length || [...tracker.containers.values()].some((c) => c.move)) sawMoves.add(tracker.kind);
+      const { cleanupFailed } = tracker.evaluate(Date.now(), grace);
+      for (const c of cleanupFailed) {
+        const key = `${tracker.kind}:${c.id}`;
+        if (warnedCleanup.has(key)) continue;
+        warnedCleanup.add(key);
+        ctx.warn(`${tracker.kind} ${c.label} (${c.id}) moved, but the copy on the source remains (cleanup failed): remove it by hand`);
+      }
+      await scheduleQueued(ctx, http, tracker, plan.maxInFlight);
+      perKind.push(`${KIND_NAMES[tracker.kind]} ${http.requestsSent - kindBefore}`);
+    }
+    stats.polls++;
+    const used = http.requestsSent - before;
+    stats.maxRequestsPerPoll = Math.max(stats.maxRequestsPerPoll, used);
+    ctx.debug(`poll ${stats.polls}: ${used} requests (${perKind.join(', ')})`);
+    progress.update(trackers.map((t) => formatProgressLine(KIND_NAMES[t.kind], t.counts())));
+    const now = Date.now();
+    if (trackers.every((t) => t.done(now, graceMs(plan.intervalMs, sawMoves.has(t.kind))))) break;
+    if (plan.deadline !== undefined && now >= plan.deadline) {
+      stats.timedOut = true;
+      break;
+    }
+    await sleep(Math.min(plan.intervalMs, plan.deadline === undefined ? plan.intervalMs : plan.deadline - now), ctx.signal);
+  }
+  stats.requests = http.requestsSent - startRequests;
+  return stats;
+}
+
+async function pollKind(http: HttpClient, tracker: KindTracker, grace: number, rebuild: boolean): Promise<void> {
+  const now = Date.now();
+  const discovering = rebuild || tracker.needsDiscovery(now, grace);
+  const pending = new Set(tracker.unfinishedMoveIds());
+  const head = Math.max(tracker.newestMoveId, ...pending);
+  const windowPages = tracker.options.listed ? Math.ceil((2 * tracker.containers.size) / PER_PAGE) + 1 : UNLISTED_WINDOW_PAGES;
+
+  if (discovering || worthPaging(pending, head + 1)) {
+    let pages = 0;
+    let newest = tracker.newestMoveId;
+    for await (const page of listStorageMoves(http, tracker.kind, { perPage: PER_PAGE })) {
+      pages++;
+      let reachedKnown = false;
+      for (const move of page.items) {
+        newest = Math.max(newest, move.id);
+        if (move.id <= tracker.newestMoveId || tracker.isBeforeRun(move)) reachedKnown = true;
+        tracker.observe(move, now);
+        pending.delete(move.id);
+      }
+      const oldest = page.items[page.items.length - 1]?.id ?? 0;
+      const discoveryDone =
+        !discovering || reachedKnown || (rebuild && (pages >= windowPages || (tracker.options.listed && allHaveMoves(tracker))));
+      if (!page.hasNext || (discoveryDone && !worthPaging(pending, oldest))) break;
+    }
+    tracker.newestMoveId = newest;
+  }
+  for (const id of pending) {
+    tracker.observe(await getStorageMove(http, tracker.kind, id), now);
+  }
+  if (rebuild && tracker.options.listed) await adoptLatestMoves(http, tracker, now);
+}
+
+/** Paging on is worth it when the pages needed to reach the oldest pending move are fewer than the GETs they save. */
+function worthPaging(pending: Set<number>, belowId: number): boolean {
+  const older = [...pending].filter((id) => id < belowId);
+  if (!older.length) return false;
+  return Math.ceil((belowId - Math.min(...older)) / PER_PAGE) <= older.length;
+}
+
+function allHaveMoves(tracker: KindTracker): boolean {
+  for (const c of tracker.containers.values()) if (!c.move) return false;
+  return true;
+}
+
+/** After a crash: a listed container with no move in the window asks for its own latest move, or gets a single move. */
+async function adoptLatestMoves(http: HttpClient, tracker: KindTracker, now: number): Promise<void> {
+  for (const c of tracker.containers.values()) {
+    if (c.move) continue;
+    const latest = await latestMoveOf(http, tracker.kind, c.id);
+    if (latest && tracker.observe(latest, now)) continue;
+    c.queued ??= 'missing';
+  }
+}
+
+async function scheduleQueued(ctx: Context, http: HttpClient, tracker: KindTracker, maxInFlight: number): Promise<void> {
+  const { destination } = tracker.options;
+  for (const container of tracker.nextToSchedule(maxInFlight)) {
+    const reason = container.queued === 'retry' ? 'retrying after a failed move' : container.queued === 'missing' ? 'no move from the bulk job' : 'scheduling';
+    ctx.debug(`${tracker.kind} ${container.id}: ${reason}`);
+    try {
+      tracker.scheduled(container, await scheduleStorageMove(http, tracker.kind, container.id, destination), Date.now());
+    } catch (error) {
+      if (isAlreadyMoving(error, tracker.kind)) {
+        const running = await latestMoveOf(http, tracker.kind, container.id);
+        if (running) tracker.scheduled(container, running, Date.now());
+      } else if (error instanceof ApiError && error.status === 404) {
+        container.queued = undefined;
+        container.outcome = 'failed';
+        ctx.warn(`${tracker.kind} ${container.label} (${container.id}) no longer exists; not moved`);
+      } else {
+        throw error;
+      }
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new InterruptedError());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
