@@ -1,0 +1,227 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
+import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ projects: 5 });
+});
+afterAll(async () => {
+  await sandbox.close();
+  cleanupTempDirs();
+});
+
+function configFile(dir: string): string {
+  return join(dir, 'config.json');
+}
+
+function readConfig(dir: string): { activeProfile?: string; profiles: Record<string, Record<string, string>> } {
+  return JSON.parse(readFileSync(configFile(dir), 'utf8'));
+}
+
+async function login(dir: string, input: string, args: string[] = []) {
+  return svc(['auth', 'login', '--url', sandbox.url, ...args], { configDir: dir, input });
+}
+
+describe('svc auth login', () => {
+  it('reads the token from stdin, checks it with GET /user and saves it with mode 0600', async () => {
+    const dir = tempDir();
+    sandbox.clearRequests();
+    const result = await login(dir, `${sandbox.tokens.user}\n`);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/token works: @\w+/);
+    const seen = sandbox.requests().filter((r) => r.rawPath === '/api/v4/user');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.headers['private-token']).toBe(sandbox.tokens.user);
+    expect(statSync(configFile(dir)).mode & 0o777).toBe(0o600);
+    const saved = readConfig(dir);
+    expect(saved.activeProfile).toBe('default');
+    expect(saved.profiles.default).toEqual({ url: sandbox.url, token: sandbox.tokens.user, tokenType: 'private' });
+  });
+
+  it('saves nothing when the server rejects the token (exit 3)', async () => {
+    const dir = tempDir();
+    const result = await login(dir, 'not-a-real-token-123456\n', ['--profile', 'work']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/401/);
+    expect(readConfig(dir).profiles).toEqual({});
+  });
+
+  it('takes an OAuth pair as two stdin lines, or the refresh token from a file', async () => {
+    const dir = tempDir();
+    const { access, refresh } = sandbox.tokens.oauth;
+    const result = await login(dir, `${access}\n${refresh}\n`, ['--token-type', 'oauth', '--profile', 'oauth']);
+    expect(result.exitCode).toBe(0);
+    expect(readConfig(dir).profiles.oauth).toMatchObject({ token: access, refreshToken: refresh, tokenType: 'oauth' });
+
+    const missing = await login(tempDir(), `${access}\n`, ['--token-type', 'oauth']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/access token and refresh token on stdin/);
+
+    const file = join(tempDir(), 'refresh');
+    writeFileSync(file, `${refresh}\n`);
+    const dir2 = tempDir();
+    const fromFile = await login(dir2, `${access}\n`, ['--token-type', 'oauth', '--refresh-token-file', file, '--no-verify']);
+    expect(fromFile.exitCode).toBe(0);
+    expect(readConfig(dir2).profiles.default).toMatchObject({ token: access, refreshToken: refresh });
+  });
+
+  it('saves a job token without a GET /user check, and --no-verify sends nothing', async () => {
+    const dir = tempDir();
+    sandbox.clearRequests();
+    const job = await login(dir, `${sandbox.tokens.job}\n`, ['--token-type', 'job']);
+    expect(job.exitCode).toBe(0);
+    expect(job.stderr).toMatch(/job tokens cannot be checked/);
+    const noVerify = await login(dir, 'anything-at-all-1234\n', ['--no-verify', '--profile', 'other']);
+    expect(noVerify.exitCode).toBe(0);
+    expect(sandbox.requests()).toHaveLength(0);
+  });
+
+  it('needs a URL and a token on stdin', async () => {
+    const noUrl = await svc(['auth', 'login'], { input: 'x\n' });
+    expect(noUrl.exitCode).toBe(2);
+    expect(noUrl.stderr).toMatch(/needs --url/);
+    const noToken = await login(tempDir(), '');
+    expect(noToken.exitCode).toBe(2);
+    expect(noToken.stderr).toMatch(/expected token on stdin/);
+  });
+});
+
+describe('svc auth status and logout', () => {
+  it('says which source won for URL and token, redacts the token and checks it', async () => {
+    const dir = tempDir();
+    await login(dir, `${sandbox.tokens.user}\n`);
+    const fromProfile = await svc(['auth', 'status', '-o', 'json'], { configDir: dir });
+    expect(fromProfile.exitCode).toBe(0);
+    const status = JSON.parse(fromProfile.stdout);
+    expect(status).toMatchObject({ profile: 'default', url: sandbox.url, token_type: 'private' });
+    expect(status.url_source).toMatch(/profile 'default'/);
+    expect(status.token_source).toMatch(/profile 'default'/);
+    expect(status.token).toMatch(/^\w{0,4}\*+$/);
+    expect(status.check).toMatch(/^ok: @/);
+
+    // Environment beats the profile; a flag beats the environment.
+    const fromEnv = await svc(['auth', 'status', '-o', 'json'], { configDir: dir, env: sandboxEnv(sandbox, sandbox.tokens.admin) });
+    expect(JSON.parse(fromEnv.stdout)).toMatchObject({ url_source: 'SVC_URL', token_source: 'SVC_TOKEN' });
+    expect(JSON.parse(fromEnv.stdout).check).toMatch(/administrator/);
+    const fromFlag = await svc(['auth', 'status', '-o', 'json', '--token', sandbox.tokens.readApi], {
+      configDir: dir,
+      env: sandboxEnv(sandbox),
+    });
+    expect(JSON.parse(fromFlag.stdout).token_source).toBe('--token');
+  });
+
+  it('falls back to the CI job variables and says a job token cannot be checked', async () => {
+    const result = await svc(['auth', 'status', '-o', 'json'], {
+      env: { CI_SERVER_URL: sandbox.url, CI_JOB_TOKEN: sandbox.tokens.job },
+    });
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ url_source: 'CI_SERVER_URL', token_source: 'CI_JOB_TOKEN', token_type: 'job' });
+    expect(JSON.parse(result.stdout).check).toMatch(/job tokens cannot/);
+  });
+
+  it('exits 3 for a rejected token and 2 without credentials', async () => {
+    const bad = await svc(['auth', 'status'], { env: { SVC_URL: sandbox.url, SVC_TOKEN: 'revoked-token-abcdef' } });
+    expect(bad.exitCode).toBe(3);
+    expect(bad.stdout).toMatch(/failed: .*401/);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    const none = await svc(['auth', 'status'], { env: { SVC_URL: sandbox.url } });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toMatch(/no token/);
+  });
+
+  it('logout removes the profile; a missing profile is a usage error', async () => {
+    const dir = tempDir();
+    await login(dir, `${sandbox.tokens.user}\n`, ['--profile', 'work']);
+    expect((await svc(['auth', 'logout', '--profile', 'work'], { configDir: dir })).exitCode).toBe(0);
+    expect(readConfig(dir).profiles).toEqual({});
+    expect(readFileSync(configFile(dir), 'utf8')).not.toContain(sandbox.tokens.user);
+    const again = await svc(['auth', 'logout', '--profile', 'work'], { configDir: dir });
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toMatch(/no profile named 'work'/);
+  });
+
+  it('refuses an unknown --profile for commands that use credentials', async () => {
+    const result = await svc(['auth', 'status', '--profile', 'nope']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/no profile named 'nope'/);
+  });
+});
+
+describe('svc config', () => {
+  it('gets, sets, lists (tokens redacted) and prints the path', async () => {
+    const dir = tempDir();
+    await login(dir, `${sandbox.tokens.admin}\n`);
+    await login(dir, `${sandbox.tokens.user}\n`, ['--profile', 'second']);
+    expect((await svc(['config', 'path'], { configDir: dir })).stdout).toBe(`${configFile(dir)}\n`);
+    expect((await svc(['config', 'get', 'activeProfile'], { configDir: dir })).stdout).toBe('second\n');
+    expect((await svc(['config', 'set', 'activeProfile', 'default'], { configDir: dir })).exitCode).toBe(0);
+    expect((await svc(['config', 'get', 'url'], { configDir: dir })).stdout).toBe(`${sandbox.url}\n`);
+
+    const unset = await svc(['config', 'get', 'oauthClientId'], { configDir: dir });
+    expect(unset.exitCode).toBe(1);
+    expect(unset.stdout).toBe('');
+    expect((await svc(['config', 'set', 'oauthClientId', 'app-1', '--profile', 'second'], { configDir: dir })).exitCode).toBe(0);
+    expect(readConfig(dir).profiles.second?.oauthClientId).toBe('app-1');
+
+    const ca = join(dir, 'ca.pem');
+    writeFileSync(ca, '-----BEGIN CERTIFICATE-----\n');
+    expect((await svc(['config', 'set', 'caFile', ca], { configDir: dir })).exitCode).toBe(0);
+    expect(readConfig(dir).profiles.default?.caFile).toBe(ca);
+
+    const list = await svc(['config', 'list', '-o', 'json'], { configDir: dir });
+    expect(list.exitCode).toBe(0);
+    const rows = JSON.parse(list.stdout);
+    expect(rows.map((r: { profile: string; active: boolean }) => [r.profile, r.active])).toEqual([
+      ['default', true],
+      ['second', false],
+    ]);
+    expect(list.stdout).not.toContain(sandbox.tokens.admin);
+    expect(rows[0].token).toMatch(/\*{3,}$/);
+    const tsv = await svc(['config', 'list'], { configDir: dir });
+    expect(tsv.stdout.split('\n')[0]).toBe('profile\tactive\turl\ttokenType\ttoken\tcaFile\toauthClientId');
+  });
+
+  it('rejects unknown keys, token keys and bad values without touching the file', async () => {
+    const dir = tempDir();
+    await login(dir, `${sandbox.tokens.admin}\n`);
+    const before = readFileSync(configFile(dir), 'utf8');
+    const cases: Array<[string[], RegExp]> = [
+      [['config', 'get', 'colour'], /unknown config key 'colour'/],
+      [['config', 'get', 'token'], /svc auth login/],
+      [['config', 'set', 'token', 'x'], /svc auth login/],
+      [['config', 'set', 'url', 'ftp://x'], /only http and https/],
+      [['config', 'set', 'tokenType', 'magic'], /token type must be one of/],
+      [['config', 'set', 'caFile', '/no/such/ca.pem'], /no such file/],
+      [['config', 'set', 'activeProfile', 'ghost'], /no profile named 'ghost'/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await svc(args, { configDir: dir });
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(readFileSync(configFile(dir), 'utf8')).toBe(before);
+  });
+
+  it('reports a corrupt config file in one line, exit 2, and leaves it untouched', async () => {
+    const dir = tempDir();
+    const garbage = '{"profiles": {"default": {"url": "http://x"'; // truncated JSON
+    writeFileSync(configFile(dir), garbage, { mode: 0o600 });
+    for (const args of [['config', 'list'], ['config', 'set', 'url', sandbox.url], ['auth', 'status']]) {
+      const result = await svc(args, { configDir: dir });
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/config file/);
+    }
+    const login2 = await login(dir, `${sandbox.tokens.admin}\n`);
+    expect(login2.exitCode).toBe(2);
+    expect(readFileSync(configFile(dir), 'utf8')).toBe(garbage);
+  });
+});
