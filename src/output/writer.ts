@@ -17,11 +17,18 @@ export interface ListResult {
 /** Writes to stdout and waits for the stream to drain, so output is complete before exit. */
 export function write(stream: Writable, text: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (stream.write(text)) resolve();
-    else {
-      stream.once('drain', resolve);
-      stream.once('error', reject);
-    }
+    if (stream.write(text)) return resolve();
+    // Both listeners go once either fires: a long listing to a slow pipe waits for drain thousands of times.
+    const onDrain = () => {
+      stream.off('error', onError);
+      resolve();
+    };
+    const onError = (error: Error) => {
+      stream.off('drain', onDrain);
+      reject(error);
+    };
+    stream.once('drain', onDrain);
+    stream.once('error', onError);
   });
 }
 
