@@ -142,7 +142,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     projectIdsOnStorage: (s) => [...(w.storageIdx.get(s) ?? [])],
     setProjectStorage: (id, s) => w.setProjectStorage(id, s),
     setReadOnly: (kind: MoveKind, id, ro) => core.moves.setReadOnly(kind, id, ro),
-    moves: (kind) => core.moves.moves[kind].map((m) => ({ ...m })),
+    moves: (kind) => core.moves.moves[kind].map((m) => ({ ...m, history: [...m.history] })),
     skippedMoves: () => [...core.moves.skipped],
     bulkInProgress: () => core.moves.bulkInProgress,
     storageWeights: () => ({ ...w.weights }),

@@ -19,6 +19,8 @@ export interface MoveRec {
   updatedAt: number;
   errorMessage: string | null;
   outcome: 'ok' | 'failed' | 'cleanup';
+  /** every state the move went through, in order (for tests; not rendered) */
+  history: string[];
 }
 
 export interface MoveEngineOptions {
@@ -132,6 +134,7 @@ export class MoveEngine {
       updatedAt: now,
       errorMessage: null,
       outcome,
+      history: ['initial'],
     };
     this.moves[kind].push(m);
     const list = this.byContainer[kind].get(containerId) ?? [];
@@ -151,6 +154,7 @@ export class MoveEngine {
     const wasRunning = RUNNING.has(m.state);
     this.byState[m.state] = (this.byState[m.state] ?? 1) - 1;
     m.state = state;
+    m.history.push(state);
     m.updatedAt = Date.now();
     this.byState[state] = (this.byState[state] ?? 0) + 1;
     const isRunning = RUNNING.has(state);
