@@ -57,9 +57,9 @@ export async function getStorageMove(http: HttpClient, kind: MoveKind, moveId: n
 }
 
 /** The newest move of a kind, or undefined when there is none; also tells whether the routes exist. */
-export async function newestStorageMove(http: HttpClient, kind: MoveKind): Promise<{ move?: StorageMove; date?: string }> {
+export async function newestStorageMove(http: HttpClient, kind: MoveKind): Promise<{ newest?: StorageMove; date?: string }> {
   const res = await http.request<StorageMove[]>({ path: COLLECTION[kind], query: { per_page: 1 } });
-  return { move: Array.isArray(res.data) ? res.data[0] : undefined, date: res.headers.date };
+  return { newest: Array.isArray(res.data) ? res.data[0] : undefined, date: res.headers.date };
 }
 
 /** Bulk: the service answers 202 and creates the moves gradually in the background. */

@@ -75,6 +75,15 @@ export function checkStorages(from: string, to: string | undefined, force: boole
   }
 }
 
+/**
+ * A POST the client cannot know the fate of: 5xx or a dropped connection (the HTTP layer never
+ * repeats a POST). The move may exist, so the caller looks before posting again.
+ */
+export function isUncertainFailure(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status >= 500;
+  return error instanceof SvcError && error.exitCode === ExitCode.failure;
+}
+
 /** Storage moves are administrator-only; say so instead of a bare 403. */
 export function explainForbidden(error: unknown): never {
   if (error instanceof ApiError && error.status === 403) {

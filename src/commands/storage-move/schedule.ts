@@ -12,6 +12,7 @@ import {
   addWatchOptions,
   checkStorages,
   explainForbidden,
+  isUncertainFailure,
   KIND_NAMES,
   parseKinds,
   preflight,
@@ -23,6 +24,8 @@ import {
 } from './options.js';
 import { KindTracker } from './tracker.js';
 import { MOVE_COLUMNS, withContainer } from './list.js';
+
+const BULK_ATTEMPTS = 4;
 
 interface ScheduleOptions extends WatchFlags {
   wait?: boolean;
@@ -116,7 +119,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
 
   if (bulk) {
     for (const tracker of trackers) {
-      await scheduleStorageMovesFrom(http, tracker.kind, opts.from, opts.to).catch(explainForbidden);
+      await scheduleBulk(ctx, http, tracker.kind, opts.from, opts.to);
       const count = tracker.options.listed ? `${tracker.containers.size} ` : 'all ';
       ctx.info(`scheduled moves of ${count}${KIND_NAMES[tracker.kind]} from ${opts.from} to ${opts.to} (the service creates them gradually)`);
     }
@@ -135,6 +138,19 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
     singles: named.length > 0,
     plan: { intervalMs: settings.intervalMs, deadline: settings.deadline, maxInFlight: opts.maxInFlight ?? Number.POSITIVE_INFINITY, rebuild: false },
   });
+}
+
+/** A bulk POST lost to a 5xx or a reset is sent again: a second bulk job skips what the first scheduled. */
+async function scheduleBulk(ctx: Context, http: HttpClient, kind: MoveKind, from: string, to: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await scheduleStorageMovesFrom(http, kind, from, to);
+    } catch (error) {
+      if (attempt >= BULK_ATTEMPTS || !isUncertainFailure(error) || ctx.signal.aborted) explainForbidden(error);
+      ctx.debug(`bulk ${kind} move request failed (${(error as Error).message}); sending it again`);
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
 }
 
 async function resolveNamed(http: HttpClient, named: Array<{ kind: MoveKind; ref: string }>): Promise<Container[]> {

@@ -13,6 +13,8 @@ export interface TrackedContainer {
   queued?: 'initial' | 'retry' | 'missing';
   /** Got a single move because the bulk job never created one for it. */
   scheduledSingly: boolean;
+  /** The last POST for it failed without an answer: look for its move before posting again. */
+  uncertain?: boolean;
   outcome?: Outcome;
 }
 
@@ -107,6 +109,7 @@ export class KindTracker {
   scheduled(container: TrackedContainer, move: StorageMove, now: number): void {
     if (container.queued === 'missing') container.scheduledSingly = true;
     container.queued = undefined;
+    container.uncertain = false;
     this.observe(move, now);
   }
 

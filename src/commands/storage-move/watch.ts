@@ -36,7 +36,7 @@ import {
   scheduleStorageMove,
   type MoveKind,
 } from '../../api/storage-moves.js';
-import { KIND_NAMES } from './options.js';
+import { isUncertainFailure, KIND_NAMES } from './options.js';
 import { formatProgressLine, type Progress } from './progress.js';
 import type { KindTracker } from './tracker.js';
 
@@ -124,7 +124,8 @@ async function pollKind(http: HttpClient, tracker: KindTracker, grace: number, r
       let reachedKnown = false;
       for (const move of page.items) {
         newest = Math.max(newest, move.id);
-        if (move.id <= tracker.newestMoveId || tracker.isBeforeRun(move)) reachedKnown = true;
+        // Ids grow with creation, so reaching the id after the mark means every newer move was on these pages.
+        if (move.id <= tracker.newestMoveId + 1 || tracker.isBeforeRun(move)) reachedKnown = true;
         tracker.observe(move, now);
         pending.delete(move.id);
       }
@@ -169,9 +170,19 @@ async function scheduleQueued(ctx: Context, http: HttpClient, tracker: KindTrack
     const reason = container.queued === 'retry' ? 'retrying after a failed move' : container.queued === 'missing' ? 'no move from the bulk job' : 'scheduling';
     ctx.debug(`${tracker.kind} ${container.id}: ${reason}`);
     try {
+      if (container.uncertain) {
+        const latest = await latestMoveOf(http, tracker.kind, container.id);
+        if (latest && latest.id > (container.move?.id ?? 0) && !tracker.isBeforeRun(latest)) {
+          tracker.scheduled(container, latest, Date.now());
+          continue;
+        }
+      }
       tracker.scheduled(container, await scheduleStorageMove(http, tracker.kind, container.id, destination), Date.now());
     } catch (error) {
-      if (isAlreadyMoving(error, tracker.kind)) {
+      if (isUncertainFailure(error) && !ctx.signal.aborted) {
+        container.uncertain = true;
+        ctx.debug(`${tracker.kind} ${container.id}: ${(error as Error).message}; will look again next poll`);
+      } else if (isAlreadyMoving(error, tracker.kind)) {
         const running = await latestMoveOf(http, tracker.kind, container.id);
         if (running) tracker.scheduled(container, running, Date.now());
       } else if (error instanceof ApiError && error.status === 404) {

@@ -1,0 +1,163 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { cleanupTempDirs, spawnSvc, svc } from '../support/harness.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { env, FAST, idsOn, moveListRequests, waitUntil } from './helpers.js';
+
+const sandboxes: Sandbox[] = [];
+async function sandbox(options: Parameters<typeof startTestSandbox>[0]): Promise<Sandbox> {
+  const sb = await startTestSandbox(options);
+  sandboxes.push(sb);
+  return sb;
+}
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
+});
+afterAll(() => cleanupTempDirs());
+
+interface KindSummary {
+  kind: string;
+  total: number;
+  finished: number;
+  cleanup_failed: number;
+  failed: number;
+  still_on_source: number;
+  retries: number;
+  scheduled_singly: number;
+  duration_seconds: number;
+  not_moved: number[];
+  cleanup_failed_ids: number[];
+}
+
+describe('schedule --wait', () => {
+  it('moves every project, snippet and group, retrying failed moves, and prints one JSON summary', async () => {
+    const sb = await sandbox({ projects: 120, moveMs: 5, moveFailureRate: 0.3 });
+    const before = { project: idsOn(sb, 'project', 'default'), snippet: idsOn(sb, 'snippet', 'default'), group: idsOn(sb, 'group', 'default') };
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--wait', ...FAST, '-o', 'json'], { env: env(sb) });
+    expect(r.stderr).toContain('every repository moved from default to storage2');
+    expect(r.exitCode).toBe(0);
+    for (const kind of ['project', 'snippet', 'group'] as const) {
+      expect(idsOn(sb, kind, 'default')).toEqual([]);
+      expect(idsOn(sb, kind, 'storage2')).toEqual(before[kind]);
+    }
+    const summary = JSON.parse(r.stdout) as { complete: boolean; timed_out: boolean; from: string; to: string; kinds: KindSummary[]; requests: Record<string, number> };
+    expect(summary).toMatchObject({ from: 'default', to: 'storage2', complete: true, timed_out: false });
+    expect(summary.kinds.map((k) => k.kind)).toEqual(['projects', 'snippets', 'groups']);
+    const projects = summary.kinds[0] as KindSummary;
+    expect(projects).toMatchObject({ total: 120, failed: 0, still_on_source: 0, not_moved: [] });
+    expect(projects.finished + projects.cleanup_failed).toBe(120);
+    const failedMoves = sb.state.moves('project').filter((m) => m.state === 'failed').length;
+    expect(failedMoves).toBeGreaterThan(0);
+    expect(projects.retries).toBe(failedMoves);
+    expect(projects.cleanup_failed_ids).toHaveLength(projects.cleanup_failed);
+    if (projects.cleanup_failed) expect(r.stderr).toMatch(/cleanup failed\): remove it by hand/);
+    expect(Object.keys(projects).sort()).toEqual(
+      ['kind', 'total', 'finished', 'cleanup_failed', 'failed', 'still_on_source', 'retries', 'scheduled_singly', 'duration_seconds', 'not_moved', 'cleanup_failed_ids'].sort(),
+    );
+    expect(summary.requests.polls).toBeGreaterThan(0);
+  });
+
+  it('schedules singly the containers the bulk job skipped', async () => {
+    const sb = await sandbox({ projects: 150, moveMs: 5, bulkSkipRate: 0.2 });
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', ...FAST, '-o', 'json'], { env: env(sb) });
+    expect(r.exitCode).toBe(0);
+    const skipped = sb.state.skippedMoves().length;
+    expect(skipped).toBeGreaterThan(0);
+    const projects = (JSON.parse(r.stdout) as { kinds: KindSummary[] }).kinds[0] as KindSummary;
+    expect(projects.scheduled_singly).toBe(skipped);
+    expect(idsOn(sb, 'project', 'default')).toEqual([]);
+  });
+
+  it('prints a tab-separated summary per kind when stdout is not a terminal', async () => {
+    const sb = await sandbox({ projects: 60, moveMs: 5 });
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'groups', '--wait', ...FAST], { env: env(sb) });
+    expect(r.exitCode).toBe(0);
+    const [header, row] = r.stdout.trimEnd().split('\n');
+    expect(header).toBe('kind\ttotal\tfinished\tcleanup_failed\tfailed\tstill_on_source\tretries\tduration');
+    expect(row).toMatch(/^groups\t6\t6\t0\t0\t0\t0\t\d+\.\ds$/);
+    expect(r.stderr).toMatch(/^groups \d+\/6 finished/m);
+  });
+
+  it('keeps at most --max-in-flight moves running in the rolling mode', async () => {
+    const sb = await sandbox({ projects: 60, moveMs: 5, moveConcurrency: 20, moveFailureRate: 0.2 });
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--max-in-flight', '3', ...FAST], { env: env(sb) });
+    expect(r.exitCode).toBe(0);
+    expect(sb.stats().moves.maxRunning).toBeLessThanOrEqual(3);
+    expect(sb.stats().moves.maxRunning).toBeGreaterThan(1);
+    expect(sb.requests().some((q) => q.method === 'POST' && q.rawPath === '/api/v4/project_repository_storage_moves')).toBe(false);
+    expect(idsOn(sb, 'project', 'default')).toEqual([]);
+  });
+
+  it('ends with 8 and the summary at --timeout', async () => {
+    const sb = await sandbox({ projects: 60, moveMs: 400, moveConcurrency: 2 });
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--timeout', '1', ...FAST, '-o', 'json'], { env: env(sb) });
+    expect(r.exitCode).toBe(8);
+    const summary = JSON.parse(r.stdout) as { complete: boolean; timed_out: boolean; kinds: KindSummary[] };
+    expect(summary).toMatchObject({ complete: false, timed_out: true });
+    expect(summary.kinds[0]?.not_moved.length).toBeGreaterThan(0);
+    expect(r.stderr).toMatch(/incomplete: timed out/);
+  });
+
+  it('survives 429, 503 and connection resets while watching', async () => {
+    const sb = await sandbox({ projects: 80, moveMs: 5, moveFailureRate: 0.2, faults: '429=0.05,503=0.05,reset=0.03', faultSeed: 7 });
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', ...FAST], { env: env(sb) });
+    expect(r.exitCode).toBe(0);
+    expect(Object.values(sb.stats().faults).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(idsOn(sb, 'project', 'default')).toEqual([]);
+  });
+});
+
+describe('polling cost', () => {
+  it('does not page through earlier moves: a second run reads only its own part of the history', async () => {
+    const sb = await sandbox({ projects: 200, moveMs: 2, moveConcurrency: 50 });
+    const args = (from: string, to: string) => ['storage-move', 'schedule', '--from', from, '--to', to, '--kind', 'projects', '--wait', ...FAST, '--debug'];
+    const first = await svc(args('default', 'storage2'), { env: env(sb) });
+    expect(first.exitCode).toBe(0);
+    const history = sb.state.moves('project').length;
+    sb.clearRequests();
+    const second = await svc(args('storage2', 'default'), { env: env(sb) });
+    expect(second.exitCode).toBe(0);
+    const ownMoves = sb.state.moves('project').length - history;
+    const listings = moveListRequests(sb, 'project');
+    // Offsets past this run's own moves hold only the first run's: never read.
+    for (const { page, perPage } of listings) expect((page - 1) * perPage).toBeLessThan(ownMoves);
+    const polls = [...second.stderr.matchAll(/\[debug\] poll \d+: (\d+) requests/g)].map((m) => Number(m[1]));
+    expect(polls.length).toBeGreaterThan(0);
+    expect(Math.max(...polls)).toBeLessThanOrEqual(Math.ceil(ownMoves / 100) + 2);
+  });
+});
+
+describe('wait', () => {
+  it('resumes after the first process is killed mid-way and rebuilds everything from the server', async () => {
+    const sb = await sandbox({ projects: 150, moveMs: 20, moveConcurrency: 5, moveFailureRate: 0.2 });
+    const first = spawnSvc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--wait', ...FAST], { env: env(sb) });
+    await waitUntil(() => sb.state.moves('project').filter((m) => m.state === 'finished').length >= 20);
+    first.kill('SIGKILL');
+    await first;
+    expect(idsOn(sb, 'project', 'default').length).toBeGreaterThan(0);
+    const r = await svc(['storage-move', 'wait', '--from', 'default', '--to', 'storage2', ...FAST, '-o', 'json'], { env: env(sb) });
+    expect(r.exitCode).toBe(0);
+    for (const kind of ['project', 'snippet', 'group'] as const) expect(idsOn(sb, kind, 'default')).toEqual([]);
+    const summary = JSON.parse(r.stdout) as { complete: boolean; kinds: KindSummary[] };
+    expect(summary.complete).toBe(true);
+  });
+
+  it('stops on Ctrl-C with exit 130 and the exact command that resumes, which then finishes the job', async () => {
+    const sb = await sandbox({ projects: 100, moveMs: 30, moveConcurrency: 4 });
+    const child = spawnSvc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--retries', '2', ...FAST], { env: env(sb) });
+    await waitUntil(() => sb.state.moves('project').some((m) => m.state === 'finished'));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    const stderr = String(result.stderr);
+    const match = /Resume with: (svc storage-move wait .*)$/m.exec(stderr);
+    expect(match?.[1]).toMatch(/^svc storage-move wait --from default --to storage2 --kind projects --retries 2 --interval 0\.05 --since \S+Z$/);
+    expect(idsOn(sb, 'project', 'default').length).toBeGreaterThan(0);
+    const resumed = await svc([...(match?.[1] as string).split(' ').slice(1), '-o', 'json'], { env: env(sb) });
+    expect(resumed.exitCode).toBe(0);
+    const projects = (JSON.parse(resumed.stdout) as { kinds: KindSummary[] }).kinds[0] as KindSummary;
+    // --since brings back the moves that finished before the interruption.
+    expect(projects.total).toBe(100);
+    expect(idsOn(sb, 'project', 'default')).toEqual([]);
+  });
+});
