@@ -4,8 +4,12 @@ const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
 
 export type RetryCause = { kind: 'status'; status: number } | { kind: 'network'; code: string };
 
+/** Failures that another attempt cannot fix: certificate problems and unknown hosts. */
+const PERMANENT_NETWORK = /CERT|UNABLE_TO_VERIFY|^ERR_TLS|^ENOTFOUND$/;
+
 export function isRetryable(method: string, cause: RetryCause): boolean {
   if (cause.kind === 'status' && cause.status === 429) return true;
+  if (cause.kind === 'network' && PERMANENT_NETWORK.test(cause.code)) return false;
   if (!IDEMPOTENT.has(method.toUpperCase())) return false;
   return cause.kind === 'network' || TRANSIENT_STATUSES.has(cause.status);
 }

@@ -137,6 +137,9 @@ describe('retry policy', () => {
       expect(isRetryable(method, { kind: 'status', status: 429 })).toBe(true);
     }
     for (const status of [400, 401, 403, 404, 409, 422]) expect(isRetryable('GET', { kind: 'status', status })).toBe(false);
+    for (const code of ['DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ENOTFOUND']) {
+      expect(isRetryable('GET', { kind: 'network', code }), code).toBe(false);
+    }
   });
   it('honours Retry-After seconds and dates, then RateLimit-Reset (past means now)', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
