@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { cleanupTempDirs, svc } from '../support/harness.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { env, FAST } from './helpers.js';
+
+let sb: Sandbox;
+let free: Sandbox;
+beforeAll(async () => {
+  [sb, free] = await Promise.all([startTestSandbox({ projects: 60, moveMs: 5 }), startTestSandbox({ projects: 60, moveMs: 5, tier: 'free' })]);
+});
+afterAll(async () => {
+  await Promise.all([sb.close(), free.close()]);
+  cleanupTempDirs();
+});
+
+describe('bad input', () => {
+  it('refuses --from equal to --to before sending anything', async () => {
+    sb.clearRequests();
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'default'], { env: env(sb) });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--from and --to are both 'default'.*--force/);
+    expect(sb.requests()).toHaveLength(0);
+  });
+
+  it('names an unknown storage and exits 6', async () => {
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'nowhere'], { env: env(sb) });
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr).toMatch(/unknown storage 'nowhere' \(this instance has: default, storage2\)/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('explains that a non-administrator cannot move storage (exit 4)', async () => {
+    const r = await svc(['storage-move', 'wait', '--from', 'default', '--to', 'storage2'], { env: env(sb, sb.tokens.user) });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/storage moves need an administrator's token: .*403/);
+  });
+
+  it('rejects bad --interval, --retries, --timeout, --kind and --max-in-flight values with exit 2', async () => {
+    const base = ['storage-move', 'wait', '--from', 'default', '--to', 'storage2'];
+    for (const extra of [['--interval', '0'], ['--interval', 'soon'], ['--retries', '-1'], ['--retries', '99'], ['--timeout', '0.5'], ['--kind', 'wikis'], ['--max-in-flight', '0']]) {
+      const r = await svc([...base, ...extra], { env: env(sb) });
+      expect(r.exitCode, extra.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), extra.join(' ')).toHaveLength(1);
+    }
+  });
+
+  it('says group moves are a paid-tier feature: an error for --kind groups, a skipped kind for --kind all', async () => {
+    const groups = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'groups'], { env: env(free) });
+    expect(groups.exitCode).toBe(5);
+    expect(groups.stderr).toMatch(/no group storage moves \(group repository moves are a paid-tier feature\)/);
+    const all = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--wait', ...FAST], { env: env(free) });
+    expect(all.exitCode).toBe(0);
+    expect(all.stderr).toMatch(/warning: skipping groups/);
+    expect(all.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['kind', 'projects', 'snippets', '']);
+  });
+});
+
+describe('dry run, verify, list, get, weights', () => {
+  it('--dry-run lists the projects on the source and changes nothing', async () => {
+    sb.clearRequests();
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--dry-run', '-o', 'json'], { env: env(sb) });
+    expect(r.exitCode).toBe(0);
+    const rows = JSON.parse(r.stdout) as Array<{ kind: string; id: number }>;
+    expect(rows.map((row) => row.id)).toEqual(sb.state.projectIdsOnStorage('default'));
+    expect(sb.requests().every((q) => q.method === 'GET')).toBe(true);
+  });
+
+  it('schedules named containers singly, then verify passes for them and fails (8) while others remain', async () => {
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--project', '5', '--group', 'acme', '--wait', ...FAST, '-o', 'json'], { env: env(sb) });
+    expect(r.exitCode).toBe(0);
+    expect(sb.state.project(5)?.storage).toBe('storage2');
+    expect(sb.state.group('acme')?.storage).toBe('storage2');
+    const remaining = await svc(['storage-move', 'verify', '--from', 'default', '--kind', 'projects', '-o', 'json'], { env: env(sb) });
+    expect(remaining.exitCode).toBe(8);
+    const rows = JSON.parse(remaining.stdout) as Array<{ id: number; reason: string }>;
+    expect(rows.map((row) => row.id)).toEqual(sb.state.projectIdsOnStorage('default'));
+    expect(remaining.stderr).toMatch(/repositories remain on default/);
+    const empty = await svc(['storage-move', 'verify', '--from', 'storage2', '--kind', 'projects'], { env: env(sb) });
+    expect(empty.exitCode).toBe(8);
+    for (const id of sb.state.projectIdsOnStorage('default')) sb.state.setProjectStorage(id, 'storage2');
+    const ok = await svc(['storage-move', 'verify', '--from', 'default', '--kind', 'projects'], { env: env(sb) });
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stderr).toContain('nothing remains on default');
+  });
+
+  it('verify checks the latest move of kinds it cannot list by storage', async () => {
+    const move = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--snippet', '3', '--wait', ...FAST], { env: env(sb) });
+    expect(move.exitCode).toBe(0);
+    const back = await svc(['storage-move', 'schedule', '--from', 'storage2', '--to', 'default', '--snippet', '3', '--wait', ...FAST], { env: env(sb) });
+    expect(back.exitCode).toBe(0);
+    const r = await svc(['storage-move', 'verify', '--from', 'default', '--kind', 'snippets', '-o', 'json'], { env: env(sb) });
+    expect(r.exitCode).toBe(8);
+    expect(JSON.parse(r.stdout)).toEqual([{ kind: 'snippets', id: 3, name: expect.any(String), reason: expect.stringMatching(/^move \d+ finished$/) }]);
+  });
+
+  it('lists moves newest first with filters, and shows one', async () => {
+    const r = await svc(['storage-move', 'list', '--state', 'finished', '--to', 'storage2', '--all', '-o', 'json'], { env: env(sb) });
+    expect(r.exitCode).toBe(0);
+    const moves = JSON.parse(r.stdout) as Array<{ id: number; state: string; destination_storage_name: string; container_id: number }>;
+    expect(moves.length).toBeGreaterThan(0);
+    expect(moves.every((m) => m.state === 'finished' && m.destination_storage_name === 'storage2')).toBe(true);
+    expect(moves.map((m) => m.id)).toEqual([...moves.map((m) => m.id)].sort((a, b) => b - a));
+    const one = await svc(['storage-move', 'get', String(moves[0]?.id)], { env: env(sb) });
+    expect(one.exitCode).toBe(0);
+    expect(one.stdout.split('\n')[0]).toBe('id\tstate\tsource_storage_name\tdestination_storage_name\tcontainer_id\tcontainer\tcreated_at\terror_message');
+    const missing = await svc(['storage-move', 'get', '999999', '--kind', 'groups'], { env: env(sb) });
+    expect(missing.exitCode).toBe(5);
+  });
+
+  it('shows and sets the storage weights, validating them locally', async () => {
+    const bad = await svc(['storage-move', 'weights', '--set', 'storage2=101'], { env: env(sb) });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/expected STORAGE=WEIGHT with a whole weight from 0 to 100/);
+    const unknown = await svc(['storage-move', 'weights', '--set', 'nowhere=5'], { env: env(sb) });
+    expect(unknown.exitCode).toBe(6);
+    expect(unknown.stderr).toMatch(/nowhere/);
+    const set = await svc(['storage-move', 'weights', '--set', 'default=0', '--set', 'storage2=100', '-o', 'json'], { env: env(sb) });
+    expect(set.exitCode).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual([{ storage: 'default', weight: 0 }, { storage: 'storage2', weight: 100 }]);
+    expect(sb.state.storageWeights()).toEqual({ default: 0, storage2: 100 });
+    const show = await svc(['storage-move', 'weights'], { env: env(sb) });
+    expect(show.stdout).toBe('storage\tweight\ndefault\t0\nstorage2\t100\n');
+  });
+});

@@ -1,0 +1,184 @@
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import type { StorageMove } from '../../src/api/storage-moves.js';
+import { resumeCommand, shellQuote } from '../../src/commands/storage-move/options.js';
+import { formatProgressLine } from '../../src/commands/storage-move/progress.js';
+import { describeOutcome, formatDuration, formatMoveSummary, type MoveSummary } from '../../src/commands/storage-move/summary.js';
+import { KindTracker } from '../../src/commands/storage-move/tracker.js';
+import { parseWeights } from '../../src/commands/storage-move/weights.js';
+
+const chalk = new Chalk({ level: 0 });
+
+function summary(overrides: Partial<MoveSummary> = {}): MoveSummary {
+  return {
+    from: 'default',
+    to: 'storage2',
+    complete: false,
+    timed_out: false,
+    requests: { total: 40, polls: 9, max_per_poll: 3 },
+    kinds: [
+      { kind: 'projects', total: 10000, finished: 9990, cleanup_failed: 4, failed: 2, still_on_source: 2, retries: 31, scheduled_singly: 5, duration_seconds: 3723.4, not_moved: [7, 12], cleanup_failed_ids: [1, 2, 3, 4] },
+      { kind: 'snippets', total: 3, finished: 3, cleanup_failed: 0, failed: 0, still_on_source: 0, retries: 0, scheduled_singly: 0, duration_seconds: 12.25, not_moved: [], cleanup_failed_ids: [] },
+    ],
+    ...overrides,
+  };
+}
+
+describe('formatMoveSummary', () => {
+  it('writes a header and one tab-separated row per kind', () => {
+    expect(formatMoveSummary(summary(), { format: 'tsv', tty: false, chalk })).toBe(
+      'kind\ttotal\tfinished\tcleanup_failed\tfailed\tstill_on_source\tretries\tduration\n' +
+        'projects\t10000\t9990\t4\t2\t2\t31\t1h02m03s\n' +
+        'snippets\t3\t3\t0\t0\t0\t0\t12.3s\n',
+    );
+  });
+
+  it('writes one JSON document with the ids of what did not move', () => {
+    const doc = JSON.parse(formatMoveSummary(summary(), { format: 'json', tty: false, chalk }));
+    expect(doc.kinds[0]).toMatchObject({ kind: 'projects', not_moved: [7, 12], cleanup_failed_ids: [1, 2, 3, 4] });
+    expect(doc).toMatchObject({ from: 'default', to: 'storage2', complete: false, requests: { polls: 9 } });
+  });
+
+  it('writes one line per kind for ndjson and an aligned table on a terminal', () => {
+    const lines = formatMoveSummary(summary(), { format: 'ndjson', tty: false, chalk }).trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l).kind)).toEqual(['projects', 'snippets']);
+    const table = formatMoveSummary(summary(), { format: 'table', tty: true, chalk });
+    expect(table).toMatch(/kind\s+total\s+finished/);
+    expect(table).toMatch(/projects\s+10000\s+9990\s+4\s+2\s+2\s+31\s+1h02m03s/);
+  });
+
+  it('says what is left in one line', () => {
+    expect(describeOutcome(summary())).toBe('incomplete: projects: 2 not moved (7, 12)');
+    expect(describeOutcome(summary({ timed_out: true }))).toMatch(/^incomplete: timed out; /);
+    expect(describeOutcome(summary({ complete: true }))).toBe('every repository moved from default to storage2');
+    const many = summary();
+    (many.kinds[0] as { not_moved: number[] }).not_moved = Array.from({ length: 13 }, (_, i) => i + 1);
+    expect(describeOutcome(many)).toBe('incomplete: projects: 13 not moved (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … 3 more)');
+  });
+
+  it('formats durations', () => {
+    expect(formatDuration(0.04)).toBe('0.0s');
+    expect(formatDuration(59.9)).toBe('59.9s');
+    expect(formatDuration(61)).toBe('1m01s');
+    expect(formatDuration(7322)).toBe('2h02m02s');
+  });
+});
+
+describe('formatProgressLine', () => {
+  it('shows finished of total and only the parts that are not zero', () => {
+    expect(formatProgressLine('projects', { total: 10000, finished: 8412, running: 37, waiting: 0, retrying: 2, failed: 0 })).toBe(
+      'projects 8,412/10,000 finished · 37 started · 2 failed, retrying',
+    );
+    expect(formatProgressLine('groups', { total: 6, finished: 6, running: 0, waiting: 0, retrying: 0, failed: 0 })).toBe('groups 6/6 finished');
+    expect(formatProgressLine('snippets', { total: 3, finished: 0, running: 0, waiting: 2, retrying: 0, failed: 1 })).toBe(
+      'snippets 0/3 finished · 2 waiting · 1 failed',
+    );
+  });
+});
+
+describe('resumeCommand', () => {
+  it('repeats --from/--to/--kind/--retries/--interval and adds --since', () => {
+    const flags = { from: 'default', to: 'storage 2', kind: ['project' as const] };
+    expect(resumeCommand(flags, { retries: 2, intervalMs: 500 }, '2024-05-01T10:00:00.000Z')).toBe(
+      "svc storage-move wait --from default --to 'storage 2' --kind projects --retries 2 --interval 0.5 --since 2024-05-01T10:00:00.000Z",
+    );
+    const all = { from: 'a', to: 'b', kind: ['project' as const, 'snippet' as const, 'group' as const], maxInFlight: 4 };
+    expect(resumeCommand(all, { retries: 3, intervalMs: 5000 }, undefined)).toBe('svc storage-move wait --from a --to b --kind all --retries 3 --interval 5 --max-in-flight 4');
+    expect(shellQuote("it's")).toBe("'it'\\''s'");
+  });
+});
+
+describe('parseWeights', () => {
+  it('accepts NAME=0..100 and refuses anything else', () => {
+    expect(parseWeights(['default=0', 'storage2=100'])).toEqual({ default: 0, storage2: 100 });
+    for (const bad of ['default', 'default=101', 'default=-1', 'default=1.5', '=5', 'default=x']) {
+      expect(() => parseWeights([bad]), bad).toThrow(/STORAGE=WEIGHT/);
+    }
+  });
+});
+
+function move(id: number, container: number, state: StorageMove['state'], source = 'a', destination = 'b'): StorageMove {
+  return { id, created_at: new Date(1_000_000 + id).toISOString(), state, source_storage_name: source, destination_storage_name: destination, project: { id: container } };
+}
+
+function tracker(overrides: Partial<ConstructorParameters<typeof KindTracker>[1]> = {}): KindTracker {
+  const t = new KindTracker('project', { source: 'a', destination: 'b', maxRetries: 2, listed: true, growFromMoves: true, baselineMoveId: 10, bulk: true, ...overrides }, 0);
+  for (const id of [1, 2, 3, 4]) t.expect({ id, label: `p${id}` });
+  return t;
+}
+
+describe('KindTracker', () => {
+  it('ignores moves from before the run and moves in another direction', () => {
+    const t = tracker();
+    expect(t.observe(move(9, 1, 'scheduled'), 0)).toBe(false);
+    expect(t.observe(move(11, 1, 'scheduled', 'b', 'a'), 0)).toBe(false);
+    expect(t.observe(move(12, 1, 'started'), 0)).toBe(true);
+    expect(t.containers.get(1)?.move).toMatchObject({ id: 12, state: 'started' });
+  });
+
+  it('retries a failed move up to maxRetries, then settles it as failed', () => {
+    const t = tracker();
+    t.observe(move(11, 1, 'failed'), 0);
+    t.evaluate(0, 1000);
+    expect(t.containers.get(1)?.queued).toBe('retry');
+    t.scheduled(t.containers.get(1)!, move(20, 1, 'scheduled'), 0);
+    t.observe(move(20, 1, 'failed'), 0);
+    t.evaluate(0, 1000);
+    t.scheduled(t.containers.get(1)!, move(21, 1, 'scheduled'), 0);
+    t.observe(move(21, 1, 'failed'), 0);
+    t.evaluate(0, 1000);
+    const c = t.containers.get(1)!;
+    expect(c.outcome).toBe('failed');
+    expect(t.retriesUsed(c)).toBe(2);
+  });
+
+  it('counts cleanup failed as moved and reports it once', () => {
+    const t = tracker();
+    t.observe(move(11, 2, 'cleanup failed'), 0);
+    expect(t.evaluate(0, 1000).cleanupFailed.map((c) => c.id)).toEqual([2]);
+    expect(t.evaluate(0, 1000).cleanupFailed).toEqual([]);
+    expect(t.containers.get(2)?.outcome).toBe('cleanup failed');
+  });
+
+  it('schedules singly a container the bulk job passed in an earlier poll, or never reached within the grace', () => {
+    const t = tracker();
+    t.observe(move(11, 3, 'scheduled'), 0);
+    t.evaluate(0, 1000);
+    expect(t.containers.get(1)?.queued).toBeUndefined();
+    t.evaluate(10, 1000);
+    expect(t.containers.get(1)?.queued).toBe('missing');
+    expect(t.containers.get(2)?.queued).toBe('missing');
+    expect(t.containers.get(4)?.queued).toBeUndefined();
+    t.evaluate(2000, 1000);
+    expect(t.containers.get(4)?.queued).toBe('missing');
+  });
+
+  it('never lets more than maxInFlight moves run', () => {
+    const t = tracker({ bulk: false });
+    expect(t.nextToSchedule(2).map((c) => c.id)).toEqual([1, 2]);
+    t.scheduled(t.containers.get(1)!, move(11, 1, 'scheduled'), 0);
+    t.scheduled(t.containers.get(2)!, move(12, 2, 'started'), 0);
+    expect(t.nextToSchedule(2)).toEqual([]);
+    t.observe(move(11, 1, 'finished'), 0);
+    expect(t.nextToSchedule(2).map((c) => c.id)).toEqual([3]);
+  });
+
+  it('rebuilds the retries used from the failed moves it reads back', () => {
+    const t = tracker({ baselineMoveId: undefined, sinceMs: 0 });
+    t.observe(move(30, 1, 'finished'), 0);
+    t.observe(move(20, 1, 'failed'), 0);
+    t.observe(move(15, 1, 'failed'), 0);
+    expect(t.retriesUsed(t.containers.get(1)!)).toBe(2);
+    expect(t.containers.get(1)?.move?.id).toBe(30);
+  });
+
+  it('grows an unlisted set from moves to the destination only, keeping each container at its newest move', () => {
+    const t = new KindTracker('project', { source: 'a', destination: 'b', maxRetries: 1, listed: false, growFromMoves: true, bulk: true }, 0);
+    t.observe(move(5, 7, 'finished', 'b', 'a'), 0);
+    t.observe(move(4, 7, 'finished'), 0);
+    t.observe(move(3, 8, 'finished', 'a', 'c'), 0);
+    t.observe(move(2, 9, 'started'), 0);
+    expect([...t.containers.keys()]).toEqual([9]);
+    expect(t.done(0, 1000)).toBe(false);
+  });
+});
