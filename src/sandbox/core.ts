@@ -137,7 +137,7 @@ export class Core {
       requests: { total: 0, byRoute: {}, byMethod: {} },
       connections: { opened: 0, objectsOpened: 0 },
       faults: {},
-      moves: { created: 0, byState: {}, maxRunning: 0 },
+      moves: { created: 0, byState: {}, maxRunning: 0, maxUnfinished: 0 },
     };
     const admin = opts.adminToken || WELL_KNOWN_ADMIN;
     const t = (name: string) => `sandbox-${name}-${sha256(`${opts.seed}:${name}`).slice(0, 20)}`;
@@ -361,7 +361,7 @@ export class Core {
       },
       connections: { ...this.stats.connections },
       faults: { ...this.stats.faults },
-      moves: { created: this.moves.created, byState, maxRunning: this.moves.maxRunning },
+      moves: { created: this.moves.created, byState, maxRunning: this.moves.maxRunning, maxUnfinished: this.moves.maxUnfinished },
     };
   }
 

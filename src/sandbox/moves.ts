@@ -32,7 +32,10 @@ export interface MoveEngineOptions {
   log?: (line: string) => void;
 }
 
-const RUNNING = new Set(['scheduled', 'started', 'replicated']);
+/** States of a move a worker holds: what the worker pool bounds. */
+const RUNNING = new Set(['started', 'replicated']);
+/** States of a move that is not final yet (what a client's in-flight cap counts). */
+const UNFINISHED = new Set(['scheduled', 'started', 'replicated']);
 
 export class MoveEngine {
   readonly moves: Record<MoveKind, MoveRec[]> = { project: [], snippet: [], group: [] };
@@ -43,7 +46,11 @@ export class MoveEngine {
   created = 0;
   running = 0;
   maxRunning = 0;
-  private readonly waiting: MoveRec[] = [];
+  unfinished = 0;
+  maxUnfinished = 0;
+  /** Scheduled moves in the job queue, oldest first, with the time a worker may take each. */
+  private readonly queue: Array<{ move: MoveRec; readyAt: number }> = [];
+  private pumpArmed = false;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly failedBefore = new Set<string>();
   private readonly failRng: () => number;
@@ -142,16 +149,18 @@ export class MoveEngine {
     this.byContainer[kind].set(containerId, list);
     this.byState.initial = (this.byState.initial ?? 0) + 1;
     this.created++;
-    // The container is taken read-only as the move is scheduled; moves that
-    // wait for a free worker slot are shown as `initial` meanwhile.
+    // Created and scheduled at once, as the real service does: the container
+    // turns read-only and the move waits in `scheduled` until a worker takes it.
     this.setReadOnly(kind, containerId, true);
-    this.waiting.push(m);
+    this.setState(m, 'scheduled');
+    this.queue.push({ move: m, readyAt: now + this.opts.moveMs });
     this.pump();
     return m;
   }
 
   private setState(m: MoveRec, state: MoveRec['state']): void {
-    const wasRunning = RUNNING.has(m.state);
+    const from = m.state;
+    const wasRunning = RUNNING.has(from);
     this.byState[m.state] = (this.byState[m.state] ?? 1) - 1;
     m.state = state;
     m.history.push(state);
@@ -163,6 +172,14 @@ export class MoveEngine {
       if (this.running > this.maxRunning) this.maxRunning = this.running;
     } else if (wasRunning && !isRunning) {
       this.running--;
+    }
+    const wasUnfinished = UNFINISHED.has(from);
+    const isUnfinished = UNFINISHED.has(state);
+    if (!wasUnfinished && isUnfinished) {
+      this.unfinished++;
+      if (this.unfinished > this.maxUnfinished) this.maxUnfinished = this.unfinished;
+    } else if (wasUnfinished && !isUnfinished) {
+      this.unfinished--;
     }
   }
 
@@ -176,20 +193,28 @@ export class MoveEngine {
     this.timers.add(t);
   }
 
+  /**
+   * Let free workers take queued moves (`scheduled → started`), each no
+   * sooner than `moveMs` after it was scheduled; re-arm for the next one.
+   */
   private pump(): void {
-    while (this.running < this.opts.concurrency && this.waiting.length > 0) {
-      const m = this.waiting.shift()!;
-      this.setState(m, 'scheduled');
+    const now = Date.now();
+    while (this.running < this.opts.concurrency && this.queue.length > 0 && this.queue[0]!.readyAt <= now) {
+      const m = this.queue.shift()!.move;
+      this.setState(m, 'started');
       this.later(() => this.advance(m), this.opts.moveMs);
+    }
+    if (this.running < this.opts.concurrency && this.queue.length > 0 && !this.pumpArmed) {
+      this.pumpArmed = true;
+      this.later(() => {
+        this.pumpArmed = false;
+        this.pump();
+      }, this.queue[0]!.readyAt - now);
     }
   }
 
   private advance(m: MoveRec): void {
     switch (m.state) {
-      case 'scheduled':
-        this.setState(m, 'started');
-        this.later(() => this.advance(m), this.opts.moveMs);
-        return;
       case 'started':
         if (m.outcome === 'failed') {
           this.setReadOnly(m.kind, m.containerId, false);

@@ -50,7 +50,14 @@ export interface SandboxStats {
   requests: { total: number; byRoute: Record<string, number>; byMethod: Record<string, number> };
   connections: { opened: number; objectsOpened: number };
   faults: Record<string, number>;
-  moves: { created: number; byState: Record<string, number>; maxRunning: number };
+  moves: {
+    created: number;
+    byState: Record<string, number>;
+    /** Most moves a worker held at once (`started`/`replicated`); bounded by `moveConcurrency`. */
+    maxRunning: number;
+    /** Most moves not final at once (`scheduled`/`started`/`replicated`), queued ones included. */
+    maxUnfinished: number;
+  };
 }
 
 /** Test handle into the sandbox's state (see src/sandbox/README.md). */

@@ -40,6 +40,40 @@ describe('single project move', () => {
     expect(p.json.repository_storage).toBe('storage2');
   });
 
+  it('shows moves waiting for a worker as scheduled (never initial), read-only, with a bounded number started', async () => {
+    const s = await startSandbox({ projects: 10, moveMs: 30, moveConcurrency: 1 });
+    try {
+      const ids = [4, 5, 6];
+      const created = [];
+      for (const id of ids) {
+        const r = await req(s.url, api(`/projects/${id}/repository_storage_moves`), { method: 'POST', token: s.tokens.admin, json: { destination_storage_name: 'storage2' } });
+        expect(r.status).toBe(201);
+        expect(r.json.state).toBe('scheduled');
+        expect(s.state.project(id)!.readOnly).toBe(true);
+        created.push(r.json.id as number);
+      }
+      const seen = new Set<string>();
+      await waitFor(async () => {
+        const list = await req(s.url, api('/project_repository_storage_moves'), { token: s.tokens.admin });
+        const states = (list.json as Array<{ state: string }>).map((m) => m.state);
+        for (const st of states) seen.add(st);
+        expect(states.filter((st) => st === 'started' || st === 'replicated').length).toBeLessThanOrEqual(1);
+        return states.every((st) => st === 'finished');
+      }, 5000, 5);
+      expect(seen.has('initial')).toBe(false);
+      expect(seen.has('scheduled')).toBe(true);
+      for (const id of created) expect(s.state.moves('project')[id - 1]!.history).toEqual(['initial', 'scheduled', 'started', 'replicated', 'finished']);
+      // the last move waited in `scheduled` while the worker held the earlier ones
+      const last = s.state.moves('project')[created[2]! - 1]!;
+      expect(last.updatedAt - last.createdAt).toBeGreaterThanOrEqual(2 * 3 * 30 - 20);
+      const st = s.stats().moves;
+      expect(st.maxRunning).toBe(1);
+      expect(st.maxUnfinished).toBe(3);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('refuses a second move while the first is in progress with 400 is read-only', async () => {
     const first = await req(sb.url, api('/projects/6/repository_storage_moves'), { method: 'POST', ...admin(), json: { destination_storage_name: 'storage2' } });
     expect(first.status).toBe(201);
@@ -116,6 +150,8 @@ describe('bulk moves', () => {
       expect(Math.max(...created) - Math.min(...created)).toBeGreaterThanOrEqual(10);
       expect(st.moves.maxRunning).toBeLessThanOrEqual(6);
       expect(st.moves.maxRunning).toBeGreaterThan(1);
+      // the bulk job schedules faster than six workers finish: the rest queue as `scheduled`
+      expect(st.moves.maxUnfinished).toBeGreaterThan(6);
       expect(s.state.skippedMoves()).toHaveLength(1);
       expect(s.state.skippedMoves()[0]).toMatch(/^Project .+ \(10\) was skipped: /);
       const left = await req(s.url, api('/projects?repository_storage=default'), { token: s.tokens.admin });
