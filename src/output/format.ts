@@ -1,4 +1,5 @@
-import Table from 'cli-table3';
+import { createRequire } from 'node:module';
+import type TableConstructor from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'tsv';
@@ -53,6 +54,8 @@ export function tsvLine(values: unknown[]): string {
 }
 
 export function renderTable(records: unknown[], columns: string[], chalk: ChalkInstance): string {
+  // Loaded on first use: only terminal tables need it, and `svc --help` should not pay for it.
+  const Table = createRequire(import.meta.url)('cli-table3') as typeof TableConstructor;
   const table = new Table({
     head: columns.map((c) => chalk.bold(c)),
     style: { head: [], border: [] },
