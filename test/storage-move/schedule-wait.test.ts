@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { KindSummary } from '../../src/commands/storage-move/summary.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cleanupTempDirs, spawnSvc, svc } from '../support/harness.js';
 import { startTestSandbox } from '../support/sandbox.js';
@@ -14,20 +15,6 @@ afterEach(async () => {
   await Promise.all(sandboxes.splice(0).map((s) => s.close()));
 });
 afterAll(() => cleanupTempDirs());
-
-interface KindSummary {
-  kind: string;
-  total: number;
-  finished: number;
-  cleanup_failed: number;
-  failed: number;
-  still_on_source: number;
-  retries: number;
-  scheduled_singly: number;
-  duration_seconds: number;
-  not_moved: number[];
-  cleanup_failed_ids: number[];
-}
 
 describe('schedule --wait', () => {
   it('moves every project, snippet and group, retrying failed moves, and prints one JSON summary', async () => {
@@ -71,11 +58,11 @@ describe('schedule --wait', () => {
   it('prints a tab-separated summary per kind when stdout is not a terminal', async () => {
     const sb = await sandbox({ projects: 60, moveMs: 5 });
     const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'groups', '--wait', ...FAST], { env: env(sb) });
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const [header, row] = r.stdout.trimEnd().split('\n');
     expect(header).toBe('kind\ttotal\tfinished\tcleanup_failed\tfailed\tstill_on_source\tretries\tduration');
-    expect(row).toMatch(/^groups\t6\t6\t0\t0\t0\t0\t\d+\.\ds$/);
-    expect(r.stderr).toMatch(/^groups \d+\/6 finished/m);
+    expect(row, r.stderr).toMatch(/^groups\t6\t6\t0\t0\t0\t0\t\d+\.\ds$/);
+    expect(r.stderr, r.stdout).toMatch(/^groups \d+\/6 finished/m);
   });
 
   it('keeps at most --max-in-flight moves running in the rolling mode', async () => {

@@ -132,6 +132,11 @@ export async function probeKinds(ctx: Context, http: HttpClient, kinds: MoveKind
   return probes;
 }
 
+/** Without a listing by storage, a container the bulk job skips leaves no trace the client could see. */
+export function warnUnlisted(ctx: Context, kind: MoveKind): void {
+  ctx.warn(`${KIND_NAMES[kind]}: this instance cannot list them by storage; following the moves the bulk job creates (one it skips cannot be noticed)`);
+}
+
 /** The exact command that resumes watching, for the Ctrl-C message and the schedule hint. */
 export function resumeCommand(flags: WatchFlags, settings: WatchSettings, sinceIso: string | undefined): string {
   const kind = flags.kind.length === MOVE_KINDS.length ? 'all' : KIND_NAMES[flags.kind[0] as MoveKind];

@@ -21,6 +21,7 @@ import {
   takeWatchSettings,
   type KindProbe,
   type WatchFlags,
+  warnUnlisted,
 } from './options.js';
 import { KindTracker } from './tracker.js';
 import { MOVE_COLUMNS, withContainer } from './list.js';
@@ -97,7 +98,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
       ctx.warn(`skipping ${KIND_NAMES[probe.kind]}: this instance cannot list them by storage, which single-container moves need`);
       continue;
     }
-    if (!expected) ctx.info(`${KIND_NAMES[probe.kind]}: this instance cannot list them by storage; following the moves the bulk job creates`);
+    if (!expected) warnUnlisted(ctx, probe.kind);
     const tracker = new KindTracker(
       probe.kind,
       {

@@ -13,6 +13,7 @@ import {
   probeKinds,
   takeWatchSettings,
   type WatchFlags,
+  warnUnlisted,
 } from './options.js';
 import { KindTracker } from './tracker.js';
 
@@ -51,6 +52,7 @@ export async function run(ctx: Context, opts: WaitOptions): Promise<number> {
   const trackers: KindTracker[] = [];
   for (const probe of probes) {
     const listing = await listContainersOnStorage(http, probe.kind, opts.from).catch(explainForbidden);
+    if (!listing) warnUnlisted(ctx, probe.kind);
     const tracker = new KindTracker(
       probe.kind,
       {
