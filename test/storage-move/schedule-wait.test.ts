@@ -70,6 +70,7 @@ describe('schedule --wait', () => {
     const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--max-in-flight', '3', ...FAST], { env: env(sb) });
     expect(r.exitCode).toBe(0);
     expect(sb.stats().moves.maxRunning).toBeLessThanOrEqual(3);
+    expect(sb.stats().moves.maxUnfinished).toBeLessThanOrEqual(3);
     expect(sb.stats().moves.maxRunning).toBeGreaterThan(1);
     expect(sb.requests().some((q) => q.method === 'POST' && q.rawPath === '/api/v4/project_repository_storage_moves')).toBe(false);
     expect(idsOn(sb, 'project', 'default')).toEqual([]);

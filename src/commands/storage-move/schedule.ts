@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
@@ -43,7 +43,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .description('Move every repository (or the named ones) from one storage to another, and optionally watch the moves to the end')
     .requiredOption('--from <storage>', 'source storage')
     .requiredOption('--to <storage>', 'destination storage')
-    .option('--kind <kind>', 'projects, snippets, groups or all', parseKinds, parseKinds('all'))
+    .addOption(new Option('--kind <kind>', 'projects, snippets, groups or all').argParser(parseKinds).default(parseKinds('all'), 'all'))
     .option('--project <project>', 'move this project only (id or path; repeatable)', collect)
     .option('--snippet <id>', 'move this snippet only (repeatable)', collect)
     .option('--group <group>', 'move this group only (id or path; repeatable)', collect)

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
@@ -26,7 +26,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('verify')
     .description('Check that nothing remains on a storage: exit 0 if so, else 8 and list what remains')
     .requiredOption('--from <storage>', 'the storage that should be empty')
-    .option('--kind <kind>', 'projects, snippets, groups or all', parseKinds, parseKinds('all'))
+    .addOption(new Option('--kind <kind>', 'projects, snippets, groups or all').argParser(parseKinds).default(parseKinds('all'), 'all'))
     .option('--since <time>', 'where a kind cannot be listed by storage, read its moves back to this time only', parseSince);
   withExamples(command, ['svc storage-move verify --from default', 'svc storage-move verify --from default --kind projects -o json']);
   command.action(runtime.action<VerifyOptions>((ctx, _args, opts) => run(ctx, opts)));
