@@ -23,8 +23,7 @@ const apiRequests = () => sandbox.requests().filter((r) => r.origin === 'api');
 
 describe('svc api: requests', () => {
   it('GETs a path relative to /api/v4 with or without a leading slash, sent as given', async () => {
-    const project = sandbox.state.project(1)!;
-    const encoded = encodeURIComponent(project.fullPath ?? (project as unknown as { path_with_namespace: string }).path_with_namespace);
+    const encoded = encodeURIComponent(sandbox.state.project(1)!.fullPath);
     for (const path of ['user', '/user', `projects/${encoded}`]) {
       const result = await api([path]);
       expect(result.exitCode, path).toBe(0);
@@ -103,9 +102,7 @@ describe('svc api: requests', () => {
   });
 
   it('explains an unmatched route with the %2F hint (exit 5)', async () => {
-    const project = sandbox.state.project(1) as unknown as { path_with_namespace?: string; fullPath?: string };
-    const path = project.path_with_namespace ?? project.fullPath;
-    const result = await api([`projects/${path}/repository/files/README.md`]);
+    const result = await api([`projects/${sandbox.state.project(1)!.fullPath}/repository/files/README.md`]);
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toMatch(/404.*%2F/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);

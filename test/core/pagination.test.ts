@@ -44,7 +44,7 @@ describe('pagination against the sandbox', () => {
 
   it('pages a filtered list that carries totals, reading exactly x-total records', async () => {
     const env = sandboxEnv(big);
-    const word = (big.state.project(1) as unknown as { name: string }).name.split(/[^a-z]+/i)[0] as string;
+    const word = big.state.project(1)!.name.split(/[^a-z]+/i)[0] as string;
     const query = `projects?per_page=20&search=${encodeURIComponent(word)}`;
     const head = await svc(['api', '-i', query], { env });
     const total = Number(/^x-total: (\d+)$/m.exec(head.stdout)?.[1]);
