@@ -7,9 +7,13 @@ export type RetryCause = { kind: 'status'; status: number } | { kind: 'network';
 /** Failures that another attempt cannot fix: certificate problems and unknown hosts. */
 const PERMANENT_NETWORK = /CERT|UNABLE_TO_VERIFY|^ERR_TLS|^ENOTFOUND$/;
 
+/** The connection never opened, so the server cannot have acted on the request, whatever its method. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT']);
+
 export function isRetryable(method: string, cause: RetryCause): boolean {
   if (cause.kind === 'status' && cause.status === 429) return true;
   if (cause.kind === 'network' && PERMANENT_NETWORK.test(cause.code)) return false;
+  if (cause.kind === 'network' && NOT_SENT.has(cause.code)) return true;
   if (!IDEMPOTENT.has(method.toUpperCase())) return false;
   return cause.kind === 'network' || TRANSIENT_STATUSES.has(cause.status);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
@@ -220,7 +221,6 @@ describe('credentials against the sandbox', () => {
     sandbox.expireOAuth();
     sandbox.clearRequests();
     const result = await svc(['api', 'user', '--debug'], { configDir });
-    const { readFileSync } = await import('node:fs');
     const profile = JSON.parse(readFileSync(`${configDir}/config.json`, 'utf8')).profiles.default;
     const fresh = [profile.token, profile.refreshToken];
     expect(result.exitCode).toBe(0);

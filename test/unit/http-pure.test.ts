@@ -135,6 +135,7 @@ describe('retry policy', () => {
       expect(isRetryable(method, { kind: 'status', status: 503 })).toBe(false);
       expect(isRetryable(method, { kind: 'network', code: 'ECONNRESET' })).toBe(false);
       expect(isRetryable(method, { kind: 'status', status: 429 })).toBe(true);
+      expect(isRetryable(method, { kind: 'network', code: 'ECONNREFUSED' })).toBe(true);
     }
     for (const status of [400, 401, 403, 404, 409, 422]) expect(isRetryable('GET', { kind: 'status', status })).toBe(false);
     for (const code of ['DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ENOTFOUND']) {
