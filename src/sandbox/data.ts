@@ -4,6 +4,7 @@
 // Heavy per-project objects (issues, notes, repository, pipelines, jobs,
 // releases) are not stored: they are derived on demand from (seed, project id)
 // so memory stays small; only changes made through the API are stored.
+import { ProjectOrders } from './project-order.js';
 import { hash32, insertSorted, iso, lowerBound, removeSorted, seededBytes, sha1, sha256, buildZip, rng } from './util.js';
 
 export type Visibility = 'public' | 'internal' | 'private';
@@ -189,6 +190,8 @@ export class World {
   readonly seededPipelineMax: number;
   readonly seededJobMax: number;
   readonly renamed: Array<{ projectId: number; oldFullPath: string }> = [];
+  /** Sorted orderings of `GET /projects` (see project-order.ts). */
+  readonly projectOrders = new ProjectOrders(this);
   private nextPipelineId: number;
   private nextJobId: number;
   private nextSpamLogId = 1;
@@ -435,6 +438,7 @@ export class World {
     this.allIds.push(p.id);
     if (p.visibility === 'public') this.publicIds.push(p.id);
     this.storageIdx.get(p.storage)?.push(p.id);
+    this.projectOrders.added(p);
     if (!p.seeded) this.invalidateVisibility();
   }
 
@@ -445,7 +449,8 @@ export class World {
   setProjectStorage(id: number, storage: string): void {
     const p = this.projects[id];
     if (!p || p.storage === storage) return;
-    const from = this.storageIdx.get(p.storage);
+    const previous = p.storage;
+    const from = this.storageIdx.get(previous);
     if (from) removeSorted(from, id);
     p.storage = storage;
     let to = this.storageIdx.get(storage);
@@ -454,11 +459,13 @@ export class World {
       this.storageIdx.set(storage, to);
     }
     insertSorted(to, id);
+    this.projectOrders.moved(p, previous);
   }
 
   invalidateVisibility(): void {
     this.visibleCache.clear();
     this.nsCache.clear();
+    this.projectOrders.viewersChanged();
   }
 
   isMemberOfGroup(userId: number, groupId: number): boolean {

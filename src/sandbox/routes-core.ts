@@ -16,9 +16,10 @@ import {
   sendList,
   strParam,
 } from './paging.js';
+import { PROJECT_ORDER_KEYS, type ProjectOrderKey } from './project-order.js';
 import { iso, lowerBound, slugify, upperBound } from './util.js';
 
-const PROJECT_ORDER = new Set(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count', 'repository_size', 'storage_size', 'packages_size', 'wiki_size']);
+const PROJECT_ORDER = new Set<string>(PROJECT_ORDER_KEYS);
 const VISIBILITIES = new Set(['public', 'internal', 'private']);
 
 function boolParam(ctx: Ctx, name: string): boolean {
@@ -29,8 +30,15 @@ function boolParam(ctx: Ctx, name: string): boolean {
 function projectsList(ctx: Ctx): void {
   const w = ctx.world;
   const user = ctx.user;
+  const orderBy = strParam(ctx, 'order_by');
+  if (orderBy !== undefined && !PROJECT_ORDER.has(orderBy)) throw E.notValid('order_by');
+  const sort = strParam(ctx, 'sort') ?? 'desc';
+  if (sort !== 'asc' && sort !== 'desc') throw E.notValid('sort');
+  const keyset = isKeyset(ctx);
+  if (keyset && orderBy !== 'id') throw keysetNotAvailable();
+  const key = (orderBy ?? 'created_at') as ProjectOrderKey;
   const storage = strParam(ctx, 'repository_storage');
-  let ids: number[] = storage !== undefined && user?.isAdmin ? (w.storageIdx.get(storage) ?? []) : w.visibleIds(user);
+  let ids = w.projectOrders.sorted(key, user, storage !== undefined && user?.isAdmin ? storage : undefined);
   // Optional filters that need a scan; the common paths above stay indexed.
   const search = strParam(ctx, 'search');
   const vis = strParam(ctx, 'visibility');
@@ -48,19 +56,17 @@ function projectsList(ctx: Ctx): void {
   }
   const idAfter = intParam(ctx, 'id_after');
   const idBefore = intParam(ctx, 'id_before');
+  if (key !== 'id' && (idAfter !== undefined || idBefore !== undefined)) {
+    ids = ids.filter((id) => (idAfter === undefined || id > idAfter) && (idBefore === undefined || id < idBefore));
+  }
   let lo = 0;
   let hi = ids.length;
-  if (idAfter !== undefined) lo = upperBound(ids, idAfter);
-  if (idBefore !== undefined) hi = lowerBound(ids, idBefore);
+  if (key === 'id' && idAfter !== undefined) lo = upperBound(ids, idAfter);
+  if (key === 'id' && idBefore !== undefined) hi = lowerBound(ids, idBefore);
   if (hi < lo) hi = lo;
-  const orderBy = strParam(ctx, 'order_by');
-  if (orderBy !== undefined && !PROJECT_ORDER.has(orderBy)) throw E.notValid('order_by');
-  const sort = strParam(ctx, 'sort') ?? 'desc';
-  if (sort !== 'asc' && sort !== 'desc') throw E.notValid('sort');
   const at = (k: number) => (sort === 'asc' ? ids[lo + k]! : ids[hi - 1 - k]!);
   const render = (id: number) => w.projectJsonText(w.projects[id]!, user);
-  if (isKeyset(ctx)) {
-    if (orderBy !== 'id') throw keysetNotAvailable();
+  if (keyset) {
     const { perPage } = pageParams(ctx);
     const n = Math.min(perPage, hi - lo);
     const page: number[] = [];

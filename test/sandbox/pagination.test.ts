@@ -109,6 +109,145 @@ describe('offset pagination', () => {
   });
 });
 
+interface ListedProject {
+  id: number;
+  name: string;
+  path: string;
+  created_at: string;
+  last_activity_at: string;
+  repository_storage?: string;
+}
+
+/** Every project of a listing, following Link rel="next". */
+async function listAll(s: Sandbox, query: string, token?: string): Promise<ListedProject[]> {
+  let path: string | null = api(`/projects?${query}`);
+  const out: ListedProject[] = [];
+  while (path) {
+    const r = await req(s.url, path, { token });
+    expect(r.status).toBe(200);
+    out.push(...(r.json as ListedProject[]));
+    const next = parseLink(r.headers.link).next;
+    path = next ? pathOf(next) : null;
+  }
+  return out;
+}
+
+const SORT_VALUE: Record<string, (p: ListedProject) => string> = {
+  name: (p) => p.name.toLowerCase(),
+  path: (p) => p.path.toLowerCase(),
+  created_at: (p) => p.created_at,
+  last_activity_at: (p) => p.last_activity_at,
+  updated_at: (p) => p.last_activity_at,
+};
+
+/** Whether `list` is ordered by `value` then id, ascending or descending. */
+function isOrdered(list: ListedProject[], value: (p: ListedProject) => string | number, sort: 'asc' | 'desc'): boolean {
+  const sign = sort === 'asc' ? 1 : -1;
+  return list.every((p, i) => {
+    if (i === 0) return true;
+    const prev = list[i - 1]!;
+    const a = value(prev);
+    const b = value(p);
+    const c = a < b ? -1 : a > b ? 1 : prev.id - p.id;
+    return c * sign < 0;
+  });
+}
+
+describe('project ordering (offset)', () => {
+  it('defaults to created_at desc, newest first', async () => {
+    const d = await listAll(sb, 'per_page=20', sb.tokens.admin);
+    const explicit = await listAll(sb, 'order_by=created_at&sort=desc&per_page=20', sb.tokens.admin);
+    expect(d.map((p) => p.id)).toEqual(explicit.map((p) => p.id));
+    expect(d).toHaveLength(45);
+    expect(isOrdered(d, SORT_VALUE.created_at!, 'desc')).toBe(true);
+  });
+
+  for (const orderBy of ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at']) {
+    for (const sort of ['asc', 'desc'] as const) {
+      it(`orders every project by ${orderBy} ${sort} across pages`, async () => {
+        const list = await listAll(sb, `order_by=${orderBy}&sort=${sort}&per_page=8`, sb.tokens.admin);
+        expect(new Set(list.map((p) => p.id)).size).toBe(45);
+        expect(isOrdered(list, SORT_VALUE[orderBy] ?? ((p) => p.id), sort)).toBe(true);
+      });
+    }
+  }
+
+  it('orders by name differently from id (the order is real, not the id order relabelled)', async () => {
+    const byName = await listAll(sb, 'order_by=name&sort=asc&per_page=100', sb.tokens.admin);
+    const byId = await listAll(sb, 'order_by=id&sort=asc&per_page=100', sb.tokens.admin);
+    expect(byName.map((p) => p.id)).not.toEqual(byId.map((p) => p.id));
+  });
+
+  it('orders only what a regular user and an anonymous caller may see', async () => {
+    for (const token of [sb.tokens.user, undefined]) {
+      const visible = await listAll(sb, 'order_by=id&per_page=100', token);
+      const byPath = await listAll(sb, 'order_by=path&sort=asc&per_page=10', token);
+      expect(byPath.map((p) => p.id).sort((a, b) => a - b)).toEqual(visible.map((p) => p.id).sort((a, b) => a - b));
+      expect(isOrdered(byPath, SORT_VALUE.path!, 'asc')).toBe(true);
+    }
+  });
+
+  it('keeps a storage filter ordered as projects move between storages', async () => {
+    const s = await startSandbox({ projects: 30 });
+    try {
+      const before = await listAll(s, 'repository_storage=default&order_by=name&sort=asc', s.tokens.admin);
+      expect(before).toHaveLength(30);
+      const moved = before[10]!;
+      s.state.setProjectStorage(moved.id, 'storage2');
+      const left = await listAll(s, 'repository_storage=default&order_by=name&sort=asc', s.tokens.admin);
+      expect(left.map((p) => p.id)).toEqual(before.filter((p) => p.id !== moved.id).map((p) => p.id));
+      const other = await listAll(s, 'repository_storage=storage2&order_by=name&sort=desc', s.tokens.admin);
+      expect(other.map((p) => p.id)).toEqual([moved.id]);
+      s.state.setProjectStorage(moved.id, 'default');
+      const back = await listAll(s, 'repository_storage=default&order_by=name&sort=asc', s.tokens.admin);
+      expect(back.map((p) => p.id)).toEqual(before.map((p) => p.id));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('places a created project in every ordering already built', async () => {
+    const s = await startSandbox({ projects: 30 });
+    try {
+      // build the orderings first, so the new project must be inserted, not found by a fresh sort
+      await listAll(s, 'order_by=name&sort=asc', s.tokens.admin);
+      await listAll(s, 'order_by=path&sort=desc', s.tokens.user);
+      await listAll(s, 'repository_storage=default&order_by=last_activity_at', s.tokens.admin);
+      const c = await req(s.url, api('/projects'), { method: 'POST', token: s.tokens.user, json: { name: 'Aardvark Zone', path: 'zz-aardvark', visibility: 'public' } });
+      expect(c.status).toBe(201);
+      const byName = await listAll(s, 'order_by=name&sort=asc', s.tokens.admin);
+      expect(byName[0]!.id).toBe(c.json.id);
+      expect(byName).toHaveLength(31);
+      const byPath = await listAll(s, 'order_by=path&sort=desc', s.tokens.user);
+      expect(byPath[0]!.id).toBe(c.json.id);
+      const recent = await listAll(s, 'repository_storage=default&order_by=last_activity_at&sort=desc', s.tokens.admin);
+      expect(recent[0]!.id).toBe(c.json.id);
+      const newest = await req(s.url, api('/projects?per_page=1'), { token: s.tokens.user });
+      expect(newest.json[0].id).toBe(c.json.id);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('rejects other order_by values and sorts with the Grape body', async () => {
+    for (const orderBy of ['similarity', 'star_count', 'storage_size', 'bogus']) {
+      const r = await req(sb.url, api(`/projects?order_by=${orderBy}`), { token: sb.tokens.admin });
+      expect(r.status).toBe(400);
+      expect(r.json).toEqual({ error: 'order_by does not have a valid value' });
+    }
+    const bad = await req(sb.url, api('/projects?order_by=name&sort=up'), { token: sb.tokens.admin });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ error: 'sort does not have a valid value' });
+  });
+
+  it('orders 10,050 projects by name on a deep page', async () => {
+    const r = await req(big.url, api('/projects?order_by=name&sort=desc&per_page=100&page=60'), { token: big.tokens.admin });
+    expect(r.status).toBe(200);
+    expect(r.json).toHaveLength(100);
+    expect(isOrdered(r.json as ListedProject[], SORT_VALUE.name!, 'desc')).toBe(true);
+  });
+});
+
 describe('10,000 record cutoff and maximum offset', () => {
   it('omits X-Total, X-Total-Pages and rel="last" above 10,000 records', async () => {
     const r = await req(big.url, api('/projects?per_page=100&page=2'), { token: big.tokens.admin });
