@@ -51,11 +51,11 @@ function flattenInto(pairs: Array<[string, string]>, name: string, value: QueryV
 /** Query-string encoding in which `+` (and every other reserved character) is percent-encoded. */
 export function encodeQuery(params: QueryParams): string {
   return flattenParams(params)
-    .map(([k, v]) => `${encodeQueryComponent(k)}=${encodeQueryComponent(v)}`)
+    .map(([k, v]) => `${encodeParamName(k)}=${encodePathSegment(v)}`)
     .join('&');
 }
 
-function encodeQueryComponent(value: string): string {
+function encodeParamName(name: string): string {
   // Brackets stay readable in parameter names; the service decodes both forms the same way.
-  return encodePathSegment(value).replace(/%5B/g, '[').replace(/%5D/g, ']');
+  return encodePathSegment(name).replace(/%5B/g, '[').replace(/%5D/g, ']');
 }

@@ -40,6 +40,9 @@ describe('encoding', () => {
     );
     expect(encodePathSegment('feature/x+y')).toBe('feature%2Fx%2By');
   });
+  it('encodeQuery keeps brackets readable in names only', () => {
+    expect(encodeQuery({ 'a[b]': '[x]' })).toBe('a[b]=%5Bx%5D');
+  });
   it('encodeQuery sends + as %2B and spaces as %20', () => {
     expect(encodeQuery({ updated_after: '2024-01-01T00:00:00+02:00', search: 'a b&c=d' })).toBe(
       'updated_after=2024-01-01T00%3A00%3A00%2B02%3A00&search=a%20b%26c%3Dd',
