@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { findNoun } from '../../src/cli.js';
 import { redactToken } from '../../src/config/resolve.js';
 import { colorLevel } from '../../src/context.js';
-import { getField, pickFields, tsvField, tsvLine } from '../../src/output/format.js';
+import { Chalk } from 'chalk';
+import { getField, pickFields, renderRecord, renderTable, tsvField, tsvLine } from '../../src/output/format.js';
 import { addParam, keySegments, parseHeader, typedValue, type Params } from '../../src/commands/api/params.js';
 
 describe('findNoun', () => {
@@ -44,6 +45,14 @@ describe('field picking and TSV', () => {
     expect(getField(record, 'namespace.full_path')).toBe('a/b');
     expect(getField(record, 'namespace.missing.deeper')).toBeUndefined();
     expect(pickFields(record, ['id', 'namespace.full_path', 'nope'])).toEqual({ id: 1, namespace: { full_path: 'a/b' }, nope: null });
+  });
+  it('draws aligned terminal tables and key/value records without colour at level 0', () => {
+    const plain = new Chalk({ level: 0 });
+    const table = renderTable([record, { id: 22, namespace: { full_path: 'c' } }], ['id', 'namespace.full_path'], plain);
+    const rows = table.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
+    expect(rows).toEqual([['id', 'namespace.full_path'], ['1', 'a/b'], ['22', 'c']]);
+    expect(renderRecord(record, ['id', 'tags'], plain)).toBe('id    1\ntags  x,y\n');
+    expect(renderTable([record], ['id'], new Chalk({ level: 1 }))).toMatch(/\u001b\[1mid/);
   });
   it('escapes tabs, newlines and backslashes so a record stays on one line', () => {
     expect(tsvField('a\tb\nc\\d\re')).toBe('a\\tb\\nc\\\\d\\re');
