@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, spawnSvc, svc } from '../support/harness.js';
+import { execa } from 'execa';
+import { BIN, assertNoSecrets, cleanupTempDirs, isolatedEnv, spawnSvc, svc } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 import { json, startServer } from './servers.js';
 
@@ -127,6 +128,29 @@ describe('output formats', () => {
     expect(ndjson.map((l) => JSON.parse(l).id)).toHaveLength(2);
     const tsv = await svc(['projects', 'list', '--limit', '2', '-o', 'tsv', '--fields', 'id,namespace.full_path'], { env });
     expect(tsv.stdout.split('\n')[0]).toBe('id\tnamespace.full_path');
+  });
+
+  it('draws an aligned table on a terminal, and TSV again with -o tsv', async () => {
+    // `script` gives the CLI a pseudo-terminal as stdout.
+    const onTerminal = (args: string[]) =>
+      execa('script', ['-qec', ['node', BIN, ...args].join(' '), '/dev/null'], {
+        env: isolatedEnv({ env: { ...sandboxEnv(sandbox), TERM: 'xterm' } }),
+        extendEnv: false,
+        reject: false,
+      });
+    const table = await onTerminal(['projects', 'list', '--limit', '2', '--fields', 'id,visibility']);
+    const output = { exitCode: table.exitCode ?? -1, stdout: String(table.stdout), stderr: String(table.stderr) };
+    assertNoSecrets(output);
+    expect(output.exitCode).toBe(0);
+    const lines = output.stdout.replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split(/\r?\n/);
+    // The pseudo-terminal carries stderr too: the "more exist" hint comes last.
+    expect(lines.pop()).toMatch(/more exist/);
+    expect(lines[0]).toMatch(/^\s*id\s{2,}visibility\s*$/);
+    expect(lines).toHaveLength(3);
+    expect(output.stdout).not.toContain('\t');
+    expect(output.stdout).toMatch(/\u001b\[1m/);
+    const tsv = await onTerminal(['projects', 'list', '--limit', '2', '--fields', 'id,visibility', '-o', 'tsv']);
+    expect(String(tsv.stdout).split(/\r?\n/)[0]).toBe('id\tvisibility');
   });
 
   it('colours only with FORCE_COLOR, and NO_COLOR, CI or --quiet turn it off again', async () => {
