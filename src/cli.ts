@@ -92,10 +92,12 @@ function tokenFlag(argv: string[]): string | undefined {
 /** Entry used by bin/svc.js: real process streams, Ctrl-C as an abort signal. */
 export async function run(argv: string[]): Promise<number> {
   const controller = new AbortController();
-  let interrupts = 0;
+  let firstInterruptAt = 0;
   const onSignal = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.interrupted);
+    // The config store's file writer (when-exit, via conf) re-raises every signal it catches at
+    // once; only a second press at least a moment later forces the exit without clean-up.
+    if (firstInterruptAt && Date.now() - firstInterruptAt > 250) process.exit(ExitCode.interrupted);
+    firstInterruptAt ||= Date.now();
     controller.abort();
   };
   process.on('SIGINT', onSignal);
