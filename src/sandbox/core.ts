@@ -361,7 +361,7 @@ export class Core {
       },
       connections: { ...this.stats.connections },
       faults: { ...this.stats.faults },
-      moves: { created: this.moves.created, byState, maxRunning: this.moves.maxRunning, maxUnfinished: this.moves.maxUnfinished },
+      moves: { created: this.moves.created, byState, maxRunning: this.moves.running.max, maxUnfinished: this.moves.unfinished.max },
     };
   }
 

@@ -32,10 +32,20 @@ export interface MoveEngineOptions {
   log?: (line: string) => void;
 }
 
-/** States of a move a worker holds: what the worker pool bounds. */
-const RUNNING = new Set(['started', 'replicated']);
-/** States of a move that is not final yet (what a client's in-flight cap counts). */
-const UNFINISHED = new Set(['scheduled', 'started', 'replicated']);
+/** How many moves are in some states now, and the most there were at once. */
+class StateGauge {
+  current = 0;
+  max = 0;
+
+  constructor(private readonly states: ReadonlySet<string>) {}
+
+  change(from: string, to: string): void {
+    const was = this.states.has(from);
+    const is = this.states.has(to);
+    if (!was && is) this.max = Math.max(this.max, ++this.current);
+    else if (was && !is) this.current--;
+  }
+}
 
 export class MoveEngine {
   readonly moves: Record<MoveKind, MoveRec[]> = { project: [], snippet: [], group: [] };
@@ -44,10 +54,10 @@ export class MoveEngine {
   /** Lines the bulk scheduler logged for containers it skipped. */
   readonly skipped: string[] = [];
   created = 0;
-  running = 0;
-  maxRunning = 0;
-  unfinished = 0;
-  maxUnfinished = 0;
+  /** Moves a worker holds: what the worker pool bounds. */
+  readonly running = new StateGauge(new Set(['started', 'replicated']));
+  /** Moves not final yet: what a client's in-flight cap counts. */
+  readonly unfinished = new StateGauge(new Set(['scheduled', 'started', 'replicated']));
   /** Scheduled moves in the job queue, oldest first, with the time a worker may take each. */
   private readonly queue: Array<{ move: MoveRec; readyAt: number }> = [];
   private pumpArmed = false;
@@ -160,27 +170,13 @@ export class MoveEngine {
 
   private setState(m: MoveRec, state: MoveRec['state']): void {
     const from = m.state;
-    const wasRunning = RUNNING.has(from);
-    this.byState[m.state] = (this.byState[m.state] ?? 1) - 1;
+    this.byState[from] = (this.byState[from] ?? 1) - 1;
     m.state = state;
     m.history.push(state);
     m.updatedAt = Date.now();
     this.byState[state] = (this.byState[state] ?? 0) + 1;
-    const isRunning = RUNNING.has(state);
-    if (!wasRunning && isRunning) {
-      this.running++;
-      if (this.running > this.maxRunning) this.maxRunning = this.running;
-    } else if (wasRunning && !isRunning) {
-      this.running--;
-    }
-    const wasUnfinished = UNFINISHED.has(from);
-    const isUnfinished = UNFINISHED.has(state);
-    if (!wasUnfinished && isUnfinished) {
-      this.unfinished++;
-      if (this.unfinished > this.maxUnfinished) this.maxUnfinished = this.unfinished;
-    } else if (wasUnfinished && !isUnfinished) {
-      this.unfinished--;
-    }
+    this.running.change(from, state);
+    this.unfinished.change(from, state);
   }
 
   private later(fn: () => void, ms: number): void {
@@ -199,12 +195,12 @@ export class MoveEngine {
    */
   private pump(): void {
     const now = Date.now();
-    while (this.running < this.opts.concurrency && this.queue.length > 0 && this.queue[0]!.readyAt <= now) {
+    while (this.running.current < this.opts.concurrency && this.queue.length > 0 && this.queue[0]!.readyAt <= now) {
       const m = this.queue.shift()!.move;
       this.setState(m, 'started');
       this.later(() => this.advance(m), this.opts.moveMs);
     }
-    if (this.running < this.opts.concurrency && this.queue.length > 0 && !this.pumpArmed) {
+    if (this.running.current < this.opts.concurrency && this.queue.length > 0 && !this.pumpArmed) {
       this.pumpArmed = true;
       this.later(() => {
         this.pumpArmed = false;
