@@ -5,6 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { ExitCode, InterruptedError, SvcError } from '../errors.js';
 import { ApiError, createApiError } from './api-error.js';
+import { isCredentialHeader } from './credential-headers.js';
 import { encodeQuery, type QueryParams } from './encode.js';
 import { parseLinkHeader } from './link.js';
 import { isRetryable, retryDelayMs, type RetryCause } from './retry-policy.js';
@@ -495,13 +496,6 @@ export class HttpClient {
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
-}
-
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'private-token', 'job-token', 'sudo', 'cookie', 'set-cookie']);
-
-/** Headers that carry or set credentials: never forwarded to another origin, never printed. */
-export function isCredentialHeader(name: string): boolean {
-  return CREDENTIAL_HEADERS.has(name.toLowerCase());
 }
 
 export function isMaxOffsetError(error: unknown): boolean {

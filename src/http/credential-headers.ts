@@ -1,0 +1,6 @@
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'private-token', 'job-token', 'sudo', 'cookie', 'set-cookie']);
+
+/** Headers that carry or set credentials: never forwarded to another origin, never printed. */
+export function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_HEADERS.has(name.toLowerCase());
+}
