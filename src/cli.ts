@@ -23,6 +23,43 @@ export function findNoun(argv: string[]): string | undefined {
   return undefined;
 }
 
+/** The first two words of the command line (noun and verb), skipping global options and their values. */
+function commandWords(argv: string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (!arg.includes('=') && GLOBAL_OPTIONS_WITH_VALUES.has(arg)) i++;
+      continue;
+    }
+    if (arg !== 'help') words.push(arg);
+  }
+  return words;
+}
+
+/**
+ * `--timeout` and `--retries` are per-request settings on the root, but commands that wait
+ * (pipelines, storage moves) give them their own meaning: a deadline for the wait and retries
+ * per container. Commander lets the root claim a known option wherever it stands, so the root
+ * gives up the ones the chosen command defines itself.
+ */
+function yieldSharedOptionsToLeaf(program: Command, argv: string[]): void {
+  let command: Command | undefined = program;
+  for (const word of commandWords(argv)) {
+    command = command?.commands.find((c) => c.name() === word || c.aliases().includes(word));
+  }
+  if (!command || command === program) return;
+  const own = new Set(command.options.map((o) => o.long));
+  const rootOptions = program.options as unknown as Array<{ long?: string }>;
+  for (let i = rootOptions.length - 1; i >= 0; i--) {
+    const long = rootOptions[i]?.long;
+    if (long && SHARED_OPTION_NAMES.includes(long) && own.has(long)) rootOptions.splice(i, 1);
+  }
+}
+
+const SHARED_OPTION_NAMES = ['--timeout', '--retries'];
+
 export function buildProgram(io: Io): Command {
   const program = new Command('svc');
   program
@@ -76,6 +113,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       program.outputHelp();
       return ExitCode.usage;
     }
+    yieldSharedOptionsToLeaf(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     return runtime.exitCode;
   } catch (error) {

@@ -70,7 +70,12 @@ export function createRuntime(io: Io, loadAll: () => Promise<Command>): Runtime 
         const command = all[all.length - 1] as Command;
         const args = all.slice(0, -2).flat().filter((a): a is string => typeof a === 'string');
         const opts = command.opts() as O;
-        const globals = command.optsWithGlobals() as GlobalOptions;
+        const globals = { ...command.optsWithGlobals() } as GlobalOptions;
+        // A command that defines --timeout/--retries itself means its own thing by them (see cli.ts).
+        for (const own of command.options) {
+          if (own.long === '--timeout') delete globals.timeout;
+          if (own.long === '--retries') delete globals.retries;
+        }
         const ctx = new Context(io, globals);
         const code = await run(ctx, args, opts);
         if (typeof code === 'number') runtime.exitCode = code;

@@ -47,19 +47,10 @@ export interface WatchSettings {
   deadline?: number;
 }
 
-/**
- * The root program owns `--retries` and `--timeout` (HTTP retries, per-request timeout) and
- * commander hands them to it wherever they appear on the line. On the verbs that watch moves they
- * mean move retries and the watch's deadline, so they are taken here and the HTTP client keeps
- * its defaults.
- */
-export function takeWatchSettings(ctx: Context, flags: WatchFlags, startedAt: number): WatchSettings {
-  const retries = flags.retries ?? ctx.globals.retries ?? DEFAULT_RETRIES;
-  const timeout = flags.timeout ?? ctx.globals.timeout;
-  ctx.globals.retries = undefined;
-  ctx.globals.timeout = undefined;
-  if (timeout !== undefined && timeout < 1) throw new UsageError('--timeout must be at least 1 second');
-  if (retries > 20) throw new UsageError('--retries must be between 0 and 20');
+/** `--retries` and `--timeout` here are move retries and the watch's deadline (cli.ts gives them to the verb). */
+export function takeWatchSettings(flags: WatchFlags, startedAt: number): WatchSettings {
+  const retries = flags.retries ?? DEFAULT_RETRIES;
+  const timeout = flags.timeout;
   return {
     retries,
     intervalMs: (flags.interval ?? DEFAULT_INTERVAL_SECONDS) * 1000,

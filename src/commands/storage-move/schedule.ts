@@ -81,7 +81,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
   const named = namedContainers(opts);
   const kinds = named.length ? [...new Set(named.map((n) => n.kind))] : opts.kind;
   const flags: WatchFlags = { ...opts, kind: kinds };
-  const settings = takeWatchSettings(ctx, flags, startedAt);
+  const settings = takeWatchSettings(flags, startedAt);
   const http = await ctx.http({ requireToken: true });
   await preflight(http, [opts.from, opts.to]);
   const probes = await probeKinds(ctx, http, kinds);

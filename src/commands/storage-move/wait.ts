@@ -43,7 +43,7 @@ export function register(parent: Command, runtime: Runtime): void {
 export async function run(ctx: Context, opts: WaitOptions): Promise<number> {
   const startedAt = Date.now();
   checkStorages(opts.from, opts.to, opts.force);
-  const settings = takeWatchSettings(ctx, opts, startedAt);
+  const settings = takeWatchSettings(opts, startedAt);
   const http = await ctx.http({ requireToken: true });
   await preflight(http, [opts.from, opts.to]);
   const probes = await probeKinds(ctx, http, opts.kind);
