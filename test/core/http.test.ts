@@ -180,7 +180,7 @@ describe('proxies, TLS and plain http', () => {
     expect(direct.stderr).not.toMatch(/unencrypted/);
   });
 
-  it('trusts a CA from --ca-file, SVC_CA_FILE or the profile, and explains a self-signed certificate', async () => {
+  it('trusts a CA from --ca-file, SVC_CA_FILE or the profile, also through an HTTPS proxy, and explains a self-signed certificate', async () => {
     const dir = tempDir();
     const tls = selfSignedCert(dir);
     const s = await startTlsServer(tls, (_req, res) => json(res, 200, { tls: true }));
@@ -199,6 +199,12 @@ describe('proxies, TLS and plain http', () => {
     const fromProfile = await svc(['api', 'x'], { configDir });
     expect(fromProfile.exitCode).toBe(0);
     expect(s.seen.at(-1)?.headers['private-token']).toBe(TOKEN);
+
+    const proxy = await startProxy(s.url);
+    servers.push(proxy);
+    const tunnelled = await run(s, ['api', 'x', '--ca-file', tls.certFile], { HTTPS_PROXY: proxy.url });
+    expect(tunnelled.exitCode).toBe(0);
+    expect(proxy.seen.map((r) => `${r.method} ${r.url}`)).toEqual([`CONNECT ${new URL(s.url).host}`]);
 
     const bad = await run(s, ['api', 'x', '--ca-file', `${dir}/key.pem`]);
     expect(bad.exitCode).toBe(2);
