@@ -53,3 +53,18 @@ describe('svc completion', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('help', () => {
+  it('every core command shows at least one example', async () => {
+    const commands = [
+      ['auth'], ['auth', 'login'], ['auth', 'logout'], ['auth', 'status'],
+      ['config'], ['config', 'get'], ['config', 'set'], ['config', 'list'], ['config', 'path'],
+      ['api'], ['completion'],
+    ];
+    const results = await Promise.all(commands.map((c) => svc([...c, '--help'])));
+    results.forEach((result, i) => {
+      expect(result.exitCode, commands[i]!.join(' ')).toBe(0);
+      expect(result.stdout, commands[i]!.join(' ')).toMatch(/\nExamples:\n {2}\$ svc |\nExamples:\n {2}\$ \S+.*svc /);
+    });
+  });
+});
