@@ -3,7 +3,7 @@
 // Options: --only listing,startup,moves  --sizes 20000,100000  --runs 5  --runs-large 3
 //          --startup-runs 20  --timeout-s 900  --out FILE (also write the tables to FILE)
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { benchListingSize, listingCommands, listingTargets, renderListingSize } from './listing.js';
 import { benchStartup, renderStartup } from './startup.js';
@@ -38,6 +38,7 @@ const timeoutMs = positive('timeout-s') * 1000;
 const log = (line) => process.stderr.write(`${line}\n`);
 
 const cpu = cpus();
+const loadAtStart = loadavg()[0];
 const sections = [
   `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, ` +
     `${Math.round(totalmem() / 2 ** 30)} GiB memory, Node ${process.version}, ${process.platform}. ` +
@@ -65,6 +66,8 @@ if (only.has('moves')) {
   sections.push(renderMoves(await benchMoves({ timeoutMs, log })));
 }
 
+// Other work on the machine skews wall times; say how busy it was.
+sections.push(`Load average (1 min): ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end, on ${cpu.length} cores.`);
 const report = `${sections.join('\n\n')}\n`;
 process.stdout.write(report);
 if (values.out) writeFileSync(values.out, report);
