@@ -1,6 +1,7 @@
-import type { HttpClient, Page } from '../http/client.js';
+import type { ApiResponse, HttpClient, Page } from '../http/client.js';
 import { apiPath, type QueryParams } from '../http/encode.js';
-import type { Project } from './types.js';
+import { fileMultipart, type MultipartFile } from './multipart.js';
+import type { Project, ProjectImport } from './types.js';
 
 export interface ListProjectsQuery {
   repositoryStorage?: string;
@@ -38,4 +39,56 @@ export function listProjects(http: HttpClient, query: ListProjectsQuery): AsyncG
 
 export async function getProject(http: HttpClient, project: string | number): Promise<Project> {
   return (await http.request<Project>({ path: apiPath`/projects/${project}` })).data;
+}
+
+export interface CreateProjectInput {
+  name: string;
+  path?: string;
+  namespaceId?: number;
+  description?: string;
+  visibility?: string;
+}
+
+export async function createProject(http: HttpClient, input: CreateProjectInput): Promise<Project> {
+  const res = await http.request<Project>({
+    method: 'POST',
+    path: '/projects',
+    json: {
+      name: input.name,
+      path: input.path,
+      namespace_id: input.namespaceId,
+      description: input.description,
+      visibility: input.visibility,
+    },
+  });
+  return res.data;
+}
+
+export interface ImportProjectInput {
+  path: string;
+  /** Id or full path of the namespace; the service takes either in this form field. */
+  namespace?: string;
+  name?: string;
+  overrides: Record<string, string>;
+  archive: Omit<MultipartFile, 'field'>;
+  onArchiveBytes?: (bytes: number) => void;
+}
+
+/** `POST /projects/import` as multipart, the archive streamed from disk. */
+export async function importProject(http: HttpClient, input: ImportProjectInput): Promise<ProjectImport> {
+  const fields: Array<[string, string]> = [['path', input.path]];
+  if (input.namespace !== undefined) fields.push(['namespace', input.namespace]);
+  if (input.name !== undefined) fields.push(['name', input.name]);
+  for (const [key, value] of Object.entries(input.overrides)) fields.push([`override_params[${key}]`, value]);
+  const body = fileMultipart(fields, { ...input.archive, field: 'file' }, input.onArchiveBytes);
+  return (await http.request<ProjectImport>({ method: 'POST', path: '/projects/import', body })).data;
+}
+
+export async function getProjectImport(http: HttpClient, project: string | number): Promise<ProjectImport> {
+  return (await http.request<ProjectImport>({ path: apiPath`/projects/${project}/import` })).data;
+}
+
+/** `DELETE /projects/:id/share/:group_id`; the status tells 204 (done) from 202 (scheduled). */
+export async function unshareProject(http: HttpClient, project: string, groupId: number): Promise<ApiResponse<unknown>> {
+  return http.request({ method: 'DELETE', path: apiPath`/projects/${project}/share/${groupId}`, responseType: 'none' });
 }

@@ -1,0 +1,14 @@
+import type { Readable } from 'node:stream';
+import type { ApiResponse, HttpClient } from '../http/client.js';
+import { apiPath } from '../http/encode.js';
+
+/**
+ * The job's artifact archive as a stream. The service answers with a redirect to object
+ * storage; the HTTP layer follows it without sending credentials to that other origin.
+ */
+export function downloadJobArtifacts(http: HttpClient, project: string, jobId: number): Promise<ApiResponse<Readable>> {
+  return http.request<Readable>({
+    path: apiPath`/projects/${project}/jobs/${jobId}/artifacts`,
+    responseType: 'stream',
+  });
+}

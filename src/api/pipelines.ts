@@ -1,0 +1,17 @@
+import type { HttpClient } from '../http/client.js';
+import { apiPath } from '../http/encode.js';
+import type { Pipeline, PipelineVariable } from './types.js';
+
+/** Variables go in the JSON body as an array of hashes, so long lists never meet a 414. */
+export async function createPipeline(
+  http: HttpClient,
+  project: string,
+  input: { ref: string; variables: PipelineVariable[] },
+): Promise<Pipeline> {
+  const json = { ref: input.ref, variables: input.variables.length ? input.variables : undefined };
+  return (await http.request<Pipeline>({ method: 'POST', path: apiPath`/projects/${project}/pipeline`, json })).data;
+}
+
+export async function getPipeline(http: HttpClient, project: string, pipelineId: number): Promise<Pipeline> {
+  return (await http.request<Pipeline>({ path: apiPath`/projects/${project}/pipelines/${pipelineId}` })).data;
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
+import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { Transform, type Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { downloadJobArtifacts } from '../../api/jobs.js';
+import { InterruptedError, SvcError, UsageError } from '../../errors.js';
+import { writeRecord } from '../../output/writer.js';
+import { withExamples, type Runtime } from '../../runtime.js';
+import { numericId, projectRef } from '../shared/args.js';
+import { describeFsError } from '../shared/local-file.js';
+import { byteProgress, formatBytes } from '../shared/progress.js';
+
+export const DEFAULT_ARTIFACTS_FILE = 'artifacts.zip';
+
+interface ArtifactsOptions {
+  out?: string;
+  force?: boolean;
+}
+
+export function register(parent: Command, runtime: Runtime): void {
+  const command = parent
+    .command('artifacts')
+    .description("Download a job's artifact archive to a file, atomically (never a half-written file under the final name)")
+    .argument('<project>', 'numeric id or namespaced path (group/project)')
+    .argument('<job-id>', 'job id')
+    .option('--out <file>', `where to save the archive; - for stdout (default: ./${DEFAULT_ARTIFACTS_FILE})`)
+    .option('--force', 'replace the file if it exists');
+  withExamples(command, [
+    'svc jobs artifacts acme/platform/api 1234 --out build.zip',
+    'CI_JOB_TOKEN=... svc jobs artifacts $CI_PROJECT_ID 1234 --out - | unzip -l /dev/stdin',
+  ]);
+  command.action(
+    runtime.action<ArtifactsOptions>((ctx, [project, jobId], opts) => run(ctx, projectRef(project as string), numericId('job id', jobId as string), opts)),
+  );
+}
+
+export async function run(ctx: Context, project: string, jobId: number, opts: ArtifactsOptions): Promise<void> {
+  if (opts.out === '-') {
+    if (ctx.io.isTTY.stdout) throw new UsageError('--out -: refusing to write a zip archive to a terminal; redirect stdout or give a file');
+    const http = await ctx.http();
+    const res = await downloadJobArtifacts(http, project, jobId);
+    await transfer(ctx, res.data, contentLength(res.headers), 'artifacts', ctx.stdout, false);
+    return;
+  }
+  const target = resolve(opts.out ?? DEFAULT_ARTIFACTS_FILE);
+  await checkTarget(target, Boolean(opts.force), opts.out === undefined ? '' : '--out ');
+  const partial = await PartialFile.create(target);
+  try {
+    const http = await ctx.http();
+    const res = await downloadJobArtifacts(http, project, jobId);
+    const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
+    await partial.commit();
+    ctx.info(`saved ${target} (${formatBytes(size)})`);
+    await writeRecord(ctx.stdout, ctx.output, { file: target, size, job_id: jobId }, ['file', 'size']);
+  } finally {
+    await partial.discard();
+  }
+}
+
+async function checkTarget(target: string, force: boolean, flag: string): Promise<void> {
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory()) throw new UsageError(`${flag}${target}: is a directory; give a file name`);
+  if (existing && !force) throw new UsageError(`${flag}${target} already exists; pass --force to replace it or --out another file`);
+}
+
+/** Streams the body to its destination with a progress bar on a terminal; returns the bytes written. */
+async function transfer(
+  ctx: Context,
+  body: Readable,
+  total: number | undefined,
+  label: string,
+  destination: Writable,
+  end: boolean,
+): Promise<number> {
+  const progress = byteProgress(ctx, `downloading ${label}`, total);
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      progress.add(chunk.length);
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, counter, destination, { signal: ctx.signal, end });
+  } catch (error) {
+    if (ctx.signal.aborted) throw new InterruptedError('interrupted; the download was abandoned');
+    throw new SvcError(`downloading the artifacts failed after ${formatBytes(bytes)}: ${describeFsError(error)}`);
+  } finally {
+    progress.done();
+  }
+  if (total !== undefined && bytes !== total) {
+    throw new SvcError(`downloading the artifacts ended after ${formatBytes(bytes)} of ${formatBytes(total)}`);
+  }
+  return bytes;
+}
+
+function contentLength(headers: Record<string, string>): number | undefined {
+  const value = headers['content-length'];
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * A temporary file beside the target, renamed over it only when complete. Whatever ends the run
+ * first (an error, Ctrl-C, or a second Ctrl-C that exits at once) removes it.
+ */
+class PartialFile {
+  private committed = false;
+  private readonly removeOnExit = () => {
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // already gone
+    }
+  };
+
+  private constructor(
+    readonly path: string,
+    readonly target: string,
+    private readonly handle: FileHandle,
+  ) {
+    process.once('exit', this.removeOnExit);
+  }
+
+  static async create(target: string): Promise<PartialFile> {
+    const path = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
+    try {
+      return new PartialFile(path, target, await open(path, 'wx', 0o644));
+    } catch (error) {
+      throw new UsageError(`cannot write in ${dirname(target)}: ${describeFsError(error)}`);
+    }
+  }
+
+  stream(): Writable {
+    return this.handle.createWriteStream();
+  }
+
+  async commit(): Promise<void> {
+    await rename(this.path, this.target);
+    this.committed = true;
+  }
+
+  async discard(): Promise<void> {
+    process.off('exit', this.removeOnExit);
+    await this.handle.close().catch(() => undefined);
+    if (!this.committed) await unlink(this.path).catch(() => undefined);
+  }
+}

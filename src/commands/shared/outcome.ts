@@ -1,0 +1,10 @@
+import type { Context } from '../../context.js';
+
+/**
+ * 202 means the service accepted the request and will carry it out later: say so instead of
+ * reporting a plain success.
+ */
+export function reportWriteOutcome(ctx: Context, status: number, done: string, scheduled: string): void {
+  if (status === 202) ctx.info(`${scheduled} (202 Accepted: scheduled for processing, not finished yet)`);
+  else ctx.info(done);
+}

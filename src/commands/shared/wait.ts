@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { InterruptedError } from '../../errors.js';
+import { secondsOption } from '../../runtime.js';
+
+export interface WaitFlags {
+  interval: number;
+  /** Seconds; undefined waits as long as it takes. */
+  waitTimeout?: number;
+}
+
+export const DEFAULT_INTERVAL_S = 5;
+
+/**
+ * `--wait-timeout`, not `--timeout`: the global `--timeout` (per-request) is parsed by the root
+ * program wherever it appears on the line, so a command cannot own a flag of that name.
+ */
+export function addWaitOptions(command: Command): Command {
+  return command
+    .option('--interval <seconds>', 'seconds between status checks', secondsOption('--interval', 0.05), DEFAULT_INTERVAL_S)
+    .option('--wait-timeout <seconds>', 'give up waiting after this many seconds (exit 8); default: no limit', secondsOption('--wait-timeout', 0.05));
+}
+
+export interface Watch<T> {
+  /** What is watched, for progress lines: `pipeline 12`. */
+  subject: string;
+  fetch: () => Promise<T>;
+  status: (record: T) => string;
+  isFinal: (record: T) => boolean;
+  /** Said when the user interrupts: the work goes on on the server. */
+  onInterrupt: string;
+  /** A record already in hand (from the create request), checked before the first fetch. */
+  initial?: T;
+}
+
+export interface WatchResult<T> {
+  record: T;
+  timedOut: boolean;
+  elapsedS: number;
+}
+
+/**
+ * Polls until the record reaches a final status or the time runs out. Progress goes to stderr:
+ * a spinner on a terminal, otherwise one line per status change.
+ */
+export async function watchUntilFinal<T>(ctx: Context, flags: WaitFlags, watch: Watch<T>): Promise<WatchResult<T>> {
+  const started = Date.now();
+  const elapsedS = () => Math.round((Date.now() - started) / 100) / 10;
+  const spinner = await ctx.spinner(`${watch.subject}: waiting`);
+  let lastStatus: string | undefined;
+  const show = (record: T) => {
+    const status = watch.status(record);
+    spinner.update(`${watch.subject}: ${status} (${Math.round(elapsedS())} s)`);
+    if (status !== lastStatus && !ctx.interactive) ctx.info(`${watch.subject}: ${status}`);
+    lastStatus = status;
+  };
+  try {
+    let record = watch.initial ?? (await watch.fetch());
+    show(record);
+    while (!watch.isFinal(record)) {
+      const leftMs = flags.waitTimeout === undefined ? Number.POSITIVE_INFINITY : flags.waitTimeout * 1000 - (Date.now() - started);
+      if (leftMs <= 0) return { record, timedOut: true, elapsedS: elapsedS() };
+      await sleep(Math.min(flags.interval * 1000, leftMs), ctx.signal);
+      record = await watch.fetch();
+      show(record);
+    }
+    return { record, timedOut: false, elapsedS: elapsedS() };
+  } catch (error) {
+    if (error instanceof InterruptedError || ctx.signal.aborted) throw new InterruptedError(`interrupted; ${watch.onInterrupt}`);
+    throw error;
+  } finally {
+    spinner.stop();
+  }
+}
+
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new InterruptedError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,104 @@
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import { createSnippet, type CreateSnippetInput } from '../../api/snippets.js';
+import { ExitCode, InterruptedError, SvcError, UsageError } from '../../errors.js';
+import { writeRecord } from '../../output/writer.js';
+import { intOption, withExamples, type Runtime } from '../../runtime.js';
+import { readTextFile } from '../shared/local-file.js';
+import { captchaChallenge, promptCaptchaResponse, shellQuote } from './captcha.js';
+
+const SNIPPET_FIELDS = ['id', 'title', 'file_name', 'visibility', 'web_url'];
+
+interface CreateOptions {
+  title: string;
+  fileName: string;
+  content?: string;
+  contentFile?: string;
+  description?: string;
+  visibility?: string;
+  captchaResponse?: string;
+  spamLogId?: number;
+}
+
+export function register(parent: Command, runtime: Runtime): void {
+  const command = parent
+    .command('create')
+    .description('Create a personal snippet from --content, --content-file or stdin')
+    .requiredOption('--title <title>', 'snippet title')
+    .requiredOption('--file-name <name>', 'file name shown for the content (also picks the highlighting)')
+    .option('--content <text>', 'the content')
+    .option('--content-file <path>', 'read the content from a file')
+    .option('--description <text>', 'snippet description')
+    .addOption(new Option('--visibility <level>', 'visibility (service default: private)').choices(['public', 'internal', 'private']))
+    .option('--captcha-response <response>', 'answer to the CAPTCHA the service asked for (with --spam-log-id)')
+    .option('--spam-log-id <id>', 'spam log id the service gave with the CAPTCHA request', intOption('--spam-log-id', 1));
+  command.addHelpText(
+    'after',
+    '\nWhen the service flags the content as spam and asks for a CAPTCHA, svc prints the site key, the spam log id\n' +
+      'and the command to resubmit, and exits 9; on a terminal it offers to paste the response and resubmits.\n' +
+      'Flagged as spam without a CAPTCHA: exit 6.\n',
+  );
+  withExamples(command, [
+    'svc snippets create --title "nginx conf" --file-name nginx.conf --content-file ./nginx.conf --visibility internal',
+    'kubectl get pods -o yaml | svc snippets create --title pods --file-name pods.yaml',
+    'svc snippets create --title t --file-name a.txt --content-file a.txt --captcha-response 03AGdB... --spam-log-id 42',
+  ]);
+  command.action(runtime.action<CreateOptions>((ctx, _args, opts) => run(ctx, opts)));
+}
+
+export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
+  if ((opts.captchaResponse === undefined) !== (opts.spamLogId === undefined)) {
+    throw new UsageError('--captcha-response and --spam-log-id go together');
+  }
+  const input: CreateSnippetInput = {
+    title: opts.title,
+    fileName: opts.fileName,
+    content: await snippetContent(ctx, opts),
+    visibility: opts.visibility,
+    description: opts.description,
+    captcha: opts.captchaResponse === undefined ? undefined : { response: opts.captchaResponse, spamLogId: opts.spamLogId as number },
+  };
+  const http = await ctx.http({ requireToken: true });
+  let snippet;
+  try {
+    snippet = await createSnippet(http, input);
+  } catch (error) {
+    const challenge = captchaChallenge(error);
+    if (!challenge) throw error;
+    const answer = ctx.interactive && ctx.io.isTTY.stdin ? await promptCaptchaResponse(ctx, challenge).catch(interrupted) : '';
+    if (!answer) {
+      ctx.io.stderr.write(
+        `The service flagged this snippet as spam: solve the CAPTCHA (reCAPTCHA v2, site key ${challenge.captcha_site_key}) ` +
+          `and resubmit with spam log id ${challenge.spam_log_id}:\n  ${resubmitCommand(opts, challenge.spam_log_id)}\n`,
+      );
+      throw new SvcError(`CAPTCHA required (spam log id ${challenge.spam_log_id}, site key ${challenge.captcha_site_key})`, ExitCode.captcha);
+    }
+    snippet = await createSnippet(http, { ...input, captcha: { response: answer, spamLogId: challenge.spam_log_id } });
+  }
+  await writeRecord(ctx.stdout, ctx.output, snippet, SNIPPET_FIELDS);
+}
+
+async function snippetContent(ctx: Context, opts: CreateOptions): Promise<string> {
+  if (opts.content !== undefined && opts.contentFile !== undefined) {
+    throw new UsageError('give either --content or --content-file, not both');
+  }
+  if (opts.content !== undefined) return opts.content;
+  if (opts.contentFile !== undefined) return readTextFile('--content-file', opts.contentFile);
+  if (ctx.io.isTTY.stdin) throw new UsageError('no content: give --content, --content-file, or pipe it on stdin');
+  return (await ctx.readStdin()).toString('utf8');
+}
+
+/** The same command with the CAPTCHA answer added; content read from stdin must be piped again. */
+export function resubmitCommand(opts: CreateOptions, spamLogId: number): string {
+  const words = ['svc', 'snippets', 'create', '--title', opts.title, '--file-name', opts.fileName];
+  if (opts.content !== undefined) words.push('--content', opts.content);
+  if (opts.contentFile !== undefined) words.push('--content-file', opts.contentFile);
+  if (opts.description !== undefined) words.push('--description', opts.description);
+  if (opts.visibility !== undefined) words.push('--visibility', opts.visibility);
+  const command = `${words.map(shellQuote).join(' ')} --captcha-response RESPONSE --spam-log-id ${spamLogId}`;
+  return opts.content === undefined && opts.contentFile === undefined ? `${command} < (the same content)` : command;
+}
+
+function interrupted(): never {
+  throw new InterruptedError('interrupted; the snippet was not created');
+}
