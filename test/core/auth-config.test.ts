@@ -2,7 +2,8 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
+import { execa } from 'execa';
+import { BIN, cleanupTempDirs, isolatedEnv, svc, tempDir } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 
 let sandbox: Sandbox;
@@ -81,6 +82,28 @@ describe('svc auth login', () => {
     const noVerify = await login(dir, 'anything-at-all-1234\n', ['--no-verify', '--profile', 'other']);
     expect(noVerify.exitCode).toBe(0);
     expect(sandbox.requests()).toHaveLength(0);
+  });
+
+  it('on a terminal, prompts for the token without echoing it', async () => {
+    const dir = tempDir();
+    const typed = 'typed-at-the-prompt-0123456789';
+    // `script` runs the CLI on a pseudo-terminal; the token is typed once the prompt shows.
+    const child = execa('script', ['-qec', `node ${BIN} auth login --url ${sandbox.url} --no-verify`, '/dev/null'], {
+      env: isolatedEnv({ configDir: dir }),
+      extendEnv: false,
+      reject: false,
+    });
+    let screen = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const before = screen;
+      screen += chunk.toString();
+      if (!before.includes('token: ') && screen.includes('token: ')) child.stdin?.write(`${typed}\r`);
+    });
+    const result = await child;
+    expect(result.exitCode).toBe(0);
+    expect(screen).toContain('token: ');
+    expect(screen).not.toContain(typed);
+    expect(readConfig(dir).profiles.default?.token).toBe(typed);
   });
 
   it('needs a URL and a token on stdin', async () => {
