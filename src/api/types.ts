@@ -102,14 +102,8 @@ export interface Release {
   released_at?: string;
 }
 
-export interface Namespace {
-  id: number;
-  name: string;
-  path: string;
-  kind: 'user' | 'group';
-  full_path: string;
-  parent_id?: number | null;
-}
+/** `GET /namespaces` returns the same shape as a project's `namespace`. */
+export type Namespace = NamespaceRef;
 
 export interface Group {
   id: number;

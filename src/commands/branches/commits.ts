@@ -2,14 +2,14 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listBranchCommits } from '../../api/repository.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { projectRef } from '../shared/args.js';
+import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { addListOptions, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const command = parent
     .command('commits')
     .description('List the commits of a branch, newest first')
-    .argument('<project>', 'numeric id or namespaced path (group/project)')
+    .argument('<project>', PROJECT_ARGUMENT)
     .argument('<branch>', 'branch name, e.g. feature/login (typed as is; svc encodes it)');
   addListOptions(command);
   withExamples(command, ['svc branches commits acme/platform/api feature/search-v2 --limit 10', 'svc branches commits 42 main --all -o ndjson']);

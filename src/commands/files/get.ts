@@ -6,7 +6,7 @@ import type { RepositoryFile } from '../../api/types.js';
 import { SvcError } from '../../errors.js';
 import { write, writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { projectRef } from '../shared/args.js';
+import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 
 const FILE_FIELDS = ['file_path', 'size', 'ref', 'blob_id', 'last_commit_id', 'content_sha256'];
 
@@ -19,7 +19,7 @@ export function register(parent: Command, runtime: Runtime): void {
   const command = parent
     .command('get')
     .description("Show a file's metadata, or with --raw write its bytes to stdout (binary-safe)")
-    .argument('<project>', 'numeric id or namespaced path (group/project)')
+    .argument('<project>', PROJECT_ARGUMENT)
     .argument('<file-path>', 'path of the file in the repository, e.g. docs/guide/intro.md')
     .requiredOption('--ref <ref>', 'branch, tag or commit to read the file from')
     .option('--raw', "write the file's decoded content to stdout instead of its metadata");

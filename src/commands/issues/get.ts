@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { getIssue } from '../../api/issues.js';
 import { writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { numericId, projectRef } from '../shared/args.js';
+import { numericId, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { IID_ARGUMENT_HELP, withIidHint } from './iid.js';
 
 const ISSUE_FIELDS = ['id', 'iid', 'title', 'state', 'author.username', 'labels', 'created_at', 'web_url'];
@@ -12,7 +12,7 @@ export function register(parent: Command, runtime: Runtime): void {
   const command = parent
     .command('get')
     .description("Show one issue, addressed by its iid (the number in the web UI), not its global id")
-    .argument('<project>', 'numeric id or namespaced path (group/project)')
+    .argument('<project>', PROJECT_ARGUMENT)
     .argument('<iid>', IID_ARGUMENT_HELP);
   withExamples(command, ['svc issues get acme/platform/api 12', 'svc issues get 42 3 -o json']);
   command.action(runtime.action((ctx, [project, iid]) => run(ctx, projectRef(project as string), numericId('iid', iid as string))));

@@ -4,7 +4,7 @@ import { listIssueNotes } from '../../api/issues.js';
 import type { Note } from '../../api/types.js';
 import type { Page } from '../../http/client.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { numericId, projectRef } from '../shared/args.js';
+import { numericId, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { addListOptions, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { IID_ARGUMENT_HELP, withIidHint } from './iid.js';
 
@@ -16,7 +16,7 @@ export function register(parent: Command, runtime: Runtime): void {
   const command = parent
     .command('notes')
     .description("List the comments of an issue, addressed by its iid (the number in the web UI)")
-    .argument('<project>', 'numeric id or namespaced path (group/project)')
+    .argument('<project>', PROJECT_ARGUMENT)
     .argument('<iid>', IID_ARGUMENT_HELP)
     .addOption(new Option('--sort <direction>', 'by creation time (service default: desc)').choices(['asc', 'desc']));
   addListOptions(command);

@@ -10,7 +10,7 @@ import { downloadJobArtifacts } from '../../api/jobs.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { numericId, projectRef } from '../shared/args.js';
+import { numericId, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { describeFsError } from '../shared/local-file.js';
 import { byteProgress, formatBytes } from '../shared/progress.js';
 
@@ -25,7 +25,7 @@ export function register(parent: Command, runtime: Runtime): void {
   const command = parent
     .command('artifacts')
     .description("Download a job's artifact archive to a file, atomically (never a half-written file under the final name)")
-    .argument('<project>', 'numeric id or namespaced path (group/project)')
+    .argument('<project>', PROJECT_ARGUMENT)
     .argument('<job-id>', 'job id')
     .option('--out <file>', `where to save the archive; - for stdout (default: ./${DEFAULT_ARTIFACTS_FILE})`)
     .option('--force', 'replace the file if it exists');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { numericId, projectRef } from '../shared/args.js';
+import { numericId, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { addWaitOptions, type WaitFlags } from '../shared/wait.js';
 import { followPipeline } from './follow.js';
 
@@ -9,7 +9,7 @@ export function register(parent: Command, runtime: Runtime): void {
   const command = parent
     .command('wait')
     .description('Wait for a pipeline to end: exit 0 on success, 8 on failed/canceled/skipped/manual or --wait-timeout')
-    .argument('<project>', 'numeric id or namespaced path (group/project)')
+    .argument('<project>', PROJECT_ARGUMENT)
     .argument('<pipeline-id>', 'pipeline id (as in the pipeline URL)');
   addWaitOptions(command);
   withExamples(command, ['svc pipeline wait acme/platform/api 1042 --interval 10 --wait-timeout 3600']);

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { getProject } from '../../api/projects.js';
 import { writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { projectRef } from '../shared/args.js';
+import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 
 export const PROJECT_FIELDS = [
   'id',
@@ -22,7 +22,7 @@ export function register(parent: Command, runtime: Runtime): void {
   const command = parent
     .command('get')
     .description('Show one project')
-    .argument('<project>', 'numeric id or namespaced path (group/project)');
+    .argument('<project>', PROJECT_ARGUMENT);
   withExamples(command, ['svc projects get 42', 'svc projects get my-group/my-project -o json']);
   command.action(runtime.action((ctx, [project]) => run(ctx, projectRef(project as string))));
 }
