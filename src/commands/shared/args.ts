@@ -1,5 +1,7 @@
 import { UsageError } from '../../errors.js';
 
+export const PROJECT_ARGUMENT = 'numeric id or namespaced path (group/project)';
+
 /** A project is a numeric id or a namespaced path (`group/sub/project`); the path is encoded later. */
 export function projectRef(value: string): string {
   const trimmed = value.trim();
