@@ -56,8 +56,8 @@ describe('pipeline create', () => {
     expect(result.stderr).toMatch(/svc: pipeline \d+ ended failed: http:\/\/.+\/-\/pipelines\/\d+\n$/);
   });
 
-  it('exits 8 when --wait-timeout passes first, saying the pipeline keeps running', async () => {
-    const result = await suite.run(['pipeline', 'create', '1', '--ref', 'main', '--wait', '--interval', '0.05', '--wait-timeout', '0.05']);
+  it('exits 8 when --timeout passes first, saying the pipeline keeps running', async () => {
+    const result = await suite.run(['pipeline', 'create', '1', '--ref', 'main', '--wait', '--interval', '0.05', '--timeout', '0.05']);
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toMatch(/svc: pipeline \d+ still (created|pending) after [\d.]+ s; it keeps running: http/);
   });

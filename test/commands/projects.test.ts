@@ -164,8 +164,8 @@ describe('projects import', () => {
     expect(result.stderr).toMatch(/svc: import of root\/broken failed: .+\n$/);
   });
 
-  it('exits 8 when --wait-timeout passes first', async () => {
-    const result = await suite.run(['projects', 'import', '--file', archive, '--path', 'slowpoke', '--wait', '--interval', '0.05', '--wait-timeout', '0.05']);
+  it('exits 8 when --timeout passes first', async () => {
+    const result = await suite.run(['projects', 'import', '--file', archive, '--path', 'slowpoke', '--wait', '--interval', '0.05', '--timeout', '0.05']);
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toMatch(/svc: import of root\/slowpoke still (scheduled|started) after/);
   });

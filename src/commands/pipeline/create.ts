@@ -25,11 +25,11 @@ export function register(parent: Command, runtime: Runtime): void {
     .requiredOption('--ref <ref>', 'branch or tag to run the pipeline for')
     .option('--var <key=value>', 'pipeline variable (repeatable)', collect)
     .option('--var-file <key=path>', 'file-type variable whose content is read from a local file (repeatable)', collect)
-    .option('--wait', 'poll until the pipeline ends: exit 0 on success, 8 on any other final status or --wait-timeout');
+    .option('--wait', 'poll until the pipeline ends: exit 0 on success, 8 on any other final status or --timeout');
   addWaitOptions(command);
   withExamples(command, [
     'svc pipeline create acme/platform/api --ref main --var DEPLOY_ENV=staging --var-file CONFIG=deploy.yml',
-    'svc pipeline create downstream/app --ref main --var UPSTREAM_SHA=$CI_COMMIT_SHA --wait --interval 10 --wait-timeout 1800',
+    'svc pipeline create downstream/app --ref main --var UPSTREAM_SHA=$CI_COMMIT_SHA --wait --interval 10 --timeout 1800',
   ]);
   command.action(runtime.action<CreateOptions>((ctx, [project], opts) => run(ctx, projectRef(project as string), opts)));
 }

@@ -8,11 +8,11 @@ import { followPipeline } from './follow.js';
 export function register(parent: Command, runtime: Runtime): void {
   const command = parent
     .command('wait')
-    .description('Wait for a pipeline to end: exit 0 on success, 8 on failed/canceled/skipped/manual or --wait-timeout')
+    .description('Wait for a pipeline to end: exit 0 on success, 8 on failed/canceled/skipped/manual or --timeout')
     .argument('<project>', PROJECT_ARGUMENT)
     .argument('<pipeline-id>', 'pipeline id (as in the pipeline URL)');
   addWaitOptions(command);
-  withExamples(command, ['svc pipeline wait acme/platform/api 1042 --interval 10 --wait-timeout 3600']);
+  withExamples(command, ['svc pipeline wait acme/platform/api 1042 --interval 10 --timeout 3600']);
   command.action(
     runtime.action<WaitFlags>((ctx, [project, id], opts) => run(ctx, projectRef(project as string), numericId('pipeline id', id as string), opts)),
   );

@@ -6,19 +6,16 @@ import { secondsOption } from '../../runtime.js';
 export interface WaitFlags {
   interval: number;
   /** Seconds; undefined waits as long as it takes. */
-  waitTimeout?: number;
+  timeout?: number;
 }
 
 export const DEFAULT_INTERVAL_S = 5;
 
-/**
- * `--wait-timeout`, not `--timeout`: the global `--timeout` (per-request) is parsed by the root
- * program wherever it appears on the line, so a command cannot own a flag of that name.
- */
+/** `--timeout` here bounds the wait; the root yields its per-request `--timeout` to such commands (cli.ts). */
 export function addWaitOptions(command: Command): Command {
   return command
     .option('--interval <seconds>', 'seconds between status checks', secondsOption('--interval', 0.05), DEFAULT_INTERVAL_S)
-    .option('--wait-timeout <seconds>', 'give up waiting after this many seconds (exit 8); default: no limit', secondsOption('--wait-timeout', 0.05));
+    .option('--timeout <seconds>', 'give up waiting after this many seconds (exit 8); default: no limit', secondsOption('--timeout', 0.05));
 }
 
 export interface Watch<T> {
@@ -58,7 +55,7 @@ export async function watchUntilFinal<T>(ctx: Context, flags: WaitFlags, watch: 
     let record = watch.initial ?? (await watch.fetch());
     show(record);
     while (!watch.isFinal(record)) {
-      const leftMs = flags.waitTimeout === undefined ? Number.POSITIVE_INFINITY : flags.waitTimeout * 1000 - (Date.now() - started);
+      const leftMs = flags.timeout === undefined ? Number.POSITIVE_INFINITY : flags.timeout * 1000 - (Date.now() - started);
       if (leftMs <= 0) return { record, timedOut: true, elapsedS: elapsedS() };
       await sleep(Math.min(flags.interval * 1000, leftMs), ctx.signal);
       record = await watch.fetch();
