@@ -8,42 +8,44 @@ import { markdownTable, mb, ms } from './lib/table.js';
 
 const PROJECTS = 5000;
 const SANDBOX = { projects: PROJECTS, moveMs: 20, moveConcurrency: 50 };
-const ARGS = ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--wait', '--debug'];
+const SCHEDULE = ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--wait', '--debug'];
+/** Every kind (the default), then projects alone: snippets cannot be listed by storage, so their wait differs. */
+const VARIANTS = [
+  { args: SCHEDULE, kinds: ['project', 'snippet', 'group'] },
+  { args: [...SCHEDULE, '--kind', 'projects'], kinds: ['project'] },
+];
 const FINAL = new Set(['finished', 'failed', 'cleanup failed']);
 
-/** Moves 5,000 projects with one command and reads its cost from the sandbox and from `--debug`. */
-export async function benchMoves({ timeoutMs, log }) {
-  if (!existsSync(join(ROOT, 'dist/commands/storage-move/index.js'))) {
-    return { missing: 'the storage-move command is not in dist/ (not written or not built yet)' };
-  }
+async function runVariant(variant, { timeoutMs, log }) {
   const sandbox = await startSandboxProcess(SANDBOX);
   const scratch = mkdtempSync(join(tmpdir(), 'svc-bench-moves-'));
   try {
     const before = await sandbox.stats();
     const stderrFile = join(scratch, 'stderr');
-    const run = await measure(process.execPath, [SVC_BIN, ...ARGS], {
+    const run = await measure(process.execPath, [SVC_BIN, ...variant.args], {
       env: { SVC_URL: sandbox.url, SVC_TOKEN: sandbox.tokens.admin },
       stderrFile,
       timeoutMs,
     });
     const delta = statsDelta(before, await sandbox.stats());
-    const moves = await sandbox.moves('project');
+    const moves = (await Promise.all(variant.kinds.map((kind) => sandbox.moves(kind)))).flat();
     const remaining = (await sandbox.projectIdsOnStorage('default')).length;
-    const perPoll = [...readFileSync(stderrFile, 'utf8').matchAll(/poll \d+: (\d+) requests/g)].map((m) => Number(m[1]));
-    const lastFinishedAt = Math.max(...moves.filter((m) => FINAL.has(m.state)).map((m) => m.updatedAt));
-    const lastLine = readFileSync(stderrFile, 'utf8').trim().split('\n').filter((l) => !l.startsWith('[debug]')).pop() ?? '';
-    log(`  storage moves: ${ms(run.wallMs)}, exit ${run.exitCode}, ${delta.requests} requests, ${perPoll.length} polls`);
+    const stderr = readFileSync(stderrFile, 'utf8');
+    const perPoll = [...stderr.matchAll(/poll \d+: (\d+) requests/g)].map((m) => Number(m[1]));
+    const lastFinalAt = Math.max(...moves.filter((m) => FINAL.has(m.state)).map((m) => m.updatedAt));
+    log(`  storage moves (${variant.args.slice(8).join(' ') || 'all kinds'}): ${ms(run.wallMs)}, exit ${run.exitCode}, ${delta.requests} requests, ${perPoll.length} polls`);
     return {
+      variant,
       run,
       delta,
       moves: moves.length,
-      finished: moves.filter((m) => m.state === 'finished').length,
+      projectsFinished: moves.filter((m) => m.kind === 'project' && m.state === 'finished').length,
       remaining,
       polls: perPoll.length,
       perPollMedian: median(perPoll),
       perPollMax: perPoll.length ? Math.max(...perPoll) : NaN,
-      tailMs: run.endedAt - lastFinishedAt,
-      lastLine,
+      tailMs: run.endedAt - lastFinalAt,
+      lastLine: stderr.trim().split('\n').filter((l) => !l.startsWith('[debug]')).pop() ?? '',
     };
   } finally {
     await sandbox.close();
@@ -51,31 +53,40 @@ export async function benchMoves({ timeoutMs, log }) {
   }
 }
 
+/** Moves 5,000 projects with one command and reads its cost from the sandbox and from `--debug`. */
+export async function benchMoves(options) {
+  if (!existsSync(join(ROOT, 'dist/commands/storage-move/index.js'))) {
+    return { missing: 'the storage-move command is not in dist/ (not written or not built yet)' };
+  }
+  const results = [];
+  for (const variant of VARIANTS) results.push(await runVariant(variant, options));
+  return { results };
+}
+
 export function renderMoves(result) {
-  const title = `### Storage moves: ${PROJECTS.toLocaleString('en-US')} projects, default → storage2 (sandbox: move steps of ${SANDBOX.moveMs} ms, ${SANDBOX.moveConcurrency} moves at once)`;
+  const title = `### Storage moves: ${PROJECTS.toLocaleString('en-US')} projects, default → storage2 (sandbox: move steps of ${SANDBOX.moveMs} ms, ${SANDBOX.moveConcurrency} moves at once; default poll interval 5 s)`;
   if (result.missing) return `${title}\n\nsvc storage-move: missing (${result.missing}).`;
-  const r = result;
-  const rows = [
-    [
-      ms(r.run.wallMs),
-      `${r.run.exitCode}`,
-      `${r.finished}/${PROJECTS} finished, ${r.remaining} left on default`,
-      String(r.delta.requests),
-      String(r.polls),
-      `${r.perPollMedian} (max ${r.perPollMax})`,
-      ms(r.tailMs),
-      ms(r.run.cpuMs),
-      mb(r.run.peakRssMb),
-    ],
-  ];
+  const rows = result.results.map((r) => [
+    `\`svc ${r.variant.args.join(' ')}\``,
+    ms(r.run.wallMs),
+    String(r.run.exitCode),
+    `${r.projectsFinished}/${PROJECTS} projects finished, ${r.remaining} left on default (${r.moves} moves of ${r.variant.kinds.join(', ')})`,
+    String(r.delta.requests),
+    String(r.polls),
+    `${r.perPollMedian} (max ${r.perPollMax})`,
+    ms(r.tailMs),
+    ms(r.run.cpuMs),
+    mb(r.run.peakRssMb),
+  ]);
   return [
     title,
     '',
     markdownTable(
-      ['wall', 'exit', 'result', 'requests', 'polls', 'requests per poll (median)', 'last move final → exit', 'CPU', 'peak RSS'],
+      ['command', 'wall', 'exit', 'result', 'requests', 'polls', 'requests per poll: median', 'last move final → exit', 'CPU', 'peak RSS'],
       rows,
     ),
     '',
-    `Command: \`SVC_URL=$B SVC_TOKEN=$T svc ${ARGS.join(' ')}\` (requests per poll from its \`--debug\` lines; total requests and move times from the sandbox). Last line on stderr: \`${r.lastLine}\``,
+    'Requests per poll come from the command\'s `--debug` lines (`poll N: R requests`); total requests and the time each move reached its final state from the sandbox.',
+    ...result.results.map((r) => `Last line on stderr of \`${r.variant.args.slice(8).join(' ') || 'all kinds'}\`: \`${r.lastLine}\``),
   ].join('\n');
 }
