@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, registerSecrets, svc, tempDir } from '../support/harness.js';
@@ -24,6 +24,17 @@ interface Case {
   env?: (url: string, dir: string) => Record<string, string>;
   /** Prepares files in the case's own directory (its config dir is `dir/config`). */
   setup?: (dir: string) => void;
+  /** Checks what the failure left in the case's directory. */
+  after?: (dir: string) => void;
+}
+
+/** Arguments naming a file in the case's own directory. */
+const FILES: Record<string, string> = { CA: 'not-a-cert.pem', OUT: 'build.zip', EXISTING: 'exists.zip', DIR: '.' };
+
+/** A failed download leaves nothing behind: no archive under its name, no partial file. */
+function noDownloadLeft(dir: string): void {
+  expect(existsSync(join(dir, FILES.OUT as string))).toBe(false);
+  expect(readdirSync(dir).filter((name) => name !== 'config')).toEqual([]);
 }
 
 const list = (...extra: string[]) => ['projects', 'list', ...extra];
@@ -252,7 +263,59 @@ const serverCases: Case[] = [
   { name: 'CAPTCHA needed', args: ['api', 'snippets', '-f', 'title=x'], exit: 9, line: /captcha|spam/i, serve: json(409, { message: 'Your snippet has been recognized as spam.', needs_captcha_response: true, spam_log_id: 1, captcha_site_key: 'k' }) },
 ];
 
-const cases: Case[] = [...flagCases, ...idCases, ...apiCases, ...fileCases, ...configCases, ...envCases, ...serverCases];
+// Commands with local state: storage moves (admin) and downloads.
+const storageMoveCases: Case[] = [
+  { name: 'storage-move: --from equals --to', args: ['storage-move', 'schedule', '--from', 'default', '--to', 'default'], exit: USAGE, line: /nothing would move/ },
+  { name: 'storage-move: --to missing', args: ['storage-move', 'schedule', '--from', 'default'], exit: USAGE, line: /required option '--to <storage>'/ },
+  { name: 'storage-move: unknown --kind', args: ['storage-move', 'schedule', '--from', 'a', '--to', 'b', '--kind', 'widgets'], exit: USAGE, line: /expected projects, snippets or groups/ },
+  { name: 'storage-move: --interval too short', args: ['storage-move', 'schedule', '--from', 'a', '--to', 'b', '--interval', '0.01'], exit: USAGE, line: /--interval must be at least/ },
+  { name: 'storage-move: --max-in-flight 0', args: ['storage-move', 'schedule', '--from', 'a', '--to', 'b', '--max-in-flight', '0'], exit: USAGE, line: /--max-in-flight must be at least 1/ },
+  { name: 'storage-move: move id not a number', args: ['storage-move', 'get', 'abc'], exit: USAGE, line: /invalid move id 'abc'/ },
+  { name: 'storage-move: weight not a number', args: ['storage-move', 'weights', '--set', 'default=abc'], exit: USAGE, line: /expected STORAGE=WEIGHT/ },
+  { name: 'storage-move: weight without a storage', args: ['storage-move', 'weights', '--set', '=5'], exit: USAGE, line: /expected STORAGE=WEIGHT/ },
+  {
+    name: 'storage-move: token of a non-administrator',
+    args: ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2'],
+    exit: 4,
+    line: /admin/i,
+    serve: json(403, { message: '403 Forbidden' }),
+  },
+];
+
+const downloadCases: Case[] = [
+  { name: 'jobs artifacts: job id not a number', args: ['jobs', 'artifacts', '1', 'abc'], exit: USAGE, line: /invalid job id 'abc'/ },
+  {
+    name: 'jobs artifacts: --out exists',
+    args: ['jobs', 'artifacts', '1', '7', '--out', 'EXISTING'],
+    exit: USAGE,
+    line: /already exists; pass --force/,
+    setup: (dir) => writeFileSync(join(dir, 'exists.zip'), 'keep me'),
+    after: (dir) => expect(readFileSync(join(dir, 'exists.zip'), 'utf8')).toBe('keep me'),
+  },
+  { name: 'jobs artifacts: --out is a directory', args: ['jobs', 'artifacts', '1', '7', '--out', 'DIR'], exit: USAGE, line: /is a directory/ },
+  {
+    name: 'jobs artifacts: 404',
+    args: ['jobs', 'artifacts', '1', '7', '--out', 'OUT'],
+    exit: 5,
+    line: /404/,
+    serve: json(404, { message: '404 Not Found' }),
+    after: noDownloadLeft,
+  },
+  {
+    name: 'jobs artifacts: archive cut short',
+    args: [...noFallback, 'jobs', 'artifacts', '1', '7', '--out', 'OUT'],
+    exit: FAILURE,
+    line: /download|ended|closed/,
+    serve: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/zip', 'content-length': '100000' });
+      res.write(Buffer.alloc(1000, 0x50));
+      setTimeout(() => res.socket?.destroy(), 20);
+    },
+    after: noDownloadLeft,
+  },
+];
+
+const cases: Case[] = [...flagCases, ...idCases, ...apiCases, ...fileCases, ...configCases, ...envCases, ...serverCases, ...storageMoveCases, ...downloadCases];
 
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
 const untouched: Handler = json(200, []);
@@ -276,7 +339,7 @@ describe('bad input: one line, the documented exit code, nothing half-done', () 
     const url = server.add(id, c.serve ?? untouched);
     const dir = tempDir('svc-drill-');
     c.setup?.(dir);
-    const args = c.args.map((a) => (a === 'CA' ? join(dir, 'not-a-cert.pem') : a));
+    const args = c.args.map((a) => (a in FILES ? join(dir, FILES[a] as string) : a));
     const env = c.env ? c.env(url, dir) : { SVC_URL: url, SVC_TOKEN: TOKEN };
     const result = await svc(args, { env, configDir: join(dir, 'config'), secrets: [TOKEN] });
 
@@ -287,5 +350,6 @@ describe('bad input: one line, the documented exit code, nothing half-done', () 
     expect(result.exitCode, result.stderr).toBe(c.exit);
     expect(result.stdout).toBe('');
     if (!c.serve) expect(server.hits(id), 'a request was sent for input that is wrong before any request').toBe(0);
+    c.after?.(dir);
   });
 });
