@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the peer clients the benchmark compares against (see ../shared/reference/peers.md):
-# the Debian packages, hyperfine and GNU time, and @gitbeaker/rest 43 into a scratch folder
+# the Debian packages, curl and GNU time, and @gitbeaker/rest 43 into a scratch folder
 # outside the repository (SVC_PEERS_DIR, default /tmp/svc-peers). Safe to run again.
 set -euo pipefail
 peers_dir="${SVC_PEERS_DIR:-/tmp/svc-peers}"
@@ -11,7 +11,7 @@ if command -v apt-get >/dev/null 2>&1; then
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq >/dev/null
   $sudo_cmd apt-get install -y -qq --no-install-recommends \
-    python3-gitlab gitlab-cli libgitlab-api-v4-perl ruby-gitlab curl time hyperfine >/dev/null
+    python3-gitlab gitlab-cli libgitlab-api-v4-perl ruby-gitlab curl time >/dev/null
 else
   echo "setup-peers: apt-get not found; install the peers by hand (peers.md)" >&2
 fi
