@@ -40,6 +40,14 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+function fieldsOption(value: string): string[] {
+  const fields = parseFieldList(value);
+  if (fields.length === 0 || fields.some((f) => f.split('.').includes(''))) {
+    throw new InvalidArgumentError('expected field names separated by commas, such as id,namespace.full_path');
+  }
+  return fields;
+}
+
 export function withExamples(command: Command, examples: string[]): Command {
   return command.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
 }
@@ -55,7 +63,7 @@ export function addGlobalOptions(program: Command): void {
     .option('--retries <n>', 'retries for transient failures (default 4)', intOption('--retries', 0, 20))
     .option('--ca-file <path>', 'extra CA bundle in PEM (env SVC_CA_FILE)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(OUTPUT_FORMATS))
-    .option('--fields <list>', 'comma-separated fields to show, dot paths allowed (e.g. id,namespace.full_path)', parseFieldList)
+    .option('--fields <list>', 'comma-separated fields to show, dot paths allowed (e.g. id,namespace.full_path)', fieldsOption)
     .option('--debug', 'print each request and response to stderr (tokens redacted; env SVC_DEBUG=1)')
     .option('-q, --quiet', 'no progress, hints or colour');
 }

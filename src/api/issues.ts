@@ -4,7 +4,7 @@ import type { Issue, Note } from './types.js';
 
 /** Issues are addressed by their per-project `iid`, never by the global `id`. */
 export async function getIssue(http: HttpClient, project: string, iid: number): Promise<Issue> {
-  return (await http.request<Issue>({ path: apiPath`/projects/${project}/issues/${iid}` })).data;
+  return await http.record<Issue>({ path: apiPath`/projects/${project}/issues/${iid}` });
 }
 
 export function listIssueNotes(

@@ -8,5 +8,5 @@ export function listNamespaces(http: HttpClient, query: { search?: string; perPa
 
 /** A namespace by numeric id or full path (`group/subgroup`, or a username). */
 export async function getNamespace(http: HttpClient, namespace: string | number): Promise<Namespace> {
-  return (await http.request<Namespace>({ path: apiPath`/namespaces/${namespace}` })).data;
+  return await http.record<Namespace>({ path: apiPath`/namespaces/${namespace}` });
 }

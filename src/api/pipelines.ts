@@ -9,9 +9,9 @@ export async function createPipeline(
   input: { ref: string; variables: PipelineVariable[] },
 ): Promise<Pipeline> {
   const json = { ref: input.ref, variables: input.variables.length ? input.variables : undefined };
-  return (await http.request<Pipeline>({ method: 'POST', path: apiPath`/projects/${project}/pipeline`, json })).data;
+  return await http.record<Pipeline>({ method: 'POST', path: apiPath`/projects/${project}/pipeline`, json });
 }
 
 export async function getPipeline(http: HttpClient, project: string, pipelineId: number): Promise<Pipeline> {
-  return (await http.request<Pipeline>({ path: apiPath`/projects/${project}/pipelines/${pipelineId}` })).data;
+  return await http.record<Pipeline>({ path: apiPath`/projects/${project}/pipelines/${pipelineId}` });
 }

@@ -38,7 +38,7 @@ export function listProjects(http: HttpClient, query: ListProjectsQuery): AsyncG
 }
 
 export async function getProject(http: HttpClient, project: string | number): Promise<Project> {
-  return (await http.request<Project>({ path: apiPath`/projects/${project}` })).data;
+  return await http.record<Project>({ path: apiPath`/projects/${project}` });
 }
 
 export interface CreateProjectInput {
@@ -50,7 +50,7 @@ export interface CreateProjectInput {
 }
 
 export async function createProject(http: HttpClient, input: CreateProjectInput): Promise<Project> {
-  const res = await http.request<Project>({
+  return http.record<Project>({
     method: 'POST',
     path: '/projects',
     json: {
@@ -61,7 +61,6 @@ export async function createProject(http: HttpClient, input: CreateProjectInput)
       visibility: input.visibility,
     },
   });
-  return res.data;
 }
 
 export interface ImportProjectInput {
@@ -81,11 +80,11 @@ export async function importProject(http: HttpClient, input: ImportProjectInput)
   if (input.name !== undefined) fields.push(['name', input.name]);
   for (const [key, value] of Object.entries(input.overrides)) fields.push([`override_params[${key}]`, value]);
   const body = fileMultipart(fields, { ...input.archive, field: 'file' }, input.onArchiveBytes);
-  return (await http.request<ProjectImport>({ method: 'POST', path: '/projects/import', body })).data;
+  return await http.record<ProjectImport>({ method: 'POST', path: '/projects/import', body });
 }
 
 export async function getProjectImport(http: HttpClient, project: string | number): Promise<ProjectImport> {
-  return (await http.request<ProjectImport>({ path: apiPath`/projects/${project}/import` })).data;
+  return await http.record<ProjectImport>({ path: apiPath`/projects/${project}/import` });
 }
 
 /** `DELETE /projects/:id/share/:group_id`; the status tells 204 (done) from 202 (scheduled). */

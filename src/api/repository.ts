@@ -4,7 +4,7 @@ import type { Commit, RepositoryFile, Tag } from './types.js';
 
 /** File path, branch and tag names may hold `/` and `+`; `apiPath` encodes each as one segment. */
 export async function getRepositoryFile(http: HttpClient, project: string, filePath: string, ref: string): Promise<RepositoryFile> {
-  return (await http.request<RepositoryFile>({ path: apiPath`/projects/${project}/repository/files/${filePath}`, query: { ref } })).data;
+  return await http.record<RepositoryFile>({ path: apiPath`/projects/${project}/repository/files/${filePath}`, query: { ref } });
 }
 
 export function listBranchCommits(http: HttpClient, project: string, branch: string, query: { perPage: number }): AsyncGenerator<Page<Commit>> {
@@ -12,5 +12,5 @@ export function listBranchCommits(http: HttpClient, project: string, branch: str
 }
 
 export async function getTag(http: HttpClient, project: string, tag: string): Promise<Tag> {
-  return (await http.request<Tag>({ path: apiPath`/projects/${project}/repository/tags/${tag}` })).data;
+  return await http.record<Tag>({ path: apiPath`/projects/${project}/repository/tags/${tag}` });
 }

@@ -7,16 +7,14 @@ export interface ApplicationSettings {
 }
 
 export async function getApplicationSettings(http: HttpClient): Promise<ApplicationSettings> {
-  return (await http.request<ApplicationSettings>({ path: '/application/settings' })).data;
+  return await http.record<ApplicationSettings>({ path: '/application/settings' });
 }
 
 /** Merges the given weights into `repository_storages_weighted`; storages not named keep theirs. */
 export async function updateStorageWeights(http: HttpClient, weights: Record<string, number>): Promise<ApplicationSettings> {
-  return (
-    await http.request<ApplicationSettings>({
-      method: 'PUT',
-      path: '/application/settings',
-      json: { repository_storages_weighted: weights },
-    })
-  ).data;
+  return http.record<ApplicationSettings>({
+    method: 'PUT',
+    path: '/application/settings',
+    json: { repository_storages_weighted: weights },
+  });
 }

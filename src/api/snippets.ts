@@ -24,5 +24,5 @@ export async function createSnippet(http: HttpClient, input: CreateSnippetInput)
     visibility: input.visibility,
     description: input.description,
   };
-  return (await http.request<Snippet>({ method: 'POST', path: '/snippets', json, headers })).data;
+  return await http.record<Snippet>({ method: 'POST', path: '/snippets', json, headers });
 }

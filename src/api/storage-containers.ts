@@ -65,5 +65,5 @@ export async function listContainersOnStorage(
 export async function getContainer(http: HttpClient, kind: MoveKind, ref: string): Promise<Container> {
   if (kind === 'project') return toContainer(kind, await getProject(http, ref));
   const path = kind === 'snippet' ? apiPath`/snippets/${ref}` : apiPath`/groups/${ref}`;
-  return toContainer(kind, (await http.request<StoredRecord>({ path })).data);
+  return toContainer(kind, await http.record<StoredRecord>({ path }));
 }

@@ -53,7 +53,7 @@ export function listStorageMoves(
 }
 
 export async function getStorageMove(http: HttpClient, kind: MoveKind, moveId: number): Promise<StorageMove> {
-  return (await http.request<StorageMove>({ path: `${COLLECTION[kind]}/${moveId}` })).data;
+  return await http.record<StorageMove>({ path: `${COLLECTION[kind]}/${moveId}` });
 }
 
 /** The newest move of a kind, or undefined when there is none; also tells whether the routes exist. */
@@ -82,13 +82,11 @@ export async function scheduleStorageMove(
   container: string | number,
   destination: string,
 ): Promise<StorageMove> {
-  return (
-    await http.request<StorageMove>({
-      method: 'POST',
-      path: containerMovesPath(kind, container),
-      json: { destination_storage_name: destination },
-    })
-  ).data;
+  return http.record<StorageMove>({
+    method: 'POST',
+    path: containerMovesPath(kind, container),
+    json: { destination_storage_name: destination },
+  });
 }
 
 export async function latestMoveOf(http: HttpClient, kind: MoveKind, container: string | number): Promise<StorageMove | undefined> {

@@ -290,6 +290,19 @@ export class HttpClient {
     }
   }
 
+  /** A request whose answer must be one JSON object (a resource), not a list, text or nothing. */
+  async record<T>(req: ApiRequest): Promise<T> {
+    const res = await this.request<unknown>(req);
+    if (res.data === null || typeof res.data !== 'object' || Array.isArray(res.data)) {
+      const method = (req.method ?? 'GET').toUpperCase();
+      throw new SvcError(
+        `${method} ${this.display(new URL(res.url))} returned ${describeJson(res.data)} where a single record was expected`,
+        ExitCode.failure,
+      );
+    }
+    return res.data as T;
+  }
+
   /** Lazily walks `Link: rel="next"` as the server wrote it; the caller stops whenever it has enough. */
   async *pages<T>(path: string, query?: QueryParams, options: PaginateOptions<T> = {}): AsyncGenerator<Page<T>> {
     let next: string | undefined = this.url(path, query);
@@ -560,6 +573,7 @@ function describeNetworkError(error: unknown, code: string): string {
 function describeJson(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'an empty body';
+  if (Array.isArray(value)) return 'a JSON array';
   if (typeof value === 'object') return 'a JSON object';
   return `a JSON ${typeof value}`;
 }
