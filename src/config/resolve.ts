@@ -68,7 +68,7 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, config
     token = { value: flags.token, source: '--token', type: flagType ?? envType ?? 'private' };
   } else if (env.SVC_TOKEN) {
     token = { value: env.SVC_TOKEN, source: 'SVC_TOKEN', type: flagType ?? envType ?? 'private' };
-  } else if (profile?.token) {
+  } else if (profile?.token && sameInstance(profile.url, url?.value)) {
     tokenFromProfile = true;
     token = {
       value: profile.token,
@@ -83,6 +83,19 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, config
 
   const caFile = flags.caFile || env.SVC_CA_FILE || profile?.caFile || undefined;
   return { profileName, url, token, caFile, tokenFromProfile };
+}
+
+/**
+ * A profile's token belongs to the profile's instance: it is never sent to another host that
+ * --url or SVC_URL names.
+ */
+function sameInstance(profileUrl: string | undefined, targetUrl: string | undefined): boolean {
+  if (!profileUrl || !targetUrl) return true;
+  try {
+    return new URL(profileUrl).origin === new URL(targetUrl).origin;
+  } catch {
+    return false;
+  }
 }
 
 /** Shows enough of a token to tell two apart, never enough to use it. */

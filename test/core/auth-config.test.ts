@@ -248,3 +248,26 @@ describe('svc config', () => {
     expect(readFileSync(configFile(dir), 'utf8')).toBe(garbage);
   });
 });
+
+describe('a profile token stays with its instance', () => {
+  it('is not sent to another host named by SVC_URL', async () => {
+    const other = await startTestSandbox({ projects: 2 });
+    try {
+      const dir = tempDir();
+      expect((await login(dir, `${sandbox.tokens.admin}\n`)).exitCode).toBe(0);
+      other.clearRequests();
+      const result = await svc(['projects', 'get', '2'], { configDir: dir, env: { SVC_URL: other.url } });
+      expect(result.exitCode, result.stderr).toBe(5);
+      const seen = other.requests();
+      expect(seen.length).toBeGreaterThan(0);
+      for (const request of seen) {
+        expect(request.headers['private-token']).toBeUndefined();
+        expect(request.headers.authorization).toBeUndefined();
+      }
+      const same = await svc(['projects', 'get', '2', '--fields', 'id'], { configDir: dir, env: { SVC_URL: `${sandbox.url}/` } });
+      expect(same.exitCode, same.stderr).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
