@@ -190,7 +190,7 @@ export class HttpClient {
       this.warnIfInsecure(url, sendCredentials);
       const started = Date.now();
       const tokenSent = this.credentials?.token;
-      this.debug(`→ ${method} ${redactUrl(url.href)} (attempt ${attempt}/${retries + 1})`);
+      this.debug(`→ ${method} ${this.loggable(url)} (attempt ${attempt}/${retries + 1})`);
       let res: Dispatcher.ResponseData;
       try {
         res = await this.send(url, method, req, sendCredentials, dropBody);
@@ -227,7 +227,7 @@ export class HttpClient {
           const sameMethod = status === 301 || status === 307 || status === 308;
           if (!sameMethod || next.origin !== url.origin) {
             throw new SvcError(
-              `${method} ${this.display(url)} was redirected (${status}) to ${redactUrl(next.href)}; not followed for a ${method}`,
+              `${method} ${this.display(url)} was redirected (${status}) to ${this.loggable(next)}; not followed for a ${method}`,
               ExitCode.failure,
             );
           }
@@ -236,7 +236,7 @@ export class HttpClient {
         }
         if (next.origin !== this.baseUrl.origin) sendCredentials = false;
         if (method === 'GET' && originalMethod !== 'GET') dropBody = true;
-        this.debug(`redirect ${status} → ${redactUrl(next.href)}${sendCredentials ? '' : ' (credentials not forwarded)'}`);
+        this.debug(`redirect ${status} → ${this.loggable(next)}${sendCredentials ? '' : ' (credentials not forwarded)'}`);
         url = next;
         attempt = 0;
         continue;
@@ -479,6 +479,12 @@ export class HttpClient {
       this.warnedInsecure = true;
       this.options.warn?.(`warning: ${url.host} is plain http; the token travels unencrypted`);
     }
+  }
+
+  /** URLs on other hosts (pre-signed object-storage links) may carry signatures in the query: never log it. */
+  private loggable(url: URL): string {
+    if (url.origin === this.baseUrl.origin) return redactUrl(url.href);
+    return `${url.origin}${url.pathname}${url.search ? '?[redacted]' : ''}`;
   }
 
   private display(url: URL): string {

@@ -62,6 +62,14 @@ describe('jobs artifacts', () => {
     expect(existsSync(join(dir, 'b.zip'))).toBe(false);
   });
 
+  it('keeps the pre-signed object-storage query out of --debug output', async () => {
+    const dir = tempDir();
+    const result = await suite.run(['jobs', 'artifacts', '2', '7', '--out', join(dir, 'c.zip'), '--debug']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/redirect 302 → http:\/\/[^ ]+\/artifacts\.zip\?\[redacted\]/);
+    expect(result.stderr).not.toMatch(/X-Amz-Signature/i);
+  });
+
   it('writes the archive to stdout with --out -', async () => {
     const expected = await referenceArchive(2, 7);
     const result = await execa('node', [BIN, 'jobs', 'artifacts', '2', '7', '--out', '-'], {
