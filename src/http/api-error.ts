@@ -134,6 +134,9 @@ function sudoFailure(
 }
 
 function hintFor(status: number, record: Record<string, unknown>, ctx: ErrorContext): string | undefined {
+  if (ctx.tokenType === 'job' && status === 403 && /job token not allowed from/i.test(String(record.message ?? ''))) {
+    return "the target project's CI/CD job token allowlist does not include the job's project";
+  }
   if (ctx.tokenType === 'job' && (status === 401 || status === 403)) {
     return 'job tokens are accepted only on some endpoints, such as job artifacts, releases and packages';
   }
@@ -143,7 +146,7 @@ function hintFor(status: number, record: Record<string, unknown>, ctx: ErrorCont
     return `the token lacks the scope '${String(record.scope ?? '')}'`;
   }
   if (status === 404 && typeof record.error === 'string' && /404 Not Found/.test(record.error)) {
-    return "no such endpoint; a namespaced path, file path or ref that holds '/' must be encoded as %2F";
+    return "no such endpoint: check the service URL, and encode '/' in namespaced paths, file paths and refs as %2F";
   }
   return undefined;
 }

@@ -59,6 +59,7 @@ describe('jobs artifacts', () => {
     const otherProject = await suite.run(['jobs', 'artifacts', '1', '1', '--out', join(dir, 'b.zip')], { token: suite.sandbox.tokens.job, tokenType: 'job' });
     expect(otherProject.exitCode).toBe(4);
     expect(otherProject.stderr).toContain('Authentication by CI/CD job token not allowed');
+    expect(otherProject.stderr).toContain('job token allowlist does not include');
     expect(existsSync(join(dir, 'b.zip'))).toBe(false);
   });
 
