@@ -222,6 +222,16 @@ describe('svc config', () => {
       [['config', 'set', 'url', 'ftp://x'], /only http and https/],
       [['config', 'set', 'tokenType', 'magic'], /token type must be one of/],
       [['config', 'set', 'caFile', '/no/such/ca.pem'], /no such file/],
+      [['config', 'set', 'caFile', ''], /caFile must not be empty/],
+      [['config', 'set', 'caFile', dir], /is a directory/],
+      [['config', 'set', 'caFile', configFile(dir)], /not a PEM certificate/],
+      [['config', 'set', 'url', ''], /url must not be empty/],
+      [['config', 'set', 'url', 'gitlab.example.com'], /invalid URL/],
+      [['config', 'set', 'tokenType', ' '], /tokenType must not be empty/],
+      [['config', 'set', 'oauthClientId', ''], /oauthClientId must not be empty/],
+      [['config', 'set', 'activeProfile', ''], /activeProfile must not be empty/],
+      [['config', 'unset', 'activeProfile'], /cannot be cleared/],
+      [['config', 'unset', 'url', '--profile', 'ghost'], /no profile named 'ghost'/],
       [['config', 'set', 'activeProfile', 'ghost'], /no profile named 'ghost'/],
     ];
     for (const [args, message] of cases) {
@@ -231,6 +241,22 @@ describe('svc config', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(readFileSync(configFile(dir), 'utf8')).toBe(before);
+  });
+
+  it('saves caFile as an absolute path, and unset clears one key and keeps the rest', async () => {
+    const dir = tempDir();
+    await login(dir, `${sandbox.tokens.admin}\n`);
+    writeFileSync(join(dir, 'corp-ca.pem'), 'bundle\n-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const set = await svc(['config', 'set', 'caFile', 'corp-ca.pem'], { configDir: dir, cwd: dir });
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(readConfig(dir).profiles.default?.caFile).toBe(join(dir, 'corp-ca.pem'));
+    const unset = await svc(['config', 'unset', 'caFile'], { configDir: dir });
+    expect(unset.exitCode).toBe(0);
+    expect(unset.stderr).toMatch(/cleared caFile in profile 'default'/);
+    expect(readConfig(dir).profiles.default).toEqual({ url: sandbox.url, token: sandbox.tokens.admin, tokenType: 'private' });
+    const twice = await svc(['config', 'unset', 'caFile'], { configDir: dir });
+    expect(twice.exitCode).toBe(0);
+    expect(twice.stderr).toMatch(/was not set/);
   });
 
   it('reports a corrupt config file in one line, exit 2, and leaves it untouched', async () => {

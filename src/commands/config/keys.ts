@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseTokenType, profileNameFor } from '../../config/resolve.js';
-import { SETTABLE_KEYS, type ConfigStore, type SettableKey } from '../../config/store.js';
+import { SETTABLE_KEYS, type ConfigStore, type Profile, type SettableKey } from '../../config/store.js';
+import { readTextFile } from '../shared/local-file.js';
 
 /** `activeProfile` lives at the top of the file; every other key belongs to a profile. */
 export const CONFIG_KEYS = [...SETTABLE_KEYS, 'activeProfile'] as const;
@@ -15,6 +15,16 @@ export function configKey(value: string): ConfigKey {
     throw new UsageError(`'${value}' is not readable or settable here: use \`svc auth login\` and \`svc auth status\``);
   }
   throw new UsageError(`unknown config key '${value}' (keys: ${CONFIG_KEYS.join(', ')})`);
+}
+
+/** A profile that must already exist (changing one never creates it by accident). */
+export function existingProfile(store: ConfigStore, name: string): Profile {
+  const profile = store.profile(name);
+  if (!profile) {
+    const known = store.profileNames();
+    throw new UsageError(`no profile named '${name}'${known.length ? ` (known: ${known.join(', ')})` : ''}`);
+  }
+  return profile;
 }
 
 export async function profileInUse(ctx: Context): Promise<{ store: ConfigStore; name: string }> {
@@ -29,11 +39,18 @@ export async function validValue(key: SettableKey, value: string): Promise<strin
     return instanceRoot(normalizeBaseUrl(value));
   }
   if (key === 'tokenType') return parseTokenType(value, 'tokenType') as string;
-  if (key === 'caFile') {
-    const path = resolve(value);
-    if (!existsSync(path)) throw new UsageError(`caFile: no such file ${path}`);
-    return path;
-  }
-  if (!value.trim()) throw new UsageError(`${key} must not be empty`);
+  if (key === 'caFile') return pemCertificateFile(value);
   return value.trim();
+}
+
+const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
+
+/** An existing, readable file with at least one PEM certificate, saved as an absolute path. */
+async function pemCertificateFile(value: string): Promise<string> {
+  const path = resolve(value);
+  const text = await readTextFile('caFile', path);
+  if (!text.includes(PEM_CERTIFICATE)) {
+    throw new UsageError(`caFile ${path}: not a PEM certificate bundle (no '${PEM_CERTIFICATE}' line)`);
+  }
+  return path;
 }

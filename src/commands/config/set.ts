@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { CONFIG_KEYS, configKey, profileInUse, validValue } from './keys.js';
+import { CONFIG_KEYS, configKey, existingProfile, profileInUse, validValue } from './keys.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const command = parent
@@ -14,18 +14,17 @@ export function register(parent: Command, runtime: Runtime): void {
     'svc config set url https://gitlab.example.com',
     'svc config set caFile ./corp-ca.pem --profile work',
     'svc config set activeProfile work',
+    'svc config unset caFile --profile work',
   ]);
   command.action(runtime.action((ctx, [key, value]) => run(ctx, key as string, value as string)));
 }
 
 export async function run(ctx: Context, rawKey: string, value: string): Promise<void> {
   const key = configKey(rawKey);
+  if (!value.trim()) throw new UsageError(`${key} must not be empty${key === 'activeProfile' ? '' : ` (to clear it: svc config unset ${key})`}`);
   const { store, name } = await profileInUse(ctx);
   if (key === 'activeProfile') {
-    if (!store.profile(value)) {
-      const known = store.profileNames();
-      throw new UsageError(`no profile named '${value}'${known.length ? ` (known: ${known.join(', ')})` : ''}`);
-    }
+    existingProfile(store, value);
     store.setActive(value);
     ctx.info(`active profile is now '${value}'`);
     return;
