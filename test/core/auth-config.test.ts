@@ -159,15 +159,31 @@ describe('svc auth status and logout', () => {
     expect(none.stderr).toMatch(/no token/);
   });
 
-  it('logout removes the profile; a missing profile is a usage error', async () => {
+  it('logout removes only the credentials and keeps url and caFile; a missing profile is a usage error', async () => {
     const dir = tempDir();
     await login(dir, `${sandbox.tokens.user}\n`, ['--profile', 'work']);
-    expect((await svc(['auth', 'logout', '--profile', 'work'], { configDir: dir })).exitCode).toBe(0);
-    expect(readConfig(dir).profiles).toEqual({});
+    const ca = join(dir, 'ca.pem');
+    writeFileSync(ca, '-----BEGIN CERTIFICATE-----\n');
+    expect((await svc(['config', 'set', 'caFile', ca, '--profile', 'work'], { configDir: dir })).exitCode).toBe(0);
+    const out = await svc(['auth', 'logout', '--profile', 'work'], { configDir: dir });
+    expect(out.exitCode).toBe(0);
+    expect(out.stderr).toMatch(/removed the token of profile 'work'.*other settings stay/);
+    expect(readConfig(dir).profiles).toEqual({ work: { url: sandbox.url, caFile: ca } });
     expect(readFileSync(configFile(dir), 'utf8')).not.toContain(sandbox.tokens.user);
     const again = await svc(['auth', 'logout', '--profile', 'work'], { configDir: dir });
-    expect(again.exitCode).toBe(2);
-    expect(again.stderr).toMatch(/no profile named 'work'/);
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).toMatch(/holds no token/);
+    const ghost = await svc(['auth', 'logout', '--profile', 'ghost'], { configDir: dir });
+    expect(ghost.exitCode).toBe(2);
+    expect(ghost.stderr).toMatch(/no profile named 'ghost'/);
+  });
+
+  it('logout forgets an OAuth pair with its token type', async () => {
+    const dir = tempDir();
+    const { access, refresh } = sandbox.tokens.oauth;
+    await login(dir, `${access}\n${refresh}\n`, ['--token-type', 'oauth']);
+    expect((await svc(['auth', 'logout'], { configDir: dir })).exitCode).toBe(0);
+    expect(readConfig(dir).profiles.default).toEqual({ url: sandbox.url });
   });
 
   it('refuses an unknown --profile for commands that use credentials', async () => {

@@ -1,11 +1,18 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
 import { profileNameFor } from '../../config/resolve.js';
+import type { Profile } from '../../config/store.js';
 import { withExamples, type Runtime } from '../../runtime.js';
+import { existingProfile } from '../config/keys.js';
+
+/** What logging out forgets; url, caFile and oauthClientId stay for the next login. */
+const CREDENTIAL_KEYS = ['token', 'refreshToken', 'tokenType'] as const satisfies ReadonlyArray<keyof Profile>;
 
 export function register(parent: Command, runtime: Runtime): void {
-  const command = parent.command('logout').description('Remove a profile and its token from the config file');
+  const command = parent
+    .command('logout')
+    .description("Remove a profile's token (and OAuth refresh token) from the config file; its url, caFile and oauthClientId stay");
+  command.addHelpText('after', '\nTo change or clear the other settings: svc config set|unset KEY --profile NAME\n');
   withExamples(command, ['svc auth logout', 'svc auth logout --profile work']);
   command.action(runtime.action((ctx) => run(ctx)));
 }
@@ -13,9 +20,11 @@ export function register(parent: Command, runtime: Runtime): void {
 export async function run(ctx: Context): Promise<void> {
   const store = await ctx.config();
   const name = profileNameFor(ctx.globals, ctx.env, store);
-  if (!store.removeProfile(name)) {
-    const known = store.profileNames();
-    throw new UsageError(`no profile named '${name}'${known.length ? ` (known: ${known.join(', ')})` : ''}`);
+  const profile = existingProfile(store, name);
+  if (CREDENTIAL_KEYS.every((key) => profile[key] === undefined)) {
+    ctx.info(`profile '${name}' holds no token; nothing to remove`);
+    return;
   }
-  ctx.info(`removed profile '${name}' from ${store.path}`);
+  store.updateProfile(name, Object.fromEntries(CREDENTIAL_KEYS.map((key) => [key, undefined])));
+  ctx.info(`removed the token of profile '${name}' from ${store.path}; its other settings stay (svc config list)`);
 }
