@@ -21,17 +21,26 @@ export function listProjects(http: HttpClient, query: ListProjectsQuery): AsyncG
     visibility: query.visibility,
     per_page: query.perPage,
   };
+  // The service lists newest first (created_at desc, which follows id); keyset keeps that order.
+  const sort = query.sort ?? 'desc';
   if (query.keyset) {
-    Object.assign(params, { pagination: 'keyset', order_by: 'id', sort: query.sort ?? 'asc' });
+    Object.assign(params, { pagination: 'keyset', order_by: 'id', sort });
   } else {
     Object.assign(params, { order_by: query.orderBy, sort: query.sort });
   }
-  const byIdAscending = (query.keyset || query.orderBy === 'id') && (query.sort ?? 'asc') === 'asc';
+  const byId = query.keyset || query.orderBy === 'id';
   return http.pages<Project>('/projects', params, {
-    keysetFallback: byIdAscending
+    keysetFallback: byId
       ? (last) => ({
           path: '/projects',
-          query: { ...params, pagination: 'keyset', order_by: 'id', sort: 'asc', id_after: last.id, page: undefined },
+          query: {
+            ...params,
+            pagination: 'keyset',
+            order_by: 'id',
+            sort,
+            [sort === 'asc' ? 'id_after' : 'id_before']: last.id,
+            page: undefined,
+          },
         })
       : undefined,
   });

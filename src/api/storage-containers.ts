@@ -38,7 +38,7 @@ export async function listContainersOnStorage(
 ): Promise<{ containers: Container[]; date?: string } | undefined> {
   const pages =
     kind === 'project'
-      ? listProjects(http, { repositoryStorage: storage, perPage: 100, keyset: true })
+      ? listProjects(http, { repositoryStorage: storage, perPage: 100, keyset: true, sort: 'asc' })
       : http.pages<StoredRecord>(kind === 'group' ? '/groups' : '/snippets/all', {
           repository_storage: storage,
           ...(kind === 'group' ? { all_available: true, order_by: 'id', sort: 'asc' } : {}),

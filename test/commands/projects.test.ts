@@ -49,7 +49,7 @@ describe('projects list', () => {
     const [listing, end] = suite.requests();
     expect(new URLSearchParams(listing!.rawQuery).get('pagination')).toBe('keyset');
     expect(new URLSearchParams(listing!.rawQuery).get('order_by')).toBe('id');
-    expect(new URLSearchParams(end!.rawQuery).get('id_after')).toBe('4');
+    expect(new URLSearchParams(end!.rawQuery).get('id_before')).toBe('4');
     expect(new URLSearchParams(listing!.rawQuery).get('repository_storage')).toBe('storage2');
 
     const search = await suite.run(['projects', 'list', '--search', fullPath(3).split('/').pop()!, '--order-by', 'name', '--sort', 'asc', '-o', 'json']);

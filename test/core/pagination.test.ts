@@ -62,11 +62,13 @@ describe('pagination against the sandbox', () => {
     expect(result.exitCode).toBe(0);
     const list = ids(result.stdout);
     expectEveryRecordOnce(list, PROJECTS);
-    expect(list).toEqual([...list].sort((a, b) => a - b));
+    // Newest first, as the service's own default order and as `--limit` shows it.
+    expect(list).toEqual([...list].sort((a, b) => b - a));
     const first = big.requests()[0]!;
     expect(first.rawQuery).toMatch(/pagination=keyset/);
     expect(first.rawQuery).toMatch(/order_by=id/);
-    expect(big.requests().slice(1).every((r) => /id_after=\d+/.test(r.rawQuery))).toBe(true);
+    expect(first.rawQuery).toMatch(/sort=desc/);
+    expect(big.requests().slice(1).every((r) => /id_before=\d+/.test(r.rawQuery))).toBe(true);
     expect(result.stderr).not.toMatch(/more exist/);
   });
 
@@ -116,6 +118,18 @@ describe('the maximum offset', () => {
     expect(capped.requests().filter((r) => r.status === 405)).toHaveLength(1);
     expect(capped.requests().at(-1)?.rawQuery).toMatch(/pagination=keyset/);
     expect(result.stderr).toMatch(/continuing with keyset pagination/);
+  });
+
+  it('continues newest-first with id_before when the order is by id descending', async () => {
+    const result = await svc(['projects', 'list', '--order-by', 'id', '--per-page', '2', '--limit', '100', '-o', 'ndjson'], {
+      env: sandboxEnv(capped),
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const list = ids(result.stdout);
+    expectEveryRecordOnce(list, 100);
+    expect(list).toEqual(Array.from({ length: 100 }, (_, i) => 200 - i));
+    expect(capped.requests().filter((r) => r.status === 405)).toHaveLength(1);
+    expect(capped.requests().at(-1)?.rawQuery).toMatch(/id_before=\d+/);
   });
 
   it('a list that fails part-way prints no JSON document, while ndjson keeps the records received', async () => {

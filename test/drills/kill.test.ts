@@ -61,7 +61,7 @@ describe('the server goes away in the middle of a listing', () => {
     expect(ids.length % 100).toBe(0);
     expect(ids.length).toBeGreaterThanOrEqual(300);
     expect(ids.length).toBeLessThan(PROJECTS);
-    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => i + 1));
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => PROJECTS - i));
   });
 
   it('-o json prints no document at all and exits 1 with one line', async () => {
