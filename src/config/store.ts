@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import envPaths from 'env-paths';
 import Conf from 'conf';
 import { ExitCode, SvcError } from '../errors.js';
 import type { TokenType } from '../http/client.js';
@@ -20,6 +22,11 @@ interface ConfigData {
 export const SETTABLE_KEYS = ['url', 'tokenType', 'caFile', 'oauthClientId'] as const;
 export type SettableKey = (typeof SETTABLE_KEYS)[number];
 
+/** Where conf keeps the file, known without reading it (so a broken file can be named). */
+export function configFilePath(env: NodeJS.ProcessEnv): string {
+  return join(env.SVC_CONFIG_DIR || envPaths('svc', { suffix: '' }).config, 'config.json');
+}
+
 export class ConfigStore {
   private readonly conf: Conf<ConfigData>;
 
@@ -35,7 +42,7 @@ export class ConfigStore {
       });
     } catch (error) {
       throw new SvcError(
-        `cannot read the config file: ${(error as Error).message.split('\n')[0]} (fix or remove it; see \`svc config path\`)`,
+        `cannot read the config file ${configFilePath(env)}: ${(error as Error).message.split('\n')[0]} (fix or remove it)`,
         ExitCode.usage,
       );
     }
