@@ -81,6 +81,12 @@ export class Context {
     return this.io.isTTY.stderr && !isCi(this.env) && !this.globals.quiet;
   }
 
+  /** Spinners and progress bars: a terminal that wants animation (not NO_COLOR, and with a width). */
+  get animated(): boolean {
+    const columns = (this.io.stderr as { columns?: number }).columns;
+    return this.interactive && this.env.NO_COLOR === undefined && (columns === undefined || columns > 0);
+  }
+
   get chalk(): ChalkInstance {
     this.chalkInstance ??= new Chalk({ level: colorLevel(this.env, this.io.isTTY.stdout, this.globals.quiet) });
     return this.chalkInstance;
@@ -192,7 +198,7 @@ export class Context {
 
   /** An ora spinner on a terminal; nothing at all otherwise. */
   async spinner(text: string): Promise<Spinner> {
-    if (!this.interactive || this.env.NO_COLOR !== undefined) return { update() {}, stop() {} };
+    if (!this.animated) return { update() {}, stop() {} };
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.io.stderr, isEnabled: true }).start();
     return {

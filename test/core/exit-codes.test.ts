@@ -153,6 +153,21 @@ describe('output formats', () => {
     expect(String(tsv.stdout).split(/\r?\n/)[0]).toBe('id\tvisibility');
   });
 
+  it('on a terminal with NO_COLOR, a wait reports progress as plain lines instead of a spinner', async () => {
+    const created = await svc(['pipeline', 'create', '1', '--ref', 'main', '-o', 'json'], { env: sandboxEnv(sandbox) });
+    expect(created.exitCode, created.stderr).toBe(0);
+    const id = (JSON.parse(created.stdout) as { id: number }).id;
+    const run = await execa('script', ['-qec', ['node', BIN, 'pipeline', 'wait', '1', String(id), '--interval', '0.05'].join(' '), '/dev/null'], {
+      env: isolatedEnv({ env: { ...sandboxEnv(sandbox), TERM: 'xterm', NO_COLOR: '1' } }),
+      extendEnv: false,
+      reject: false,
+    });
+    const output = String(run.stdout);
+    expect(run.exitCode, output).toBe(0);
+    expect(output).toMatch(new RegExp(`pipeline ${id}: (running|success)`));
+    expect(output).not.toMatch(/\u001b\[\?25l/);
+  });
+
   it('colours only with FORCE_COLOR, and NO_COLOR, CI or --quiet turn it off again', async () => {
     const env = sandboxEnv(sandbox);
     const forced = await svc(['api', 'nope', '--retries', '0'], { env: { ...env, FORCE_COLOR: '1', SVC_DEBUG: '1' } });

@@ -11,7 +11,7 @@ const BAR_WIDTH = 24;
 
 /** A byte-count bar on stderr for a person at a terminal; nothing at all otherwise. */
 export function byteProgress(ctx: Context, label: string, total: number | undefined): ByteProgress {
-  if (!ctx.interactive) return { add() {}, done() {} };
+  if (!ctx.animated) return { add() {}, done() {} };
   const stderr = ctx.io.stderr;
   let seen = 0;
   let drawnAt = 0;

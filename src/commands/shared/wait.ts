@@ -48,7 +48,7 @@ export async function watchUntilFinal<T>(ctx: Context, flags: WaitFlags, watch: 
   const show = (record: T) => {
     const status = watch.status(record);
     spinner.update(`${watch.subject}: ${status} (${Math.round(elapsedS())} s)`);
-    if (status !== lastStatus && !ctx.interactive) ctx.info(`${watch.subject}: ${status}`);
+    if (status !== lastStatus && !ctx.animated) ctx.info(`${watch.subject}: ${status}`);
     lastStatus = status;
   };
   try {

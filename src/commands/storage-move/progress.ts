@@ -34,7 +34,7 @@ export class Progress {
   }
 
   static async start(ctx: Context, text: string): Promise<Progress> {
-    return new Progress(ctx, ctx.interactive ? await ctx.spinner(text) : undefined);
+    return new Progress(ctx, ctx.animated ? await ctx.spinner(text) : undefined);
   }
 
   update(lines: string[], now = Date.now()): void {
