@@ -67,6 +67,19 @@ const idCases: Case[] = [
   { name: 'blank project', args: ['projects', 'get', '  '], exit: USAGE, line: /project must be a numeric id or a namespaced path/ },
 ];
 
+const emptyValueCases: Case[] = [
+  { name: 'project id 0', args: ['projects', 'get', '0'], exit: USAGE, line: /invalid project id '0'/ },
+  { name: 'empty file path', args: ['files', 'get', '1', '', '--ref', 'main'], exit: USAGE, line: /file path must not be empty/ },
+  { name: 'file path of slashes only', args: ['files', 'get', '1', '//', '--ref', 'main'], exit: USAGE, line: /file path must not be empty/ },
+  { name: 'empty --ref for a file', args: ['files', 'get', '1', 'README.md', '--ref', ''], exit: USAGE, line: /--ref must not be empty/ },
+  { name: 'empty tag', args: ['tags', 'get', '1', ''], exit: USAGE, line: /tag must not be empty/ },
+  { name: 'blank branch', args: ['branches', 'commits', '1', ' '], exit: USAGE, line: /branch must not be empty/ },
+  { name: 'empty --ref for a pipeline', args: ['pipeline', 'create', '1', '--ref='], exit: USAGE, line: /--ref must not be empty/ },
+  { name: 'empty --namespace for a new project', args: ['projects', 'create', '--name', 'x', '--namespace', ''], exit: USAGE, line: /--namespace must not be empty/ },
+  { name: 'empty --name for a new project', args: ['projects', 'create', '--name', ''], exit: USAGE, line: /--name must not be empty/ },
+  { name: 'empty --path for an import', args: ['projects', 'import', '--file', 'OUT', '--path', ''], exit: USAGE, line: /--path must not be empty/ },
+];
+
 const apiCases: Case[] = [
   { name: 'api: method with a space', args: ['api', 'projects', '-X', 'GE T'], exit: USAGE, line: /not an HTTP method/ },
   { name: 'api: --paginate with POST', args: ['api', 'projects', '--paginate', '-X', 'POST'], exit: USAGE, line: /--paginate works with GET requests only/ },
@@ -319,7 +332,7 @@ const downloadCases: Case[] = [
   },
 ];
 
-const cases: Case[] = [...flagCases, ...idCases, ...apiCases, ...fileCases, ...configCases, ...envCases, ...serverCases, ...storageMoveCases, ...downloadCases];
+const cases: Case[] = [...flagCases, ...idCases, ...emptyValueCases, ...apiCases, ...fileCases, ...configCases, ...envCases, ...serverCases, ...storageMoveCases, ...downloadCases];
 
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
 const untouched: Handler = json(200, []);

@@ -6,7 +6,7 @@ import type { RepositoryFile } from '../../api/types.js';
 import { SvcError } from '../../errors.js';
 import { write, writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
+import { PROJECT_ARGUMENT, projectRef, requiredText, requiredTextParser } from '../shared/args.js';
 
 const FILE_FIELDS = ['file_path', 'size', 'ref', 'blob_id', 'last_commit_id', 'content_sha256'];
 
@@ -20,8 +20,10 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('get')
     .description("Show a file's metadata, or with --raw write its bytes to stdout (binary-safe)")
     .argument('<project>', PROJECT_ARGUMENT)
-    .argument('<file-path>', 'path of the file in the repository, e.g. docs/guide/intro.md')
-    .requiredOption('--ref <ref>', 'branch, tag or commit to read the file from')
+    .argument('<file-path>', 'path of the file in the repository, e.g. docs/guide/intro.md', (value: string) =>
+      requiredText('file path', value.replace(/^\/+/, '')),
+    )
+    .requiredOption('--ref <ref>', 'branch, tag or commit to read the file from', requiredTextParser('--ref'))
     .option('--raw', "write the file's decoded content to stdout instead of its metadata");
   withExamples(command, [
     'svc files get acme/platform/api docs/guide/intro.md --ref main',
@@ -34,7 +36,7 @@ export function register(parent: Command, runtime: Runtime): void {
 
 export async function run(ctx: Context, project: string, filePath: string, opts: GetOptions): Promise<void> {
   const http = await ctx.http();
-  const file = await getRepositoryFile(http, project, filePath.replace(/^\/+/, ''), opts.ref);
+  const file = await getRepositoryFile(http, project, filePath, opts.ref);
   if (opts.raw) {
     await write(ctx.stdout, decodeContent(file));
     return;

@@ -4,7 +4,7 @@ import { createPipeline } from '../../api/pipelines.js';
 import type { PipelineVariable } from '../../api/types.js';
 import { writeRecord } from '../../output/writer.js';
 import { collect, withExamples, type Runtime } from '../../runtime.js';
-import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
+import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
 import { readTextFile } from '../shared/local-file.js';
 import { addWaitOptions, type WaitFlags } from '../shared/wait.js';
@@ -22,7 +22,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('create')
     .description('Trigger a pipeline on a branch or tag, with variables; --wait exits 0 only if it succeeds')
     .argument('<project>', PROJECT_ARGUMENT)
-    .requiredOption('--ref <ref>', 'branch or tag to run the pipeline for')
+    .requiredOption('--ref <ref>', 'branch or tag to run the pipeline for', requiredTextParser('--ref'))
     .option('--var <key=value>', 'pipeline variable (repeatable)', collect)
     .option('--var-file <key=path>', 'file-type variable whose content is read from a local file (repeatable)', collect)
     .option('--wait', 'poll until the pipeline ends: exit 0 on success, 8 on any other final status or --timeout');

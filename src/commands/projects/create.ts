@@ -5,6 +5,7 @@ import { getNamespace } from '../../api/namespaces.js';
 import type { HttpClient } from '../../http/client.js';
 import { writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
+import { requiredTextParser } from '../shared/args.js';
 import { PROJECT_FIELDS } from './get.js';
 
 export const VISIBILITIES = ['public', 'internal', 'private'];
@@ -21,9 +22,9 @@ export function register(parent: Command, runtime: Runtime): void {
   const command = parent
     .command('create')
     .description('Create a project; validation errors are shown field by field (exit 6)')
-    .requiredOption('--name <name>', 'project name')
-    .option('--path <path>', 'URL path of the project (default: derived from the name)')
-    .option('--namespace <namespace>', 'numeric id or full path of the group or user namespace (default: your own)')
+    .requiredOption('--name <name>', 'project name', requiredTextParser('--name'))
+    .option('--path <path>', 'URL path of the project (default: derived from the name)', requiredTextParser('--path'))
+    .option('--namespace <namespace>', 'numeric id or full path of the group or user namespace (default: your own)', requiredTextParser('--namespace'))
     .option('--description <text>', 'project description')
     .addOption(new Option('--visibility <level>', 'visibility').choices(VISIBILITIES));
   withExamples(command, [

@@ -6,6 +6,7 @@ import type { ProjectImport } from '../../api/types.js';
 import { IncompleteError } from '../../errors.js';
 import { writeRecord } from '../../output/writer.js';
 import { collect, withExamples, type Runtime } from '../../runtime.js';
+import { requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
 import { readableFile } from '../shared/local-file.js';
 import { byteProgress, formatBytes } from '../shared/progress.js';
@@ -28,9 +29,9 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('import')
     .description('Import a project from an export archive (streamed from disk); --wait follows the import to its end')
     .requiredOption('--file <archive>', 'export archive (.tar.gz) to upload')
-    .requiredOption('--path <path>', 'path of the new project')
-    .option('--namespace <namespace>', 'numeric id or full path of the target namespace (default: your own)')
-    .option('--name <name>', 'name of the new project (default: the path)')
+    .requiredOption('--path <path>', 'path of the new project', requiredTextParser('--path'))
+    .option('--namespace <namespace>', 'numeric id or full path of the target namespace (default: your own)', requiredTextParser('--namespace'))
+    .option('--name <name>', 'name of the new project (default: the path)', requiredTextParser('--name'))
     .option('--override <key=value>', 'override a project setting from the archive, e.g. visibility=private (repeatable)', collect)
     .option('--wait', 'poll the import until it is finished (exit 0) or failed (exit 8)');
   addWaitOptions(command);

@@ -6,7 +6,7 @@ export const PROJECT_ARGUMENT = 'numeric id or namespaced path (group/project)';
 export function projectRef(value: string): string {
   const trimmed = value.trim();
   if (!trimmed) throw new UsageError('project must be a numeric id or a namespaced path such as group/project');
-  if (/^\d+$/.test(trimmed)) return trimmed;
+  if (/^\d+$/.test(trimmed) && Number(trimmed) > 0) return trimmed;
   if (/^-?\d+(\.\d+)?$/.test(trimmed)) throw new UsageError(`invalid project id '${value}': ids are positive whole numbers`);
   if (trimmed.startsWith('/') || trimmed.endsWith('/') || trimmed.includes('//')) {
     throw new UsageError(`invalid project path '${value}': expected namespace/project without leading or trailing '/'`);
@@ -20,4 +20,15 @@ export function numericId(name: string, value: string): number {
     throw new UsageError(`invalid ${name} '${value}': expected a positive whole number`);
   }
   return Number(value);
+}
+
+/** Names and paths sent as one path segment or parameter (file path, branch, tag, ref): never empty. */
+export function requiredText(name: string, value: string): string {
+  if (!value.trim()) throw new UsageError(`${name} must not be empty`);
+  return value;
+}
+
+/** `requiredText` as a commander argument/option parser, so an empty value stops the command before it runs. */
+export function requiredTextParser(name: string): (value: string) => string {
+  return (value) => requiredText(name, value);
 }
