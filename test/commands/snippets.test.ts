@@ -10,6 +10,8 @@ const suite = useSandbox({ projects: 2 });
 const dir = tempDir();
 const contentFile = join(dir, 'nginx.conf');
 writeFileSync(contentFile, 'server { listen 80; }\n');
+const emptyFile = join(dir, 'empty.txt');
+writeFileSync(emptyFile, '');
 
 describe('snippets create', () => {
   it('creates from --content, --content-file and stdin', async () => {
@@ -41,9 +43,13 @@ describe('snippets create', () => {
       [['--content-file', join(dir, 'missing.txt')], `svc: --content-file ${join(dir, 'missing.txt')}: no such file\n`],
       [['--content', 'a', '--captcha-response', 'x'], 'svc: --captcha-response and --spam-log-id go together\n'],
       [['--content', 'a', '--spam-log-id', 'abc'], "svc: error: option '--spam-log-id <id>' argument 'abc' is invalid. --spam-log-id must be a whole number\n"],
+      [['--content', ''], 'svc: --content is empty\n'],
+      [['--content', ' \n'], 'svc: --content is empty\n'],
+      [['--content-file', emptyFile], `svc: --content-file ${emptyFile} is empty\n`],
+      [[], 'svc: nothing on stdin; no content: give --content, --content-file, or pipe it on stdin\n'],
     ];
     for (const [args, message] of cases) {
-      const result = await suite.run(['snippets', 'create', '--title', 't', '--file-name', 'f', ...args]);
+      const result = await suite.run(['snippets', 'create', '--title', 't', '--file-name', 'f', ...args], { input: '' });
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toBe(message);
       expect(suite.requests()).toHaveLength(0);

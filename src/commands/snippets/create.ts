@@ -82,10 +82,20 @@ async function snippetContent(ctx: Context, opts: CreateOptions): Promise<string
   if (opts.content !== undefined && opts.contentFile !== undefined) {
     throw new UsageError('give either --content or --content-file, not both');
   }
-  if (opts.content !== undefined) return opts.content;
-  if (opts.contentFile !== undefined) return readTextFile('--content-file', opts.contentFile);
-  if (ctx.io.isTTY.stdin) throw new UsageError('no content: give --content, --content-file, or pipe it on stdin');
-  return (await ctx.readStdin()).toString('utf8');
+  if (opts.content !== undefined) return nonBlank(opts.content, '--content is empty');
+  if (opts.contentFile !== undefined) {
+    return nonBlank(await readTextFile('--content-file', opts.contentFile), `--content-file ${opts.contentFile} is empty`);
+  }
+  if (ctx.io.isTTY.stdin) throw new UsageError(NO_CONTENT);
+  return nonBlank((await ctx.readStdin()).toString('utf8'), `nothing on stdin; ${NO_CONTENT}`);
+}
+
+const NO_CONTENT = 'no content: give --content, --content-file, or pipe it on stdin';
+
+/** The service would store an empty snippet; an empty source is almost always a mistake in the pipe. */
+function nonBlank(content: string, problem: string): string {
+  if (!content.trim()) throw new UsageError(problem);
+  return content;
 }
 
 /** The same command with the CAPTCHA answer added; content read from stdin must be piped again. */
