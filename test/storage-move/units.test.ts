@@ -5,6 +5,7 @@ import { resumeCommand, shellQuote } from '../../src/commands/storage-move/optio
 import { formatProgressLine } from '../../src/commands/storage-move/progress.js';
 import { describeOutcome, formatDuration, formatMoveSummary, type MoveSummary } from '../../src/commands/storage-move/summary.js';
 import { KindTracker } from '../../src/commands/storage-move/tracker.js';
+import { FINAL_STATES } from '../../src/api/storage-moves.js';
 import { parseWeights } from '../../src/commands/storage-move/weights.js';
 
 const chalk = new Chalk({ level: 0 });
@@ -107,7 +108,69 @@ function tracker(overrides: Partial<ConstructorParameters<typeof KindTracker>[1]
   return t;
 }
 
+/** The watch can always make progress: no container is left without a queue entry, a live move, a read to do or an outcome. */
+function expectNoneStuck(t: KindTracker): void {
+  for (const c of t.containers.values()) {
+    const live = c.move !== undefined && !FINAL_STATES.has(c.move.state);
+    const awaitingBulk = t.options.bulk && c.move === undefined;
+    const phases = [c.outcome !== undefined, c.queued !== undefined, Boolean(c.readStorage), live || awaitingBulk].filter(Boolean);
+    expect(phases, `container ${c.id}`).toHaveLength(1);
+  }
+}
+
+function evaluated(t: KindTracker, now = 0): KindTracker {
+  t.evaluate(now, 1000);
+  expectNoneStuck(t);
+  return t;
+}
+
 describe('KindTracker', () => {
+  it('follows a move from before the run that a single POST ran into, then reads where the repository is', () => {
+    const t = evaluated(tracker({ bulk: false }));
+    const [c1, c2, c3] = [1, 2, 3].map((id) => t.containers.get(id)!);
+    t.scheduled(c1, move(5, 1, 'started'), 0);
+    t.scheduled(c2, move(6, 2, 'scheduled', 'b', 'b'), 0);
+    t.scheduled(c3, move(7, 3, 'failed'), 0);
+    evaluated(t);
+    expect(c1.move).toMatchObject({ id: 5, adopted: true });
+    expect(t.unfinishedMoveIds().sort()).toEqual([5, 6]);
+    expect(t.observe(move(5, 1, 'finished'), 0)).toBe(true);
+    t.observe(move(6, 2, 'finished', 'b', 'b'), 0);
+    evaluated(t);
+    expect([c1, c2, c3].map((c) => c.readStorage)).toEqual([true, true, true]);
+    expect(t.located(c1, 'b')).toBe('destination');
+    expect(t.located(c2, undefined)).toBe('destination');
+    expect(t.located(c3, 'a')).toBe('source');
+    expect(c3.queued).toBe('initial');
+    expect(t.retriesUsed(c3)).toBe(0);
+    expect(t.located(t.containers.get(4)!, 'c')).toBe('elsewhere');
+    evaluated(t);
+    expect([c1.outcome, c2.outcome, c3.outcome, t.containers.get(4)?.outcome]).toEqual(['finished', 'finished', undefined, 'failed']);
+  });
+
+  it('queues again a container without a move when not in bulk mode', () => {
+    const t = tracker({ bulk: false });
+    const c = t.containers.get(1)!;
+    c.queued = undefined;
+    evaluated(t);
+    expect(c.queued).toBe('initial');
+  });
+
+  it('ignores moves that a newer move in another direction undid, and adopts one that had landed before the listing', () => {
+    const t = tracker({ baselineMoveId: undefined, listingMoveId: 40 });
+    t.observe(move(32, 1, 'finished', 'b', 'a'), 0);
+    t.observe(move(31, 1, 'finished'), 0);
+    t.observe(move(30, 1, 'failed'), 0);
+    expect(t.containers.get(1)?.move).toBeUndefined();
+    expect(t.containers.get(1)?.failedMoveIds.size).toBe(0);
+    t.observe(move(33, 2, 'finished'), 0);
+    t.observe(move(41, 3, 'finished'), 0);
+    evaluated(t);
+    expect(t.containers.get(2)?.readStorage).toBe(true);
+    expect(t.containers.get(2)?.outcome).toBeUndefined();
+    expect(t.containers.get(3)?.outcome).toBe('finished');
+  });
+
   it('ignores moves from before the run and moves in another direction', () => {
     const t = tracker();
     expect(t.observe(move(9, 1, 'scheduled'), 0)).toBe(false);

@@ -1,20 +1,42 @@
 import type { Container } from '../../api/storage-containers.js';
-import { FINAL_STATES, moveContainer, type MoveKind, type MoveState, type StorageMove } from '../../api/storage-moves.js';
+import { FINAL_STATES, moveContainer, ON_DESTINATION_STATES, type MoveKind, type MoveState, type StorageMove } from '../../api/storage-moves.js';
 
 export type Outcome = 'finished' | 'cleanup failed' | 'failed';
 
+export interface TrackedMove {
+  id: number;
+  state: MoveState;
+  error?: string | null;
+  source: string;
+  destination: string;
+  /**
+   * This move cannot settle the container by itself: it was adopted (it predates the run, or goes
+   * elsewhere), so once it is final the client reads where the repository is.
+   */
+  adopted: boolean;
+}
+
+/**
+ * Every container is always in exactly one of these, so the watch can always make progress:
+ * queued (the client will POST), a live move (polled), its storage to read (after an adopted move
+ * ended), settled (an outcome); and in bulk mode only, waiting for the bulk job within the grace.
+ */
 export interface TrackedContainer {
   id: number;
   label: string;
-  move?: { id: number; state: MoveState; error?: string | null };
+  move?: TrackedMove;
   /** Ids of this container's moves that failed; each one followed by another move is a retry used. */
   failedMoveIds: Set<number>;
   /** Waiting for a single-container move scheduled by the client. */
   queued?: 'initial' | 'retry' | 'missing';
   /** Got a single move because the bulk job never created one for it. */
   scheduledSingly: boolean;
+  /** From the start-of-run listing (or named): it was on the source then. */
+  onSourceAtStart: boolean;
   /** The last POST for it failed without an answer: look for its move before posting again. */
   uncertain?: boolean;
+  /** Its adopted move ended: read where the repository is before settling it. */
+  readStorage?: boolean;
   outcome?: Outcome;
 }
 
@@ -30,6 +52,8 @@ export interface TrackerOptions {
   baselineMoveId?: number;
   /** Moves created before this time (server clock, ms) are never matched. */
   sinceMs?: number;
+  /** The newest move when the expected set was listed: an older move that had landed cannot have moved a container listed on the source. */
+  listingMoveId?: number;
   /** Bulk mode: the service creates the moves; otherwise the client schedules every container singly. */
   bulk: boolean;
 }
@@ -49,8 +73,8 @@ export class KindTracker {
   /** Highest container id with a move, as of the previous poll: the bulk job walks containers by id. */
   private passedBelow = 0;
   private highestMovedContainer = 0;
-  /** Newest move per container in any direction, so an older move never overrides a newer one. */
-  private readonly newestAnyDirection = new Map<number, number>();
+  /** Newest move per container that is not SRC→DST: an older SRC→DST move is history it undid. */
+  private readonly newestOtherDirection = new Map<number, number>();
 
   constructor(kind: MoveKind, options: TrackerOptions, now: number) {
     this.kind = kind;
@@ -67,6 +91,7 @@ export class KindTracker {
       failedMoveIds: new Set(),
       queued: this.options.bulk ? undefined : 'initial',
       scheduledSingly: false,
+      onSourceAtStart: true,
     });
   }
 
@@ -81,40 +106,90 @@ export class KindTracker {
   observe(move: StorageMove, now: number): boolean {
     const ref = moveContainer(move);
     if (!ref) return false;
-    const newest = this.newestAnyDirection.get(ref.id) ?? 0;
-    if (move.id > newest) this.newestAnyDirection.set(ref.id, move.id);
-    const relevant = move.source_storage_name === this.options.source && !this.isBeforeRun(move);
-    if (!relevant) return false;
     let container = this.containers.get(ref.id);
+    if (container?.move?.id === move.id) return this.record(container, move, container.move.adopted, now);
+    const forward = move.source_storage_name === this.options.source && move.destination_storage_name === this.options.destination;
+    const undoneAfter = this.newestOtherDirection.get(ref.id) ?? 0;
+    if (!forward) {
+      if (move.id > undoneAfter) this.newestOtherDirection.set(ref.id, move.id);
+      return false;
+    }
+    if (move.id < undoneAfter || this.isBeforeRun(move)) return false;
     if (!container) {
-      // Only this container's newest move, and one to our destination, adds it to the set.
-      if (!this.options.growFromMoves || move.destination_storage_name !== this.options.destination || move.id < newest) return false;
+      if (!this.options.growFromMoves) return false;
       this.expect({ id: ref.id, label: ref.label });
       container = this.containers.get(ref.id) as TrackedContainer;
+      container.onSourceAtStart = false;
     }
     if (move.state === 'failed') container.failedMoveIds.add(move.id);
     if (container.move && move.id < container.move.id) return false;
-    const isNew = !container.move || container.move.id !== move.id;
-    const changed = isNew || container.move?.state !== move.state;
-    container.move = { id: move.id, state: move.state, error: move.error_message };
-    if (isNew) {
-      container.queued = undefined;
-      this.lastNewMoveAt = now;
-      this.highestMovedContainer = Math.max(this.highestMovedContainer, ref.id);
-    }
-    return changed;
+    // Listed on the source, yet its move had already landed when it was listed: a later move may have brought it back.
+    const stale = container.onSourceAtStart && move.id <= (this.options.listingMoveId ?? 0) && ON_DESTINATION_STATES.has(move.state);
+    return this.record(container, move, stale, now);
   }
 
-  /** A move the client created itself (the answer of a single-container POST). */
+  /** A move the client created or found for a queued container: recorded even when it predates the run or goes elsewhere. */
   scheduled(container: TrackedContainer, move: StorageMove, now: number): void {
     if (container.queued === 'missing') container.scheduledSingly = true;
     container.queued = undefined;
     container.uncertain = false;
     this.observe(move, now);
+    if (move.id > (container.move?.id ?? 0)) this.record(container, move, true, now);
+  }
+
+  /**
+   * Where the repository is now, read after its adopted move ended (or before a POST for a container
+   * the bulk job passed). Undefined when the service does not say: the move's end tells.
+   */
+  located(container: TrackedContainer, storage: string | undefined): 'destination' | 'source' | 'elsewhere' {
+    container.readStorage = false;
+    const move = container.move;
+    const where = storage ?? (move && (ON_DESTINATION_STATES.has(move.state) ? move.destination : move.source));
+    if (where === this.options.destination) {
+      container.queued = undefined;
+      container.outcome = move?.state === 'cleanup failed' && move.destination === where ? 'cleanup failed' : 'finished';
+      return 'destination';
+    }
+    if (where === undefined || where === this.options.source) {
+      container.queued ??= this.options.bulk ? 'missing' : 'initial';
+      return 'source';
+    }
+    this.settleFailed(container);
+    return 'elsewhere';
+  }
+
+  /** Not moved, and nothing more the client can do for it (gone, read-only with no move, on a third storage). */
+  settleFailed(container: TrackedContainer): void {
+    container.queued = undefined;
+    container.readStorage = false;
+    container.outcome = 'failed';
+  }
+
+  private record(container: TrackedContainer, move: StorageMove, adopted: boolean, now: number): boolean {
+    if (move.state === 'failed' && !adopted) container.failedMoveIds.add(move.id);
+    const isNew = container.move?.id !== move.id;
+    const changed = isNew || container.move?.state !== move.state;
+    container.move = {
+      id: move.id,
+      state: move.state,
+      error: move.error_message,
+      source: move.source_storage_name,
+      destination: move.destination_storage_name,
+      adopted,
+    };
+    if (isNew) {
+      container.queued = undefined;
+      container.readStorage = false;
+      if (!adopted) {
+        this.lastNewMoveAt = now;
+        this.highestMovedContainer = Math.max(this.highestMovedContainer, container.id);
+      }
+    }
+    return changed;
   }
 
   retriesUsed(container: TrackedContainer): number {
-    const latestFailed = container.move?.state === 'failed' ? 1 : 0;
+    const latestFailed = container.move && container.failedMoveIds.has(container.move.id) ? 1 : 0;
     return container.failedMoveIds.size - latestFailed;
   }
 
@@ -148,16 +223,20 @@ export class KindTracker {
     const cleanupFailed: TrackedContainer[] = [];
     const quiet = now - this.lastNewMoveAt > graceMs;
     for (const c of this.containers.values()) {
-      if (c.outcome || c.queued) continue;
+      if (c.outcome || c.queued || c.readStorage) continue;
       const state = c.move?.state;
-      if (state === 'finished') c.outcome = 'finished';
+      if (c.move?.adopted) {
+        if (FINAL_STATES.has(c.move.state)) c.readStorage = true;
+      } else if (state === 'finished') c.outcome = 'finished';
       else if (state === 'cleanup failed') {
         c.outcome = 'cleanup failed';
         cleanupFailed.push(c);
       } else if (state === 'failed') {
         if (this.retriesUsed(c) < this.options.maxRetries) c.queued = 'retry';
         else c.outcome = 'failed';
-      } else if (!c.move && this.options.bulk && (c.id < this.passedBelow || quiet)) {
+      } else if (!c.move && !this.options.bulk) {
+        c.queued = 'initial';
+      } else if (!c.move && (c.id < this.passedBelow || quiet)) {
         c.queued = 'missing';
       }
     }

@@ -62,6 +62,7 @@ export async function run(ctx: Context, opts: WaitOptions): Promise<number> {
         listed: Boolean(listing),
         growFromMoves: !listing || sinceMs !== undefined,
         sinceMs,
+        listingMoveId: probe.newest?.id ?? 0,
         bulk,
       },
       Date.now(),

@@ -16,18 +16,22 @@
  *    Either way a poll costs O(unfinished moves), never O(history).
  * 3. Settle: `finished` and `cleanup failed` are moved; `failed` is re-scheduled singly while
  *    retries remain; a container the bulk job passed (it walks by id) or never reached within the
- *    grace gets a single move. A single POST that finds the container read-only adopts the move
- *    already running for it.
+ *    grace gets a single move, once a fresh read shows it still on the source. A single POST that
+ *    finds the container read-only adopts the move already running for it, however old or wherever
+ *    it goes; an adopted move settles nothing by itself: when it ends, the container's storage is
+ *    read again (destination: moved; source: scheduled again; elsewhere: not moved).
  * 4. Schedule queued single moves, keeping at most --max-in-flight non-final at once.
  *
  * `wait` without `--since` has no boundary: its first poll pages back far enough for twice the
- * listed containers, then asks each container still without a record for its latest move.
+ * listed containers, then asks each container still without a record for its latest move. A move
+ * older than the container's newest move in another direction is history that move undid, and a
+ * move that had landed before the listing showed the container on the source is adopted, not trusted.
  * Nothing is kept locally: a new process rebuilds all of this from the server.
  */
 import type { Context } from '../../context.js';
-import { InterruptedError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
+import { getContainer } from '../../api/storage-containers.js';
 import {
   getStorageMove,
   isAlreadyMoving,
@@ -37,8 +41,9 @@ import {
   type MoveKind,
 } from '../../api/storage-moves.js';
 import { isUncertainFailure, KIND_NAMES } from './options.js';
+import { sleep } from '../shared/wait.js';
 import { formatProgressLine, type Progress } from './progress.js';
-import type { KindTracker } from './tracker.js';
+import type { KindTracker, TrackedContainer } from './tracker.js';
 
 const PER_PAGE = 100;
 const UNLISTED_WINDOW_PAGES = 50;
@@ -89,6 +94,7 @@ export async function watchMoves(
         warnedCleanup.add(key);
         ctx.warn(`${tracker.kind} ${c.label} (${c.id}) moved, but the copy on the source remains (cleanup failed): remove it by hand`);
       }
+      for (const c of tracker.containers.values()) if (c.readStorage) await locate(ctx, http, tracker, c);
       await scheduleQueued(ctx, http, tracker, plan.maxInFlight);
       perKind.push(`${KIND_NAMES[tracker.kind]} ${http.requestsSent - kindBefore}`);
     }
@@ -169,6 +175,8 @@ async function scheduleQueued(ctx: Context, http: HttpClient, tracker: KindTrack
   for (const container of tracker.nextToSchedule(maxInFlight)) {
     const reason = container.queued === 'retry' ? 'retrying after a failed move' : container.queued === 'missing' ? 'no move from the bulk job' : 'scheduling';
     ctx.debug(`${tracker.kind} ${container.id}: ${reason}`);
+    // The bulk job passes a container that is read-only or already gone from the source: look before moving it.
+    if (container.queued === 'missing' && !container.uncertain && (await locate(ctx, http, tracker, container)) !== 'source') continue;
     try {
       if (container.uncertain) {
         const latest = await latestMoveOf(http, tracker.kind, container.id);
@@ -184,11 +192,13 @@ async function scheduleQueued(ctx: Context, http: HttpClient, tracker: KindTrack
         ctx.debug(`${tracker.kind} ${container.id}: ${(error as Error).message}; will look again next poll`);
       } else if (isAlreadyMoving(error, tracker.kind)) {
         const running = await latestMoveOf(http, tracker.kind, container.id);
-        if (running) tracker.scheduled(container, running, Date.now());
+        if (running && running.id !== container.move?.id) tracker.scheduled(container, running, Date.now());
+        else {
+          tracker.settleFailed(container);
+          ctx.warn(`${tracker.kind} ${container.label} (${container.id}) is read-only but no move is running for it; not moved`);
+        }
       } else if (error instanceof ApiError && error.status === 404) {
-        container.queued = undefined;
-        container.outcome = 'failed';
-        ctx.warn(`${tracker.kind} ${container.label} (${container.id}) no longer exists; not moved`);
+        settleGone(ctx, tracker, container);
       } else {
         throw error;
       }
@@ -196,17 +206,28 @@ async function scheduleQueued(ctx: Context, http: HttpClient, tracker: KindTrack
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new InterruptedError());
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** Reads where a container's repository is now and settles or queues it accordingly; a failed read is tried again next poll. */
+async function locate(ctx: Context, http: HttpClient, tracker: KindTracker, container: TrackedContainer): Promise<string> {
+  let storage: string | undefined;
+  try {
+    storage = (await getContainer(http, tracker.kind, String(container.id))).storage;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      settleGone(ctx, tracker, container);
+      return 'gone';
+    }
+    if (!isUncertainFailure(error) || ctx.signal.aborted) throw error;
+    ctx.debug(`${tracker.kind} ${container.id}: ${(error as Error).message}; will look again next poll`);
+    return 'unknown';
+  }
+  const where = tracker.located(container, storage);
+  if (where === 'elsewhere') {
+    ctx.warn(`${tracker.kind} ${container.label} (${container.id}) is on ${storage ?? 'another storage'}, neither ${tracker.options.source} nor ${tracker.options.destination}; not moved`);
+  }
+  return where;
+}
+
+function settleGone(ctx: Context, tracker: KindTracker, container: TrackedContainer): void {
+  tracker.settleFailed(container);
+  ctx.warn(`${tracker.kind} ${container.label} (${container.id}) no longer exists; not moved`);
 }

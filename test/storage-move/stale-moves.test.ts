@@ -1,0 +1,73 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { KindSummary } from '../../src/commands/storage-move/summary.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { cleanupTempDirs, svc } from '../support/harness.js';
+import { startTestSandbox } from '../support/sandbox.js';
+import { env, FAST, idsOn } from './helpers.js';
+
+// Moves that existed before the run, containers not on --from, and history that a newer move
+// made stale: each used to leave a container with no move, no queue entry and no outcome, so the
+// watch waited for ever. The --timeout bounds a regression; the assertions say it was not needed.
+
+const sandboxes: Sandbox[] = [];
+async function sandbox(options: Parameters<typeof startTestSandbox>[0]): Promise<Sandbox> {
+  const sb = await startTestSandbox(options);
+  sandboxes.push(sb);
+  return sb;
+}
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
+});
+afterAll(() => cleanupTempDirs());
+
+const schedule = (...args: string[]) => ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', ...args];
+const posts = (sb: Sandbox, path: string) => sb.requests().filter((r) => r.method === 'POST' && r.rawPath === `/api/v4${path}`);
+
+// The first move stays read-only for 2 × moveMs (scheduled, then started): long enough for the
+// second command to start on a loaded machine; each test checks that it really met that move.
+const SLOW_MOVE_MS = 4_000;
+
+describe('a move that existed before the run', () => {
+  it('is followed to its end when a single POST finds the container read-only', async () => {
+    const sb = await sandbox({ projects: 20, moveMs: SLOW_MOVE_MS });
+    const first = await svc(schedule('--project', '2'), { env: env(sb) });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const r = await svc(schedule('--project', '2', '--wait', '--timeout', '40', ...FAST, '-o', 'json'), { env: env(sb) });
+    expect(posts(sb, '/projects/2/repository_storage_moves').map((p) => p.status)).toEqual([201, 400]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const projects = (JSON.parse(r.stdout) as { timed_out: boolean; kinds: KindSummary[] });
+    expect(projects.timed_out).toBe(false);
+    expect(projects.kinds[0]).toMatchObject({ total: 1, finished: 1, not_moved: [] });
+    expect(sb.state.project(2)?.storage).toBe('storage2');
+    expect(sb.state.moves('project')).toHaveLength(1);
+  });
+
+  it('in bulk mode, is neither POSTed again nor followed by a no-op move once it finishes', async () => {
+    const sb = await sandbox({ projects: 20, moveMs: SLOW_MOVE_MS, moveConcurrency: 50 });
+    const first = await svc(schedule('--project', '3'), { env: env(sb) });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const r = await svc(schedule('--kind', 'projects', '--wait', '--timeout', '40', ...FAST, '-o', 'json'), { env: env(sb) });
+    expect(sb.state.skippedMoves().some((line) => /\(3\) was skipped: project is read-only/.test(line))).toBe(true);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(posts(sb, '/projects/3/repository_storage_moves').length).toBeLessThanOrEqual(2);
+    const project3 = sb.state.moves('project').filter((m) => m.containerId === 3);
+    expect(project3.map((m) => `${m.source}>${m.dest}`)).toEqual(['default>storage2']);
+    expect(idsOn(sb, 'project', 'default')).toEqual([]);
+  });
+});
+
+describe('wait without --since', () => {
+  it('does not count a move that a newer move undid', async () => {
+    const sb = await sandbox({ projects: 12, moveMs: 5 });
+    const there = await svc(schedule('--project', '6', '--project', '7', '--wait', ...FAST), { env: env(sb) });
+    expect(there.exitCode, there.stderr).toBe(0);
+    const back = await svc(['storage-move', 'schedule', '--from', 'storage2', '--to', 'default', '--project', '6', '--project', '7', '--wait', ...FAST], { env: env(sb) });
+    expect(back.exitCode, back.stderr).toBe(0);
+    const onDefault = idsOn(sb, 'project', 'default');
+    expect(onDefault).toContain(6);
+    const r = await svc(['storage-move', 'wait', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--timeout', '40', ...FAST, '-o', 'json'], { env: env(sb) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { kinds: KindSummary[] }).kinds[0]).toMatchObject({ total: onDefault.length, still_on_source: 0, retries: 0, not_moved: [] });
+    expect(idsOn(sb, 'project', 'default')).toEqual([]);
+  });
+});
