@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
 import { writeList } from '../../output/writer.js';
@@ -15,7 +15,7 @@ export const DEFAULT_LIMIT = 100;
 export function addListOptions(command: Command): Command {
   return command
     .option('--limit <n>', `show at most N records (default ${DEFAULT_LIMIT})`, intOption('--limit', 1))
-    .option('--all', 'fetch every page')
+    .addOption(new Option('--all', 'fetch every page').conflicts('limit'))
     .option('--per-page <n>', 'records per request, 1-100 (default 100 when more than one page is needed)', intOption('--per-page', 1, 100));
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { InterruptedError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import { secondsOption } from '../../runtime.js';
 
 export interface WaitFlags {
@@ -11,11 +11,23 @@ export interface WaitFlags {
 
 export const DEFAULT_INTERVAL_S = 5;
 
-/** `--timeout` here bounds the wait; the root yields its per-request `--timeout` to such commands (cli.ts). */
+/**
+ * `--timeout` here bounds the wait; the root yields its per-request `--timeout` to such commands (cli.ts).
+ * On a command where waiting is optional (it has `--wait`), the two make sense only with it.
+ */
 export function addWaitOptions(command: Command): Command {
   return command
     .option('--interval <seconds>', 'seconds between status checks', secondsOption('--interval', 0.05), DEFAULT_INTERVAL_S)
-    .option('--timeout <seconds>', 'give up waiting after this many seconds (exit 8); default: no limit', secondsOption('--timeout', 0.05));
+    .option('--timeout <seconds>', 'give up waiting after this many seconds (exit 8); default: no limit', secondsOption('--timeout', 0.05))
+    .hook('preAction', refuseWaitOptionsWithoutWait);
+}
+
+function refuseWaitOptionsWithoutWait(command: Command): void {
+  if (!command.options.some((o) => o.long === '--wait') || command.getOptionValue('wait')) return;
+  const given = ['interval', 'timeout'].filter((name) => command.getOptionValueSource(name) === 'cli');
+  if (given.length === 0) return;
+  const hint = given.includes('timeout') ? ' (for a per-request timeout, put --timeout before the command name)' : '';
+  throw new UsageError(`${given.map((name) => `--${name}`).join(' and ')} only ${given.length > 1 ? 'apply' : 'applies'} with --wait${hint}`);
 }
 
 export interface Watch<T> {
