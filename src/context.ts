@@ -102,6 +102,7 @@ export class Context {
       fields: this.globals.fields,
       stdoutIsTTY: this.io.isTTY.stdout,
       chalk: this.chalk,
+      warn: (line) => this.warn(line),
     };
   }
 

@@ -6,6 +6,8 @@ export interface OutputSettings {
   format: OutputFormat;
   /** Set by --fields; otherwise the command's default columns apply to table/tsv and JSON is whole. */
   fields?: string[];
+  /** Told once when a --fields name is absent from the first record (a typo would otherwise print blanks). */
+  warn?: (line: string) => void;
   stdoutIsTTY: boolean;
   chalk: ChalkInstance;
 }
@@ -45,6 +47,7 @@ export async function writeList(
   const columns = settings.fields ?? defaultColumns;
   const shape = (record: unknown) => (settings.fields ? pickFields(record, settings.fields) : record);
   let count = 0;
+  records = checkedFields(records, settings);
   if (settings.format === 'json') {
     const all: unknown[] = [];
     for await (const record of records) all.push(shape(record));
@@ -80,6 +83,7 @@ export async function writeRecord(
   record: unknown,
   defaultFields: string[],
 ): Promise<void> {
+  warnMissingFields(settings, record);
   const fields = settings.fields ?? defaultFields;
   const shaped = settings.fields ? pickFields(record, settings.fields) : record;
   if (settings.format === 'json') return write(stdout, `${JSON.stringify(shaped, null, 2)}\n`);
@@ -91,3 +95,19 @@ export async function writeRecord(
   return write(stdout, tsvLine(fields.map((f) => getField(record, f))));
 }
 
+
+async function* checkedFields(records: AsyncIterable<unknown>, settings: OutputSettings): AsyncGenerator<unknown> {
+  let first = true;
+  for await (const record of records) {
+    if (first) warnMissingFields(settings, record);
+    first = false;
+    yield record;
+  }
+}
+
+function warnMissingFields(settings: OutputSettings, record: unknown): void {
+  const missing = (settings.fields ?? []).filter((f) => getField(record, f) === undefined);
+  if (missing.length && settings.warn) {
+    settings.warn(`no field ${missing.map((f) => `'${f}'`).join(', ')} in the records (printed as empty)`);
+  }
+}

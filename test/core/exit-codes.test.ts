@@ -153,6 +153,16 @@ describe('output formats', () => {
     expect(String(tsv.stdout).split(/\r?\n/)[0]).toBe('id\tvisibility');
   });
 
+  it('warns once on stderr about a --fields name the records do not have', async () => {
+    const env = sandboxEnv(sandbox);
+    const typo = await svc(['projects', 'list', '--limit', '3', '--fields', 'id,path_with_namespce', '-o', 'json'], { env });
+    expect(typo.exitCode).toBe(0);
+    expect((JSON.parse(typo.stdout) as unknown[]).length).toBe(3);
+    expect(typo.stderr.match(/no field 'path_with_namespce' in the records/g)).toHaveLength(1);
+    const fine = await svc(['projects', 'get', '1', '--fields', 'id,namespace.full_path'], { env });
+    expect(fine.stderr).toBe('');
+  });
+
   it('on a terminal with NO_COLOR, a wait reports progress as plain lines instead of a spinner', async () => {
     const created = await svc(['pipeline', 'create', '1', '--ref', 'main', '-o', 'json'], { env: sandboxEnv(sandbox) });
     expect(created.exitCode, created.stderr).toBe(0);
