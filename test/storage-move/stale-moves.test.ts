@@ -56,6 +56,30 @@ describe('a move that existed before the run', () => {
   });
 });
 
+describe('named containers not on --from', () => {
+  it('counts one already on --to as done without sending a move', async () => {
+    const sb = await sandbox({ projects: 20, moveMs: 5 });
+    sb.state.setProjectStorage(10, 'storage2');
+    const r = await svc(schedule('--project', '10', '--wait', '--timeout', '20', ...FAST, '-o', 'json'), { env: env(sb) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/project .*\(10\) is already on storage2/);
+    expect((JSON.parse(r.stdout) as { kinds: KindSummary[] }).kinds[0]).toMatchObject({ total: 1, finished: 1, not_moved: [] });
+    expect(sb.requests().filter((q) => q.method === 'POST')).toEqual([]);
+    const now = await svc(schedule('--project', '10'), { env: env(sb) });
+    expect(now.exitCode, now.stderr).toBe(0);
+    expect(sb.requests().filter((q) => q.method === 'POST')).toEqual([]);
+  });
+
+  it('refuses one on a third storage before sending anything (exit 6)', async () => {
+    const sb = await sandbox({ projects: 20, moveMs: 5, storages: ['default', 'storage2', 'storage3'] });
+    sb.state.setProjectStorage(10, 'storage3');
+    const r = await svc(schedule('--project', '4', '--project', '10', '--wait', '--timeout', '20', ...FAST), { env: env(sb) });
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr.trim()).toMatch(/^svc: project .*\(10\) is on storage3, not on default: nothing was scheduled$/);
+    expect(sb.requests().filter((q) => q.method === 'POST')).toEqual([]);
+  });
+});
+
 describe('wait without --since', () => {
   it('does not count a move that a newer move undid', async () => {
     const sb = await sandbox({ projects: 12, moveMs: 5 });

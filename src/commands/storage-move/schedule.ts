@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ExitCode } from '../../errors.js';
+import { ExitCode, SvcError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { writeList } from '../../output/writer.js';
 import { getContainer, listContainersOnStorage, type Container } from '../../api/storage-containers.js';
@@ -23,7 +23,7 @@ import {
   type WatchFlags,
   warnUnlisted,
 } from './options.js';
-import { KindTracker } from './tracker.js';
+import { KindTracker, type TrackedContainer } from './tracker.js';
 import { MOVE_COLUMNS, withContainer } from './list.js';
 
 const BULK_ATTEMPTS = 4;
@@ -92,7 +92,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
   const trackers: KindTracker[] = [];
   for (const probe of probes) {
     const expected = named.length
-      ? { containers: await resolveNamed(http, named.filter((n) => n.kind === probe.kind)) }
+      ? { containers: await resolveNamed(http, named.filter((n) => n.kind === probe.kind), opts.from, opts.to) }
       : await listContainersOnStorage(http, probe.kind, opts.from).catch(explainForbidden);
     if (!expected && !bulk) {
       ctx.warn(`skipping ${KIND_NAMES[probe.kind]}: this instance cannot list them by storage, which single-container moves need`);
@@ -113,6 +113,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
       Date.now(),
     );
     for (const container of expected?.containers ?? []) tracker.expect(container);
+    if (named.length) settleAlreadyMoved(ctx, tracker, expected?.containers ?? []);
     trackers.push(tracker);
   }
 
@@ -154,10 +155,25 @@ async function scheduleBulk(ctx: Context, http: HttpClient, kind: MoveKind, from
   }
 }
 
-async function resolveNamed(http: HttpClient, named: Array<{ kind: MoveKind; ref: string }>): Promise<Container[]> {
+/** Named containers must be on --from (or already on --to); one elsewhere stops the run before anything is sent. */
+async function resolveNamed(http: HttpClient, named: Array<{ kind: MoveKind; ref: string }>, from: string, to: string): Promise<Container[]> {
   const containers: Container[] = [];
-  for (const { kind, ref } of named) containers.push(await getContainer(http, kind, ref));
+  for (const { kind, ref } of named) {
+    const container = await getContainer(http, kind, ref);
+    if (container.storage !== undefined && container.storage !== from && container.storage !== to) {
+      throw new SvcError(`${kind} ${container.label} (${container.id}) is on ${container.storage}, not on ${from}: nothing was scheduled`, ExitCode.rejected);
+    }
+    containers.push(container);
+  }
   return containers;
+}
+
+function settleAlreadyMoved(ctx: Context, tracker: KindTracker, containers: Container[]): void {
+  for (const container of containers) {
+    if (container.storage !== tracker.options.destination) continue;
+    tracker.located(tracker.containers.get(container.id) as TrackedContainer, container.storage);
+    ctx.info(`${tracker.kind} ${container.label} (${container.id}) is already on ${container.storage}; nothing to move`);
+  }
 }
 
 async function dryRun(ctx: Context, trackers: KindTracker[]): Promise<number> {
@@ -178,6 +194,7 @@ async function scheduleNamedNow(ctx: Context, http: HttpClient, trackers: KindTr
   async function* moves(): AsyncGenerator<StorageMove & { kind: string }> {
     for (const tracker of trackers) {
       for (const c of tracker.containers.values()) {
+        if (c.outcome) continue;
         yield { kind: KIND_NAMES[tracker.kind], ...withContainer(await scheduleStorageMove(http, tracker.kind, c.id, destination)) };
       }
     }
