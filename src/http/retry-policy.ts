@@ -18,10 +18,6 @@ export function isRetryable(method: string, cause: RetryCause): boolean {
   return cause.kind === 'network' || TRANSIENT_STATUSES.has(cause.status);
 }
 
-export function isTransientStatus(status: number): boolean {
-  return status === 429 || TRANSIENT_STATUSES.has(status);
-}
-
 export interface BackoffInput {
   attempt: number; // 1-based number of the attempt that just failed
   retryAfter?: string | null;
