@@ -53,7 +53,7 @@ export function listStorageMoves(
 }
 
 export async function getStorageMove(http: HttpClient, kind: MoveKind, moveId: number): Promise<StorageMove> {
-  return await http.record<StorageMove>({ path: `${COLLECTION[kind]}/${moveId}` });
+  return await http.record<StorageMove>({ path: COLLECTION[kind] + apiPath`/${moveId}` });
 }
 
 /** The newest move of a kind, or undefined when there is none; also tells whether the routes exist. */

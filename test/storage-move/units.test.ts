@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { StorageMove } from '../../src/api/storage-moves.js';
-import { resumeCommand, shellQuote } from '../../src/commands/storage-move/options.js';
+import { resumeCommand } from '../../src/commands/storage-move/options.js';
 import { formatProgressLine } from '../../src/commands/storage-move/progress.js';
 import { describeOutcome, formatDuration, formatMoveSummary, type MoveSummary } from '../../src/commands/storage-move/summary.js';
 import { KindTracker } from '../../src/commands/storage-move/tracker.js';
@@ -85,7 +85,6 @@ describe('resumeCommand', () => {
     );
     const all = { from: 'a', to: 'b', kind: ['project' as const, 'snippet' as const, 'group' as const], maxInFlight: 4 };
     expect(resumeCommand(all, { retries: 3, intervalMs: 5000 }, undefined)).toBe('svc storage-move wait --from a --to b --kind all --retries 3 --interval 5 --max-in-flight 4');
-    expect(shellQuote("it's")).toBe("'it'\\''s'");
   });
 });
 

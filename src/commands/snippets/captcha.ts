@@ -10,11 +10,6 @@ export function captchaChallenge(error: unknown): CaptchaChallenge | undefined {
   return { needs_captcha_response: true, spam_log_id: body.spam_log_id, captcha_site_key: String(body.captcha_site_key ?? '') };
 }
 
-/** POSIX shell quoting, so the printed command can be pasted as is. */
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** Asks on the terminal for the CAPTCHA response; empty means the user gives up. */
 export async function promptCaptchaResponse(ctx: Context, challenge: CaptchaChallenge): Promise<string> {
   const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: true });

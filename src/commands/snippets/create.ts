@@ -5,7 +5,8 @@ import { ExitCode, InterruptedError, SvcError, UsageError } from '../../errors.j
 import { writeRecord } from '../../output/writer.js';
 import { intOption, withExamples, type Runtime } from '../../runtime.js';
 import { readTextFile } from '../shared/local-file.js';
-import { captchaChallenge, promptCaptchaResponse, shellQuote } from './captcha.js';
+import { shellQuote } from '../shared/shell.js';
+import { captchaChallenge, promptCaptchaResponse } from './captcha.js';
 
 const SNIPPET_FIELDS = ['id', 'title', 'file_name', 'visibility', 'web_url'];
 

@@ -6,10 +6,11 @@ import type { HttpClient } from '../../http/client.js';
 import { getApplicationSettings } from '../../api/settings.js';
 import { isMissingRoute, newestStorageMove, MOVE_KINDS, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
 import { intOption, secondsOption } from '../../runtime.js';
+import { shellQuote } from '../shared/shell.js';
+import { DEFAULT_INTERVAL_S } from '../shared/wait.js';
 
 export const KIND_NAMES: Record<MoveKind, string> = { project: 'projects', snippet: 'snippets', group: 'groups' };
 export const DEFAULT_RETRIES = 3;
-export const DEFAULT_INTERVAL_SECONDS = 5;
 
 export function parseKind(value: string): MoveKind {
   const kind = MOVE_KINDS.find((k) => KIND_NAMES[k] === value || k === value);
@@ -36,7 +37,7 @@ export interface WatchFlags {
 export function addWatchOptions(command: Command): Command {
   return command
     .option('--retries <n>', `re-schedule a failed move up to N times per container (default ${DEFAULT_RETRIES})`, intOption('--retries', 0, 20))
-    .option('--interval <seconds>', `seconds between polls (default ${DEFAULT_INTERVAL_SECONDS})`, secondsOption('--interval', 0.05))
+    .option('--interval <seconds>', `seconds between polls (default ${DEFAULT_INTERVAL_S})`, secondsOption('--interval', 0.05))
     .option('--timeout <seconds>', 'stop watching after this long and report what is unfinished (exit 8)', secondsOption('--timeout', 1))
     .option('--max-in-flight <n>', 'schedule containers one by one, at most N moves running at once', intOption('--max-in-flight', 1));
 }
@@ -53,7 +54,7 @@ export function takeWatchSettings(flags: WatchFlags, startedAt: number): WatchSe
   const timeout = flags.timeout;
   return {
     retries,
-    intervalMs: (flags.interval ?? DEFAULT_INTERVAL_SECONDS) * 1000,
+    intervalMs: (flags.interval ?? DEFAULT_INTERVAL_S) * 1000,
     deadline: timeout === undefined ? undefined : startedAt + timeout * 1000,
   };
 }
@@ -136,10 +137,6 @@ export function resumeCommand(flags: WatchFlags, settings: WatchSettings, sinceI
   if (flags.maxInFlight !== undefined) parts.push('--max-in-flight', String(flags.maxInFlight));
   if (sinceIso) parts.push('--since', sinceIso);
   return parts.map(shellQuote).join(' ');
-}
-
-export function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 export function parseSince(value: string): string {

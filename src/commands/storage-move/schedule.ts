@@ -7,6 +7,7 @@ import { getContainer, listContainersOnStorage, type Container } from '../../api
 import { scheduleStorageMove, scheduleStorageMovesFrom, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
 import { collect, withExamples, type Runtime } from '../../runtime.js';
 import { projectRef } from '../shared/args.js';
+import { sleep } from '../shared/wait.js';
 import { watchVerifyReport } from './finish.js';
 import {
   addWatchOptions,
@@ -150,7 +151,7 @@ async function scheduleBulk(ctx: Context, http: HttpClient, kind: MoveKind, from
     } catch (error) {
       if (attempt >= BULK_ATTEMPTS || !isUncertainFailure(error) || ctx.signal.aborted) explainForbidden(error);
       ctx.debug(`bulk ${kind} move request failed (${(error as Error).message}); sending it again`);
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      await sleep(500 * attempt, ctx.signal);
     }
   }
 }
