@@ -105,10 +105,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         program.command(noun.name).description(noun.summary);
       }
     }
-    if (wanted && !NOUNS.some((n) => n.name === wanted)) {
-      io.stderr.write(`svc: unknown command '${wanted}' (see \`svc --help\`)\n`);
-      return ExitCode.usage;
-    }
+    // An unknown noun (also in `svc help NOUN`): commander words the error, with its suggestion, as for an unknown verb.
+    if (wanted && !NOUNS.some((n) => n.name === wanted)) argv = [wanted];
     if (argv.length === 0) {
       program.outputHelp();
       return ExitCode.usage;
