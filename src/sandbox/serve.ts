@@ -105,16 +105,20 @@ export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<num
   if (opts.output === 'json') {
     io.stdout.write(`${JSON.stringify({ url: sb.url, tokens: t })}\n`);
   } else {
+    const credentials: Array<[string, string]> = [
+      ['admin token (root; api, sudo)', t.admin],
+      ['admin token (root; api only)', t.adminNoSudo],
+      ['user token (jdoe; api)', t.user],
+      ['user token (jdoe; read_api)', t.readApi],
+      [`CI job token (job ${sb.state.fixtures.jobId})`, t.job],
+      ['OAuth access token (root)', t.oauth.access],
+      ['OAuth refresh token', t.oauth.refresh],
+      ['artifact object storage', sb.objectsUrl],
+    ];
+    const width = Math.max(...credentials.map(([label]) => label.length)) + 1;
     const lines = [
       `svc sandbox listening on ${sb.url} (API at ${sb.url}/api/v4, ${sb.state.projectCount()} projects)`,
-      `  admin token (root; api, sudo):   ${t.admin}`,
-      `  admin token (root; api only):    ${t.adminNoSudo}`,
-      `  user token (jdoe; api):          ${t.user}`,
-      `  user token (jdoe; read_api):     ${t.readApi}`,
-      `  CI job token (job ${sb.state.fixtures.jobId}):         ${t.job}`,
-      `  OAuth access token (root):       ${t.oauth.access}`,
-      `  OAuth refresh token:             ${t.oauth.refresh}`,
-      `  artifact object storage:         ${sb.objectsUrl}`,
+      ...credentials.map(([label, value]) => `  ${`${label}:`.padEnd(width)}   ${value}`),
       '',
       `export SVC_URL=${sb.url} SVC_TOKEN=${t.admin}`,
       '',

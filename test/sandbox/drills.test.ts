@@ -172,6 +172,11 @@ describe('serveSandbox', () => {
     const done = serveSandbox({ port: 0, projects: 1, output: 'text' }, { stdout: out.stream, stderr: capture().stream, signal: ac.signal });
     await waitFor(() => out.text.includes('Ctrl-C'), 10_000);
     expect(out.text).toMatch(/^export SVC_URL=http:\/\/127\.0\.0\.1:\d+ SVC_TOKEN=\S+$/m);
+    // Every credential line puts its value in the same column, whatever its label's length.
+    const credentialLines = out.text.split('\n').filter((l) => /^  \S.*: +\S+$/.test(l));
+    expect(credentialLines.map((l) => l.split(': ')[0])).toContain('  CI job token (job 7)');
+    expect(credentialLines).toHaveLength(8);
+    expect(new Set(credentialLines.map((l) => l.search(/\S+$/))).size).toBe(1);
     ac.abort();
     expect(await done).toBe(0);
   });
