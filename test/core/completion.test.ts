@@ -36,15 +36,39 @@ describe('svc completion', () => {
     expect(complete(script, 'svc auth login --no')).toEqual(['--no-verify']);
   });
 
+  it('bash offers each option once: a command keeps its own and drops the global one of the same name', async () => {
+    const script = (await svc(['completion', 'bash'])).stdout;
+    for (const line of ['svc pipeline create 1 --', 'svc projects import --', 'svc projects list --', 'svc --']) {
+      const words = complete(script, line);
+      expect(words.length, line).toBeGreaterThan(5);
+      expect(new Set(words).size, line).toBe(words.length);
+    }
+    expect(complete(script, 'svc pipeline create 1 --ti')).toEqual(['--timeout']);
+  });
+
+  it('bash completes the values of options with choices, per command', async () => {
+    const script = (await svc(['completion', 'bash'])).stdout;
+    expect(complete(script, 'svc -o ')).toEqual(['table', 'json', 'ndjson', 'tsv']);
+    expect(complete(script, 'svc --output n')).toEqual(['ndjson']);
+    expect(complete(script, 'svc projects list -o t')).toEqual(['table', 'tsv']);
+    expect(complete(script, 'svc --token-type ')).toEqual(['private', 'oauth', 'job']);
+    expect(complete(script, 'svc projects list --visibility ')).toEqual(['public', 'internal', 'private']);
+    expect(complete(script, 'svc users list --order-by ')).toEqual(['id', 'name', 'username', 'created_at', 'updated_at']);
+    expect(complete(script, 'svc projects list --order-by ')).not.toContain('username');
+    expect(complete(script, 'svc projects list --limit 5 --')).toContain('--all');
+  });
+
   it('zsh and fish scripts hold every noun, verb and option', async () => {
     const zsh = (await svc(['completion', 'zsh'])).stdout;
     expect(zsh.split('\n')[0]).toBe('#compdef svc');
-    expect(zsh).toMatch(/"auth login"\|"auth login "\*\) svc_items=\(.*'--refresh-token-file:/);
-    expect(zsh).toMatch(/"projects"\) svc_items=\('list:/);
+    expect(zsh).toMatch(/"auth login"\|"auth login "\*\) .*\*\) svc_items=\(.*'--refresh-token-file:/);
+    expect(zsh).toMatch(/"projects"\) .*\*\) svc_items=\('list:/);
+    expect(zsh).toMatch(/""\) case "\$svc_prev" in .*-o\|--output\) svc_items=\('table' 'json' 'ndjson' 'tsv'\)/);
     const fish = (await svc(['completion', 'fish'])).stdout;
     expect(fish).toContain("complete -c svc -n '__fish_seen_subcommand_from projects; and not __fish_seen_subcommand_from");
     expect(fish).toMatch(/-n '__fish_seen_subcommand_from api' -s X -l method -r/);
-    expect(fish).toMatch(/complete -c svc -s o -l output -r/);
+    expect(fish).toMatch(/complete -c svc -s o -l output -x -a 'table json ndjson tsv'/);
+    expect(fish).toMatch(/-n '__fish_seen_subcommand_from projects; and __fish_seen_subcommand_from list' -l visibility -x -a 'public internal private'/);
   });
 
   it('refuses an unknown shell', async () => {

@@ -5,6 +5,8 @@ export interface OptionNode {
   names: string[];
   description: string;
   takesValue: boolean;
+  /** The values the option accepts, when it names them (`-o`: table json ndjson tsv). */
+  choices?: string[];
 }
 
 export interface CommandNode {
@@ -27,6 +29,7 @@ export function commandTree(command: Command): CommandNode {
         names: [o.short, o.long].filter((n): n is string => Boolean(n)),
         description: o.description,
         takesValue: o.required || o.optional,
+        choices: o.argChoices,
       })),
     children: command.commands.filter((c) => c.name() !== 'help').map(commandTree),
   };
@@ -53,9 +56,16 @@ function valueOptions(root: CommandNode): string[] {
   return [...names].sort();
 }
 
+/** The level's own options, then the global ones it does not redefine (`--timeout` of a waiting command). */
+function levelOptions(level: Level, root: CommandNode): OptionNode[] {
+  if (level.node === root) return root.options;
+  const own = new Set(level.node.options.flatMap((o) => o.names));
+  return [...level.node.options, ...root.options.filter((o) => !o.names.some((n) => own.has(n)))];
+}
+
 /** What can follow at a level: subcommands, the level's own options, and the global options. */
 function candidates(level: Level, root: CommandNode): Array<{ word: string; description: string }> {
-  const options = level.node === root ? root.options : [...level.node.options, ...root.options];
+  const options = levelOptions(level, root);
   return [
     ...level.node.children.map((c) => ({ word: c.name, description: c.description })),
     ...options.flatMap((o) => o.names.filter((n) => n.startsWith('--')).map((n) => ({ word: n, description: o.description }))),
@@ -95,19 +105,29 @@ function orderedLevels(root: CommandNode): Level[] {
   return levels(root).sort((a, b) => b.path.split(' ').length - a.path.split(' ').length);
 }
 
+/**
+ * Shell `case` arms on the word before the cursor: after an option with choices, its values
+ * (as `item` says), else `fallback`.
+ */
+function choiceArms(options: OptionNode[], item: (values: string[]) => string, fallback: string): string {
+  const arms = options.filter((o) => o.choices?.length).map((o) => `${o.names.join('|')}) ${item(o.choices as string[])} ;; `);
+  return arms.length ? `case "$svc_prev" in ${arms.join('')}*) ${fallback} ;; esac` : fallback;
+}
+
 function bashScript(root: CommandNode): string {
+  const words = (values: string[]) => `svc_words="${values.join(' ')}"`;
   const cases = orderedLevels(root).map(
-    (level) => `    ${casePattern(level)}) svc_words="${candidates(level, root).map((c) => c.word).join(' ')}" ;;`,
+    (level) => `    ${casePattern(level)}) ${choiceArms(levelOptions(level, root), words, words(candidates(level, root).map((c) => c.word)))} ;;`,
   );
-  const globals = candidates({ path: '', node: { ...root, children: [] } }, root).map((c) => c.word).join(' ');
+  const globals = candidates({ path: '', node: { ...root, children: [] } }, root).map((c) => c.word);
   return [
     '# bash completion for svc; load with: source <(svc completion bash)',
     '_svc_completion() {',
-    '  local cur=${COMP_WORDS[COMP_CWORD]} svc_words',
+    '  local cur=${COMP_WORDS[COMP_CWORD]} svc_prev=${COMP_WORDS[COMP_CWORD-1]} svc_words',
     ...pathScanner(root, '1', 'COMP_WORDS', 'COMP_CWORD').map((l) => `  ${l}`),
     '  case "$svc_path" in',
     ...cases,
-    `    *) svc_words="${globals}" ;;`,
+    `    *) ${choiceArms(root.options, words, words(globals))} ;;`,
     '  esac',
     '  COMPREPLY=($(compgen -W "$svc_words" -- "$cur"))',
     '}',
@@ -121,15 +141,17 @@ function zshQuote(text: string): string {
 }
 
 function zshScript(root: CommandNode): string {
+  const list = (items: string[]) => `svc_items=(${items.map(zshQuote).join(' ')})`;
   const cases = orderedLevels(root).map((level) => {
-    const items = candidates(level, root).map((c) => zshQuote(`${c.word}:${c.description.replace(/:/g, '\\:')}`));
-    return `    ${casePattern(level)}) svc_items=(${items.join(' ')}) ;;`;
+    const items = candidates(level, root).map((c) => `${c.word}:${c.description.replace(/:/g, '\\:')}`);
+    return `    ${casePattern(level)}) ${choiceArms(levelOptions(level, root), list, list(items))} ;;`;
   });
   return [
     '#compdef svc',
     '# zsh completion for svc; load with: source <(svc completion zsh)',
     '_svc() {',
     '  local -a svc_items',
+    '  local svc_prev=${words[CURRENT-1]}',
     ...pathScanner(root, '2', 'words', 'CURRENT').map((l) => `  ${l}`),
     '  case "$svc_path" in',
     ...cases,
@@ -150,7 +172,8 @@ function fishOption(option: OptionNode, condition: string): string {
   const parts = ['complete -c svc'];
   if (condition) parts.push(`-n ${fishQuote(condition)}`);
   for (const name of option.names) parts.push(name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`);
-  if (option.takesValue) parts.push('-r');
+  if (option.choices?.length) parts.push('-x', `-a ${fishQuote(option.choices.join(' '))}`);
+  else if (option.takesValue) parts.push('-r');
   parts.push(`-d ${fishQuote(option.description)}`);
   return parts.join(' ');
 }
