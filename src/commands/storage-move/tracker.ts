@@ -95,6 +95,11 @@ export class KindTracker {
     });
   }
 
+  /** Whether the run has a boundary (a newest move before it, or `--since`) that discovery can page back to. */
+  hasBoundary(): boolean {
+    return this.options.baselineMoveId !== undefined || this.options.sinceMs !== undefined;
+  }
+
   /** True when the record is before this run's boundary (created before it started). */
   isBeforeRun(move: StorageMove): boolean {
     if (this.options.baselineMoveId !== undefined && move.id <= this.options.baselineMoveId) return true;

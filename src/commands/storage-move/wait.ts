@@ -70,6 +70,9 @@ export async function run(ctx: Context, opts: WaitOptions): Promise<number> {
     for (const container of listing?.containers ?? []) tracker.expect(container);
     trackers.push(tracker);
   }
+  if (sinceMs === undefined) {
+    ctx.info(`totals count what is on ${opts.from} now; to count the moves that finished earlier too, pass the --since printed by schedule or on Ctrl-C`);
+  }
   return watchVerifyReport(ctx, http, trackers, {
     flags: { ...opts, kind: probes.map((p) => p.kind) },
     settings,

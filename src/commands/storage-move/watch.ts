@@ -22,8 +22,11 @@
  *    read again (destination: moved; source: scheduled again; elsewhere: not moved).
  * 4. Schedule queued single moves, keeping at most --max-in-flight non-final at once.
  *
- * `wait` without `--since` has no boundary: its first poll pages back far enough for twice the
- * listed containers, then asks each container still without a record for its latest move. A move
+ * `wait --since` pages back to that time on its first poll, however many pages it takes: every
+ * SRC→DST move after it joins the set, so the totals are those of the run that printed it.
+ * `wait` without `--since` has no boundary, so its set is the containers on the source now: its
+ * first poll pages back far enough for twice the listed containers, then asks each container still
+ * without a record for its latest move. A move
  * older than the container's newest move in another direction is history that move undid, and a
  * move that had landed before the listing showed the container on the source is adopted, not trusted.
  * Nothing is kept locally: a new process rebuilds all of this from the server.
@@ -136,8 +139,9 @@ async function pollKind(http: HttpClient, tracker: KindTracker, grace: number, r
         pending.delete(move.id);
       }
       const oldest = page.items[page.items.length - 1]?.id ?? 0;
-      const discoveryDone =
-        !discovering || reachedKnown || (rebuild && (pages >= windowPages || (tracker.options.listed && allHaveMoves(tracker))));
+      // With a boundary, every move after it may belong to the set, so discovery pages back to it.
+      const windowDone = !tracker.hasBoundary() && (pages >= windowPages || (tracker.options.listed && allHaveMoves(tracker)));
+      const discoveryDone = !discovering || reachedKnown || (rebuild && windowDone);
       if (!page.hasNext || (discoveryDone && !worthPaging(pending, oldest))) break;
     }
     tracker.newestMoveId = newest;
