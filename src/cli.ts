@@ -8,53 +8,50 @@ const GLOBAL_OPTIONS_WITH_VALUES = new Set([
   '--url', '--token', '--token-type', '--profile', '--sudo', '--timeout', '--retries', '--ca-file', '-o', '--output', '--fields',
 ]);
 
-/** The noun the user asked for, skipping global options and their values. */
-export function findNoun(argv: string[]): string | undefined {
+/** The command words of the line (noun, verb, …) with their positions, skipping global options and their values. */
+function commandWords(argv: string[]): Array<{ word: string; index: number }> {
+  const words: Array<{ word: string; index: number }> = [];
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') return undefined;
-    if (arg.startsWith('-')) {
-      if (!arg.includes('=') && GLOBAL_OPTIONS_WITH_VALUES.has(arg)) i++;
-      continue;
-    }
-    if (arg === 'help') return argv.slice(i + 1).find((a) => !a.startsWith('-'));
-    return arg;
-  }
-  return undefined;
-}
-
-/** The first two words of the command line (noun and verb), skipping global options and their values. */
-function commandWords(argv: string[]): string[] {
-  const words: string[] = [];
-  for (let i = 0; i < argv.length && words.length < 2; i++) {
     const arg = argv[i] as string;
     if (arg === '--') break;
     if (arg.startsWith('-')) {
       if (!arg.includes('=') && GLOBAL_OPTIONS_WITH_VALUES.has(arg)) i++;
       continue;
     }
-    if (arg !== 'help') words.push(arg);
+    if (!(arg === 'help' && words.length === 0)) words.push({ word: arg, index: i });
   }
   return words;
+}
+
+/** The noun the user asked for (`svc help NOUN` included). */
+export function findNoun(argv: string[]): string | undefined {
+  return commandWords(argv)[0]?.word;
 }
 
 /**
  * `--timeout` and `--retries` are per-request settings on the root, but commands that wait
  * (pipelines, storage moves) give them their own meaning: a deadline for the wait and retries
- * per container. Commander lets the root claim a known option wherever it stands, so the root
- * gives up the ones the chosen command defines itself.
+ * per container. Commander lets the root claim a known option wherever it stands, so when such
+ * an option follows the command's name, the root gives it up to the command; before the name
+ * it stays the root's (per-request) setting.
  */
 function yieldSharedOptionsToLeaf(program: Command, argv: string[]): void {
-  let command: Command | undefined = program;
-  for (const word of commandWords(argv)) {
-    command = command?.commands.find((c) => c.name() === word || c.aliases().includes(word));
+  let command: Command = program;
+  let lastIndex = -1;
+  for (const { word, index } of commandWords(argv)) {
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) break;
+    command = next;
+    lastIndex = index;
   }
-  if (!command || command === program) return;
+  if (command === program) return;
   const own = new Set(command.options.map((o) => o.long));
+  const after = argv.slice(lastIndex + 1);
   const rootOptions = program.options as unknown as Array<{ long?: string }>;
   for (let i = rootOptions.length - 1; i >= 0; i--) {
     const long = rootOptions[i]?.long;
-    if (long && SHARED_OPTION_NAMES.includes(long) && own.has(long)) rootOptions.splice(i, 1);
+    if (!long || !SHARED_OPTION_NAMES.includes(long) || !own.has(long)) continue;
+    if (after.some((a) => a === long || a.startsWith(`${long}=`))) rootOptions.splice(i, 1);
   }
 }
 

@@ -78,12 +78,11 @@ export function createRuntime(io: Io, loadAll: () => Promise<Command>): Runtime 
         const command = all[all.length - 1] as Command;
         const args = all.slice(0, -2).flat().filter((a): a is string => typeof a === 'string');
         const opts = command.opts() as O;
-        const globals = { ...command.optsWithGlobals() } as GlobalOptions;
-        // A command that defines --timeout/--retries itself means its own thing by them (see cli.ts).
-        for (const own of command.options) {
-          if (own.long === '--timeout') delete globals.timeout;
-          if (own.long === '--retries') delete globals.retries;
-        }
+        // Per-request --timeout/--retries are the root's; a waiting command's own are in `opts` (see cli.ts).
+        let root = command;
+        while (root.parent) root = root.parent;
+        const rootOpts = root.opts() as GlobalOptions;
+        const globals = { ...command.optsWithGlobals(), timeout: rootOpts.timeout, retries: rootOpts.retries } as GlobalOptions;
         const ctx = new Context(io, globals);
         const code = await run(ctx, args, opts);
         if (typeof code === 'number') runtime.exitCode = code;

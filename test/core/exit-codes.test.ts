@@ -153,6 +153,16 @@ describe('output formats', () => {
     expect(String(tsv.stdout).split(/\r?\n/)[0]).toBe('id\tvisibility');
   });
 
+  it('--timeout/--retries before a waiting command are per-request; after it they are the wait\'s', async () => {
+    const env = sandboxEnv(sandbox);
+    const before = await svc(['--retries', '0', '--timeout', '5', 'pipeline', 'wait', '1', '1', '--interval', '0.05', '--debug'], { env });
+    expect(before.exitCode, before.stderr).toBe(0);
+    expect(before.stderr).toMatch(/attempt 1\/1\b/);
+    const after = await svc(['pipeline', 'wait', '1', '1', '--timeout', '5', '--interval', '0.05', '--debug'], { env });
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(after.stderr).toMatch(/attempt 1\/5\b/);
+  });
+
   it('warns once on stderr about a --fields name the records do not have', async () => {
     const env = sandboxEnv(sandbox);
     const typo = await svc(['projects', 'list', '--limit', '3', '--fields', 'id,path_with_namespce', '-o', 'json'], { env });
