@@ -27,6 +27,33 @@ export function configFilePath(env: NodeJS.ProcessEnv): string {
   return join(env.SVC_CONFIG_DIR || envPaths('svc', { suffix: '' }).config, 'config.json');
 }
 
+const TOKEN_TYPES: readonly string[] = ['private', 'oauth', 'job'];
+
+/**
+ * conf's reader: a file of the wrong shape (`[]`, a profile that is not an object, an unknown
+ * token type) is refused like broken JSON, before anything reads it or writes over it.
+ */
+function parseConfigFile(text: string): ConfigData {
+  const data: unknown = JSON.parse(text);
+  if (!isObject(data)) throw new Error('expected a JSON object');
+  if (data.activeProfile !== undefined && typeof data.activeProfile !== 'string') throw new Error('activeProfile must be a string');
+  if (data.profiles === undefined) return data as unknown as ConfigData;
+  if (!isObject(data.profiles)) throw new Error('profiles must be an object');
+  for (const [name, profile] of Object.entries(data.profiles)) {
+    if (!isObject(profile)) throw new Error(`profile '${name}' must be an object`);
+    const notText = Object.keys(profile).find((key) => typeof profile[key] !== 'string');
+    if (notText) throw new Error(`profiles.${name}.${notText} must be a string`);
+    if (profile.tokenType !== undefined && !TOKEN_TYPES.includes(profile.tokenType as string)) {
+      throw new Error(`profiles.${name}.tokenType must be one of ${TOKEN_TYPES.join(', ')} (got '${profile.tokenType}')`);
+    }
+  }
+  return data as unknown as ConfigData;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export class ConfigStore {
   private readonly conf: Conf<ConfigData>;
 
@@ -39,6 +66,7 @@ export class ConfigStore {
         configFileMode: 0o600,
         defaults: { profiles: {} },
         clearInvalidConfig: false,
+        deserialize: parseConfigFile,
       });
     } catch (error) {
       throw new SvcError(

@@ -275,6 +275,28 @@ describe('svc config', () => {
     expect(twice.stderr).toMatch(/was not set/);
   });
 
+  it('reports a config file of the wrong shape in one line, exit 2, and leaves it untouched', async () => {
+    const shapes: Array<[string, RegExp]> = [
+      ['[]', /expected a JSON object/],
+      ['{"profiles": []}', /profiles must be an object/],
+      ['{"profiles": {"default": "x"}}', /profile 'default' must be an object/],
+      ['{"profiles": {"default": {"url": 5}}}', /profiles\.default\.url must be a string/],
+      ['{"profiles": {"default": {"url": "http://x", "tokenType": "weird"}}}', /tokenType must be one of private, oauth, job \(got 'weird'\)/],
+    ];
+    for (const [text, message] of shapes) {
+      const dir = tempDir();
+      writeFileSync(configFile(dir), text, { mode: 0o600 });
+      for (const args of [['config', 'list'], ['config', 'set', 'url', sandbox.url], ['projects', 'get', '1']]) {
+        const result = await svc(args, { configDir: dir });
+        expect(result.exitCode, `${text}: ${args.join(' ')}`).toBe(2);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        expect(result.stderr).toMatch(/cannot read the config file/);
+        expect(result.stderr).toMatch(message);
+      }
+      expect(readFileSync(configFile(dir), 'utf8')).toBe(text);
+    }
+  });
+
   it('reports a corrupt config file in one line, exit 2, and leaves it untouched', async () => {
     const dir = tempDir();
     const garbage = '{"profiles": {"default": {"url": "http://x"'; // truncated JSON
