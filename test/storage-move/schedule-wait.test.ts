@@ -65,6 +65,22 @@ describe('schedule --wait', () => {
     expect(r.stderr, r.stdout).toMatch(/^groups \d+\/6 finished/m);
   });
 
+  it('prints only the --fields columns of the summary, in tsv, ndjson and json', async () => {
+    const sb = await sandbox({ projects: 60, moveMs: 5 });
+    const run = (from: string, to: string, format: string) =>
+      svc(['storage-move', 'schedule', '--from', from, '--to', to, '--kind', 'groups', '--wait', ...FAST, '-o', format, '--fields', 'kind,total'], { env: env(sb) });
+    const tsv = await run('default', 'storage2', 'tsv');
+    expect(tsv.exitCode, tsv.stderr).toBe(0);
+    expect(tsv.stdout).toBe('kind\ttotal\ngroups\t6\n');
+    const ndjson = await run('storage2', 'default', 'ndjson');
+    expect(ndjson.exitCode, ndjson.stderr).toBe(0);
+    expect(ndjson.stdout).toBe('{"kind":"groups","total":6}\n');
+    const json = await run('default', 'storage2', 'json');
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ complete: true, kinds: [{ kind: 'groups', total: 6 }] });
+    expect(Object.keys((JSON.parse(json.stdout) as { kinds: object[] }).kinds[0] as object)).toEqual(['kind', 'total']);
+  });
+
   it('keeps at most --max-in-flight moves running in the rolling mode', async () => {
     const sb = await sandbox({ projects: 60, moveMs: 5, moveConcurrency: 20, moveFailureRate: 0.2 });
     const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--max-in-flight', '3', ...FAST], { env: env(sb) });

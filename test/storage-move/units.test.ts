@@ -1,14 +1,11 @@
-import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { StorageMove } from '../../src/api/storage-moves.js';
 import { resumeCommand } from '../../src/commands/storage-move/options.js';
 import { formatProgressLine } from '../../src/commands/storage-move/progress.js';
-import { describeOutcome, formatDuration, formatMoveSummary, type MoveSummary } from '../../src/commands/storage-move/summary.js';
+import { describeOutcome, formatDuration, formatSummaryDocument, SUMMARY_COLUMNS, summaryRecords, type MoveSummary } from '../../src/commands/storage-move/summary.js';
 import { KindTracker } from '../../src/commands/storage-move/tracker.js';
 import { FINAL_STATES } from '../../src/api/storage-moves.js';
 import { parseWeights } from '../../src/commands/storage-move/weights.js';
-
-const chalk = new Chalk({ level: 0 });
 
 function summary(overrides: Partial<MoveSummary> = {}): MoveSummary {
   return {
@@ -25,27 +22,29 @@ function summary(overrides: Partial<MoveSummary> = {}): MoveSummary {
   };
 }
 
-describe('formatMoveSummary', () => {
-  it('writes a header and one tab-separated row per kind', () => {
-    expect(formatMoveSummary(summary(), { format: 'tsv', tty: false, chalk })).toBe(
-      'kind\ttotal\tfinished\tcleanup_failed\tfailed\tstill_on_source\tretries\tduration\n' +
-        'projects\t10000\t9990\t4\t2\t2\t31\t1h02m03s\n' +
-        'snippets\t3\t3\t0\t0\t0\t0\t12.3s\n',
-    );
+describe('summary records', () => {
+  it('gives one table row per kind, with the duration as people read it', () => {
+    const rows = summaryRecords(summary(), 'tsv');
+    expect(rows.map((r) => SUMMARY_COLUMNS.map((c) => r[c]))).toEqual([
+      ['projects', 10000, 9990, 4, 2, 2, 31, '1h02m03s'],
+      ['snippets', 3, 3, 0, 0, 0, 0, '12.3s'],
+    ]);
   });
 
-  it('writes one JSON document with the ids of what did not move', () => {
-    const doc = JSON.parse(formatMoveSummary(summary(), { format: 'json', tty: false, chalk }));
+  it('writes one JSON document with the ids of what did not move, and --fields choosing the figures of each kind', () => {
+    const doc = JSON.parse(formatSummaryDocument(summary(), undefined));
     expect(doc.kinds[0]).toMatchObject({ kind: 'projects', not_moved: [7, 12], cleanup_failed_ids: [1, 2, 3, 4] });
     expect(doc).toMatchObject({ from: 'default', to: 'storage2', complete: false, requests: { polls: 9 } });
+    const picked = JSON.parse(formatSummaryDocument(summary(), ['kind', 'duration']));
+    expect(picked.kinds).toEqual([{ kind: 'projects', duration: '1h02m03s' }, { kind: 'snippets', duration: '12.3s' }]);
+    expect(picked).toMatchObject({ complete: false, timed_out: false });
   });
 
-  it('writes one line per kind for ndjson and an aligned table on a terminal', () => {
-    const lines = formatMoveSummary(summary(), { format: 'ndjson', tty: false, chalk }).trimEnd().split('\n');
-    expect(lines.map((l) => JSON.parse(l).kind)).toEqual(['projects', 'snippets']);
-    const table = formatMoveSummary(summary(), { format: 'table', tty: true, chalk });
-    expect(table).toMatch(/kind\s+total\s+finished/);
-    expect(table).toMatch(/projects\s+10000\s+9990\s+4\s+2\s+2\s+31\s+1h02m03s/);
+  it('gives ndjson one record per kind with its storages', () => {
+    expect(summaryRecords(summary(), 'ndjson').map((r) => [r.from, r.to, r.kind])).toEqual([
+      ['default', 'storage2', 'projects'],
+      ['default', 'storage2', 'snippets'],
+    ]);
   });
 
   it('says what is left in one line', () => {

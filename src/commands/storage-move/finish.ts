@@ -1,11 +1,11 @@
 import type { Context } from '../../context.js';
 import { ExitCode, InterruptedError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
-import { write } from '../../output/writer.js';
+import { write, writeList } from '../../output/writer.js';
 import { listContainersOnStorage } from '../../api/storage-containers.js';
-import { KIND_NAMES, resumeCommand, type WatchFlags, type WatchSettings } from './options.js';
+import { KIND_NAMES, resumeCommand, toAsync, type WatchFlags, type WatchSettings } from './options.js';
 import { Progress } from './progress.js';
-import { describeOutcome, formatMoveSummary, type KindSummary, type MoveSummary } from './summary.js';
+import { describeOutcome, formatSummaryDocument, SUMMARY_COLUMNS, summaryRecords, type KindSummary, type MoveSummary } from './summary.js';
 import type { KindTracker } from './tracker.js';
 import { watchMoves, type WatchPlan, type WatchStats } from './watch.js';
 
@@ -87,11 +87,18 @@ export async function watchVerifyReport(ctx: Context, http: HttpClient, trackers
     kinds,
     requests: { total: stats.requests, polls: stats.polls, max_per_poll: stats.maxRequestsPerPoll },
   };
-  await write(ctx.stdout, formatMoveSummary(summary, { format: ctx.output.format, tty: ctx.output.stdoutIsTTY, chalk: ctx.chalk }));
+  await writeSummary(ctx, summary);
   if (summary.complete) {
     ctx.info(describeOutcome(summary));
     return ExitCode.ok;
   }
   ctx.warn(describeOutcome(summary));
   return ExitCode.incomplete;
+}
+
+/** The summary honours -o and --fields like any listing; JSON is one document with the run's figures around the kinds. */
+async function writeSummary(ctx: Context, summary: MoveSummary): Promise<void> {
+  const { format, fields } = ctx.output;
+  if (format === 'json') return write(ctx.stdout, formatSummaryDocument(summary, fields));
+  await writeList(ctx.stdout, ctx.output, toAsync(summaryRecords(summary, format)), [...SUMMARY_COLUMNS]);
 }

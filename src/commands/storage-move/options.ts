@@ -144,3 +144,8 @@ export function parseSince(value: string): string {
   if (Number.isNaN(ms)) throw new InvalidArgumentError('expected an ISO 8601 time such as 2024-05-01T12:00:00Z');
   return new Date(ms).toISOString();
 }
+
+/** Records already in memory, for the writers that stream. */
+export async function* toAsync<T>(items: T[]): AsyncGenerator<T> {
+  yield* items;
+}

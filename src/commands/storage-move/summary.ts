@@ -1,5 +1,4 @@
-import type { ChalkInstance } from 'chalk';
-import { renderTable, tsvLine, type OutputFormat } from '../../output/format.js';
+import { pickFields, type OutputFormat } from '../../output/format.js';
 
 export interface KindSummary {
   kind: string;
@@ -37,7 +36,8 @@ export const SUMMARY_COLUMNS = [
   'duration',
 ] as const;
 
-function row(kind: KindSummary): Record<string, unknown> {
+/** A kind's figures as a table row: the duration as people read it. */
+export function summaryRow(kind: KindSummary): Record<string, unknown> {
   return { ...kind, duration: formatDuration(kind.duration_seconds) };
 }
 
@@ -50,18 +50,16 @@ export function formatDuration(seconds: number): string {
   return h ? `${h}h${String(m).padStart(2, '0')}m${rest}s` : `${m}m${rest}s`;
 }
 
-/** The end-of-run report: a table per kind (table/tsv), one JSON document, or one line per kind (ndjson). */
-export function formatMoveSummary(
-  summary: MoveSummary,
-  options: { format: OutputFormat; tty: boolean; chalk: ChalkInstance },
-): string {
-  const columns = [...SUMMARY_COLUMNS];
-  if (options.format === 'json') return `${JSON.stringify(summary, null, 2)}\n`;
-  if (options.format === 'ndjson') {
-    return summary.kinds.map((k) => `${JSON.stringify({ from: summary.from, to: summary.to, ...k })}\n`).join('');
-  }
-  if (options.format === 'table' && options.tty) return renderTable(summary.kinds.map(row), columns, options.chalk);
-  return tsvLine(columns) + summary.kinds.map((k) => tsvLine(columns.map((c) => row(k)[c]))).join('');
+/** The records of the end-of-run report: one per kind, the table row, or for ndjson the kind with its storages. */
+export function summaryRecords(summary: MoveSummary, format: OutputFormat): Array<Record<string, unknown>> {
+  if (format === 'ndjson') return summary.kinds.map((k) => ({ from: summary.from, to: summary.to, ...k }));
+  return summary.kinds.map(summaryRow);
+}
+
+/** `-o json`: one document; --fields chooses the figures of each kind, the rest of the document stays. */
+export function formatSummaryDocument(summary: MoveSummary, fields: string[] | undefined): string {
+  const kinds = fields ? summary.kinds.map((k) => pickFields(summaryRow(k), fields)) : summary.kinds;
+  return `${JSON.stringify({ ...summary, kinds }, null, 2)}\n`;
 }
 
 /** One stderr line saying what is left, for scripts reading only the exit code and people reading the table. */

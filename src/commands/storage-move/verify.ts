@@ -6,7 +6,7 @@ import { writeList } from '../../output/writer.js';
 import { listContainersOnStorage } from '../../api/storage-containers.js';
 import { listStorageMoves, moveContainer, ON_DESTINATION_STATES, type MoveKind } from '../../api/storage-moves.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { checkStorages, explainForbidden, KIND_NAMES, parseKinds, parseSince, preflight, probeKinds } from './options.js';
+import { checkStorages, explainForbidden, KIND_NAMES, parseKinds, parseSince, preflight, probeKinds, toAsync } from './options.js';
 
 interface VerifyOptions {
   from: string;
@@ -76,8 +76,4 @@ async function unmovedByHistory(http: HttpClient, kind: MoveKind, source: string
     }
   }
   return out;
-}
-
-async function* toAsync<T>(items: T[]): AsyncGenerator<T> {
-  yield* items;
 }
