@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { packageVersion, type Io } from './context.js';
+import type { Io } from './context.js';
+import { packageVersion } from './version.js';
 import { ExitCode } from './errors.js';
 import { NOUNS } from './commands/index.js';
 import { addGlobalOptions, createRuntime, reportError } from './runtime.js';

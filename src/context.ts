@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { ExitCode, SvcError } from './errors.js';
+import { packageVersion } from './version.js';
 import type { ConfigStore } from './config/store.js';
 import type { Target } from './config/resolve.js';
 import type { HttpClient, HttpClientOptions } from './http/client.js';
@@ -35,13 +35,6 @@ export interface Io {
 export interface Spinner {
   update(text: string): void;
   stop(): void;
-}
-
-let cachedVersion: string | undefined;
-
-export function packageVersion(): string {
-  cachedVersion ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return cachedVersion;
 }
 
 /** Everything a command may touch, built once per invocation; tests reach it only through the CLI. */

@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { Context, type GlobalOptions, type Io } from './context.js';
+import type { Context, GlobalOptions, Io } from './context.js';
 import { ExitCode, SvcError } from './errors.js';
 import { OUTPUT_FORMATS, parseFieldList } from './output/format.js';
 
@@ -83,6 +83,8 @@ export function createRuntime(io: Io, loadAll: () => Promise<Command>): Runtime 
         while (root.parent) root = root.parent;
         const rootOpts = root.opts() as GlobalOptions;
         const globals = { ...command.optsWithGlobals(), timeout: rootOpts.timeout, retries: rootOpts.retries } as GlobalOptions;
+        // Loaded here, not at the top, so `--help` and `--version` load no chalk.
+        const { Context } = await import('./context.js');
         const ctx = new Context(io, globals);
         const code = await run(ctx, args, opts);
         if (typeof code === 'number') runtime.exitCode = code;
