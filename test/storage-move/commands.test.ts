@@ -75,7 +75,8 @@ describe('dry run, verify, list, get, weights', () => {
     expect(remaining.exitCode).toBe(8);
     const rows = JSON.parse(remaining.stdout) as Array<{ id: number; reason: string }>;
     expect(rows.map((row) => row.id)).toEqual(sb.state.projectIdsOnStorage('default'));
-    expect(remaining.stderr).toMatch(/repositories remain on default/);
+    expect(remaining.stderr.trimEnd().split('\n').at(-1)).toBe(`svc: ${rows.length} repositories remain on default`);
+    expect(remaining.stderr).not.toMatch(/warning: .*remain/);
     const empty = await svc(['storage-move', 'verify', '--from', 'storage2', '--kind', 'projects'], { env: env(sb) });
     expect(empty.exitCode).toBe(8);
     for (const id of sb.state.projectIdsOnStorage('default')) sb.state.setProjectStorage(id, 'storage2');

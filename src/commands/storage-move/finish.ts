@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { ExitCode, InterruptedError } from '../../errors.js';
+import { ExitCode, IncompleteError, InterruptedError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { write, writeList } from '../../output/writer.js';
 import { listContainersOnStorage } from '../../api/storage-containers.js';
@@ -59,7 +59,8 @@ export interface FinishInput {
 
 /**
  * Watches, verifies and reports. Exit 0 only when every container moved and nothing is left on
- * the source; 8 otherwise (including --timeout); Ctrl-C → 130 with the command that resumes.
+ * the source; otherwise the summary still goes to stdout and an IncompleteError (8, also at
+ * --timeout) says what is left; Ctrl-C → 130 with the command that resumes.
  */
 export async function watchVerifyReport(ctx: Context, http: HttpClient, trackers: KindTracker[], input: FinishInput): Promise<number> {
   const progress = await Progress.start(ctx, `watching moves from ${input.flags.from} to ${input.flags.to}`);
@@ -88,12 +89,9 @@ export async function watchVerifyReport(ctx: Context, http: HttpClient, trackers
     requests: { total: stats.requests, polls: stats.polls, max_per_poll: stats.maxRequestsPerPoll },
   };
   await writeSummary(ctx, summary);
-  if (summary.complete) {
-    ctx.info(describeOutcome(summary));
-    return ExitCode.ok;
-  }
-  ctx.warn(describeOutcome(summary));
-  return ExitCode.incomplete;
+  if (!summary.complete) throw new IncompleteError(describeOutcome(summary));
+  ctx.info(describeOutcome(summary));
+  return ExitCode.ok;
 }
 
 /** The summary honours -o and --fields like any listing; JSON is one document with the run's figures around the kinds. */

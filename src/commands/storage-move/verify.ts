@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ExitCode } from '../../errors.js';
+import { ExitCode, IncompleteError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { writeList } from '../../output/writer.js';
 import { listContainersOnStorage } from '../../api/storage-containers.js';
@@ -48,10 +48,7 @@ export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
     }
   }
   await writeList(ctx.stdout, ctx.output, toAsync(remaining), ['kind', 'id', 'name', 'reason']);
-  if (remaining.length) {
-    ctx.warn(`${remaining.length} repositories remain on ${opts.from}`);
-    return ExitCode.incomplete;
-  }
+  if (remaining.length) throw new IncompleteError(`${remaining.length} repositories remain on ${opts.from}`);
   ctx.info(`nothing remains on ${opts.from}`);
   return ExitCode.ok;
 }
