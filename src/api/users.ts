@@ -22,3 +22,14 @@ export function listUsers(http: HttpClient, query: ListUsersQuery): AsyncGenerat
   if (query.keyset) Object.assign(params, { pagination: 'keyset', order_by: query.orderBy ?? 'id', sort: query.sort ?? 'asc' });
   return http.pages<User>('/users', params);
 }
+
+export interface CurrentUser {
+  id: number;
+  username: string;
+  is_admin?: boolean;
+}
+
+/** The token's own user: answers only to a working credential, so it is how tokens are checked. */
+export function getCurrentUser(http: HttpClient): Promise<CurrentUser> {
+  return http.record<CurrentUser>({ path: '/user' });
+}

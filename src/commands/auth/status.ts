@@ -1,3 +1,4 @@
+import { getCurrentUser } from '../../api/users.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
@@ -39,7 +40,7 @@ export async function run(ctx: Context): Promise<number> {
   } else {
     try {
       const http = await ctx.http();
-      status.user = (await http.request<CurrentUser>({ path: '/user' })).data;
+      status.user = await getCurrentUser(http);
       status.check = `ok: ${describeUser(status.user)}`;
     } catch (error) {
       if (!(error instanceof SvcError) || error.exitCode === ExitCode.interrupted) throw error;

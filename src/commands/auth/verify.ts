@@ -1,11 +1,9 @@
 import type { Context } from '../../context.js';
 import type { HttpClientOptions } from '../../http/client.js';
 
-export interface CurrentUser {
-  id: number;
-  username: string;
-  is_admin?: boolean;
-}
+import { getCurrentUser, type CurrentUser } from '../../api/users.js';
+
+export type { CurrentUser };
 
 /** Checks a token the way every peer does: GET /user answers only to a working credential. */
 export async function verifyToken(
@@ -13,7 +11,7 @@ export async function verifyToken(
   target: Pick<HttpClientOptions, 'baseUrl' | 'credentials' | 'caFile' | 'onCredentialsRefreshed'>,
 ): Promise<CurrentUser> {
   const http = await ctx.createHttp(target);
-  return (await http.request<CurrentUser>({ path: '/user' })).data;
+  return getCurrentUser(http);
 }
 
 export function describeUser(user: CurrentUser): string {
