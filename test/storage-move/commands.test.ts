@@ -45,6 +45,40 @@ describe('bad input', () => {
     }
   });
 
+  it('takes the same --kind words in every verb, with one message listing them', async () => {
+    sb.clearRequests();
+    const verbs = [
+      ['schedule', '--from', 'default', '--to', 'storage2'],
+      ['wait', '--from', 'default', '--to', 'storage2'],
+      ['verify', '--from', 'default'],
+      ['list'],
+      ['get', '1'],
+    ];
+    for (const verb of verbs) {
+      const bad = await svc(['storage-move', ...verb, '--kind', 'bogus'], { env: env(sb) });
+      expect(bad.exitCode, verb[0]).toBe(2);
+      expect(bad.stderr.trim(), verb[0]).toMatch(/^svc: .*'bogus'.*expected projects, snippets, groups or all$/);
+      const help = await svc(['storage-move', ...verb, '--help'], { env: env(sb) });
+      expect(help.stdout, verb[0]).toMatch(/--kind <kind> +projects, snippets, groups or all/);
+    }
+    expect(sb.requests()).toHaveLength(0);
+    const list = await svc(['storage-move', 'list', '--kind', 'all', '--all', '-o', 'json'], { env: env(sb) });
+    expect(list.exitCode, list.stderr).toBe(0);
+    const single = await svc(['storage-move', 'list', '--kind', 'snippet', '-o', 'json'], { env: env(sb) });
+    expect(single.exitCode, single.stderr).toBe(0);
+    const get = await svc(['storage-move', 'get', '1', '--kind', 'all'], { env: env(sb) });
+    expect(get.exitCode).toBe(2);
+    expect(get.stderr.trim()).toBe('svc: get needs a single --kind (projects, snippets or groups): move ids are numbered per kind');
+  });
+
+  it('refuses named containers that --kind leaves out, before any request (exit 2)', async () => {
+    sb.clearRequests();
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--group', 'acme', '--kind', 'projects'], { env: env(sb) });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toBe('svc: --group names groups, but --kind is projects: drop --kind or make it groups or all');
+    expect(sb.requests()).toHaveLength(0);
+  });
+
   it('says group moves are a paid-tier feature: an error for --kind groups, a skipped kind for --kind all', async () => {
     const groups = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'groups'], { env: env(free) });
     expect(groups.exitCode).toBe(5);
@@ -102,6 +136,10 @@ describe('dry run, verify, list, get, weights', () => {
     expect(moves.length).toBeGreaterThan(0);
     expect(moves.every((m) => m.state === 'finished' && m.destination_storage_name === 'storage2')).toBe(true);
     expect(moves.map((m) => m.id)).toEqual([...moves.map((m) => m.id)].sort((a, b) => b - a));
+    const every = await svc(['storage-move', 'list', '--kind', 'all', '--to', 'storage2', '--all', '-o', 'json'], { env: env(sb) });
+    expect(every.exitCode, every.stderr).toBe(0);
+    const kinds = (JSON.parse(every.stdout) as Array<{ kind: string }>).map((m) => m.kind);
+    expect([...new Set(kinds)]).toEqual(['projects', 'snippets', 'groups']);
     const one = await svc(['storage-move', 'get', String(moves[0]?.id)], { env: env(sb) });
     expect(one.exitCode).toBe(0);
     expect(one.stdout.split('\n')[0]).toBe('id\tstate\tsource_storage_name\tdestination_storage_name\tcontainer_id\tcontainer\tcreated_at\terror_message');

@@ -5,7 +5,7 @@ import { writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
 import { numericId } from '../shared/args.js';
 import { withContainer } from './list.js';
-import { explainForbidden, parseKind } from './options.js';
+import { explainForbidden, kindOption, singleKind } from './options.js';
 
 const MOVE_FIELDS = ['id', 'state', 'source_storage_name', 'destination_storage_name', 'container_id', 'container', 'created_at', 'error_message'];
 
@@ -14,9 +14,9 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('get')
     .description('Show one storage move')
     .argument('<move-id>', 'the move id')
-    .option('--kind <kind>', 'projects, snippets or groups', parseKind, parseKind('projects'));
+    .addOption(kindOption('projects'));
   withExamples(command, ['svc storage-move get 42', 'svc storage-move get 7 --kind snippets -o json']);
-  command.action(runtime.action<{ kind: MoveKind }>((ctx, [id], opts) => run(ctx, numericId('move id', id as string), opts.kind)));
+  command.action(runtime.action<{ kind: MoveKind[] }>((ctx, [id], opts) => run(ctx, numericId('move id', id as string), singleKind(opts.kind, 'get'))));
 }
 
 export async function run(ctx: Context, id: number, kind: MoveKind): Promise<void> {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
@@ -12,14 +12,29 @@ import { DEFAULT_INTERVAL_S } from '../shared/wait.js';
 export const KIND_NAMES: Record<MoveKind, string> = { project: 'projects', snippet: 'snippets', group: 'groups' };
 export const DEFAULT_RETRIES = 3;
 
-export function parseKind(value: string): MoveKind {
-  const kind = MOVE_KINDS.find((k) => KIND_NAMES[k] === value || k === value);
-  if (!kind) throw new InvalidArgumentError('expected projects, snippets or groups');
-  return kind;
-}
+/** The --kind words of every verb: plural or singular names, or `all`. */
+const KIND_WORDS = new Map<string, MoveKind[]>([
+  ...MOVE_KINDS.flatMap((k): Array<[string, MoveKind[]]> => [[KIND_NAMES[k], [k]], [k, [k]]]),
+  ['all', [...MOVE_KINDS]],
+]);
+const KIND_CHOICES = 'projects, snippets, groups or all';
 
 export function parseKinds(value: string): MoveKind[] {
-  return value === 'all' ? [...MOVE_KINDS] : [parseKind(value)];
+  const kinds = KIND_WORDS.get(value);
+  if (!kinds) throw new InvalidArgumentError(`expected ${KIND_CHOICES}`);
+  return kinds;
+}
+
+/** `--kind` for every verb; `implicit`: it means all when absent, and the verb can tell that it was not given. */
+export function kindOption(defaultWord: 'all' | 'projects' | 'implicit'): Option {
+  if (defaultWord === 'implicit') return new Option('--kind <kind>', `${KIND_CHOICES} (default: all)`).argParser(parseKinds);
+  return new Option('--kind <kind>', KIND_CHOICES).argParser(parseKinds).default(parseKinds(defaultWord), defaultWord);
+}
+
+/** Move ids are numbered per kind, so a verb about one move needs exactly one. */
+export function singleKind(kinds: MoveKind[], verb: string): MoveKind {
+  if (kinds.length !== 1) throw new UsageError(`${verb} needs a single --kind (projects, snippets or groups): move ids are numbered per kind`);
+  return kinds[0] as MoveKind;
 }
 
 export interface WatchFlags {

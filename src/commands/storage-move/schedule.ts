@@ -1,10 +1,10 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ExitCode, SvcError } from '../../errors.js';
+import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { writeList } from '../../output/writer.js';
 import { getContainer, listContainersOnStorage, type Container } from '../../api/storage-containers.js';
-import { scheduleStorageMove, scheduleStorageMovesFrom, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
+import { MOVE_KINDS, scheduleStorageMove, scheduleStorageMovesFrom, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
 import { collect, withExamples, type Runtime } from '../../runtime.js';
 import { projectRef } from '../shared/args.js';
 import { sleep } from '../shared/wait.js';
@@ -15,7 +15,7 @@ import {
   explainForbidden,
   isUncertainFailure,
   KIND_NAMES,
-  parseKinds,
+  kindOption,
   preflight,
   probeKinds,
   resumeCommand,
@@ -29,7 +29,9 @@ import { MOVE_COLUMNS, withContainer } from './list.js';
 
 const BULK_ATTEMPTS = 4;
 
-interface ScheduleOptions extends WatchFlags {
+interface ScheduleOptions extends Omit<WatchFlags, 'kind'> {
+  /** Absent: all kinds, or the kinds of the named containers. */
+  kind?: MoveKind[];
   wait?: boolean;
   dryRun?: boolean;
   force?: boolean;
@@ -44,7 +46,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .description('Move every repository (or the named ones) from one storage to another, and optionally watch the moves to the end')
     .requiredOption('--from <storage>', 'source storage')
     .requiredOption('--to <storage>', 'destination storage')
-    .addOption(new Option('--kind <kind>', 'projects, snippets, groups or all').argParser(parseKinds).default(parseKinds('all'), 'all'))
+    .addOption(kindOption('implicit'))
     .option('--project <project>', 'move this project only (id or path; repeatable)', collect)
     .option('--snippet <id>', 'move this snippet only (repeatable)', collect)
     .option('--group <group>', 'move this group only (id or path; repeatable)', collect)
@@ -61,12 +63,20 @@ export function register(parent: Command, runtime: Runtime): void {
   command.action(runtime.action<ScheduleOptions>((ctx, _args, opts) => run(ctx, opts)));
 }
 
+/** The containers named by --project/--snippet/--group; a kind that --kind leaves out is a usage error. */
 function namedContainers(opts: ScheduleOptions): Array<{ kind: MoveKind; ref: string }> {
-  return [
+  const named = [
     ...(opts.project ?? []).map((ref) => ({ kind: 'project' as const, ref: projectRef(ref) })),
     ...(opts.snippet ?? []).map((ref) => ({ kind: 'snippet' as const, ref })),
     ...(opts.group ?? []).map((ref) => ({ kind: 'group' as const, ref: projectRef(ref) })),
   ];
+  const given = opts.kind;
+  const excluded = given && named.find((n) => !given.includes(n.kind));
+  if (excluded) {
+    const kind = KIND_NAMES[excluded.kind];
+    throw new UsageError(`--${excluded.kind} names ${kind}, but --kind is ${given.map((k) => KIND_NAMES[k]).join(', ')}: drop --kind or make it ${kind} or all`);
+  }
+  return named;
 }
 
 /** The server's clock at the start (from `Date`, minus a second), so `wait --since` matches this run's moves. */
@@ -80,7 +90,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
   const startedAt = Date.now();
   checkStorages(opts.from, opts.to, opts.force);
   const named = namedContainers(opts);
-  const kinds = named.length ? [...new Set(named.map((n) => n.kind))] : opts.kind;
+  const kinds = named.length ? [...new Set(named.map((n) => n.kind))] : opts.kind ?? [...MOVE_KINDS];
   const flags: WatchFlags = { ...opts, kind: kinds };
   const settings = takeWatchSettings(flags, startedAt);
   const http = await ctx.http({ requireToken: true });

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, IncompleteError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
@@ -6,7 +6,7 @@ import { writeList } from '../../output/writer.js';
 import { listContainersOnStorage } from '../../api/storage-containers.js';
 import { listStorageMoves, moveContainer, ON_DESTINATION_STATES, type MoveKind } from '../../api/storage-moves.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { checkStorages, explainForbidden, KIND_NAMES, parseKinds, parseSince, preflight, probeKinds, toAsync } from './options.js';
+import { checkStorages, explainForbidden, KIND_NAMES, kindOption, parseSince, preflight, probeKinds, toAsync } from './options.js';
 
 interface VerifyOptions {
   from: string;
@@ -26,7 +26,7 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('verify')
     .description('Check that nothing remains on a storage: exit 0 if so, else 8 and list what remains')
     .requiredOption('--from <storage>', 'the storage that should be empty')
-    .addOption(new Option('--kind <kind>', 'projects, snippets, groups or all').argParser(parseKinds).default(parseKinds('all'), 'all'))
+    .addOption(kindOption('all'))
     .option('--since <time>', 'where a kind cannot be listed by storage, read its moves back to this time only', parseSince);
   withExamples(command, ['svc storage-move verify --from default', 'svc storage-move verify --from default --kind projects -o json']);
   command.action(runtime.action<VerifyOptions>((ctx, _args, opts) => run(ctx, opts)));

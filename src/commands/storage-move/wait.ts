@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listContainersOnStorage } from '../../api/storage-containers.js';
 import { withExamples, type Runtime } from '../../runtime.js';
@@ -7,7 +7,7 @@ import {
   addWatchOptions,
   checkStorages,
   explainForbidden,
-  parseKinds,
+  kindOption,
   parseSince,
   preflight,
   probeKinds,
@@ -29,7 +29,7 @@ export function register(parent: Command, runtime: Runtime): void {
     )
     .requiredOption('--from <storage>', 'source storage')
     .requiredOption('--to <storage>', 'destination storage')
-    .addOption(new Option('--kind <kind>', 'projects, snippets, groups or all').argParser(parseKinds).default(parseKinds('all'), 'all'))
+    .addOption(kindOption('all'))
     .option('--since <time>', 'count the moves created from this time on (printed by schedule and on Ctrl-C)', parseSince)
     .option('--force', 'allow --from equal to --to');
   addWatchOptions(command);
