@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cleanupTempDirs, svc } from '../support/harness.js';
 import { startTestSandbox } from '../support/sandbox.js';
-import { env, FAST } from './helpers.js';
+import { env, FAST, idsOn } from './helpers.js';
 
 let sb: Sandbox;
 let free: Sandbox;
@@ -98,6 +98,17 @@ describe('dry run, verify, list, get, weights', () => {
     const rows = JSON.parse(r.stdout) as Array<{ kind: string; id: number }>;
     expect(rows.map((row) => row.id)).toEqual(sb.state.projectIdsOnStorage('default'));
     expect(sb.requests().every((q) => q.method === 'GET')).toBe(true);
+  });
+
+  it('--dry-run counts every kind it can list and says once which it cannot', async () => {
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--dry-run'], { env: env(sb) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const projects = sb.state.projectIdsOnStorage('default').length;
+    const groups = idsOn(sb, 'group', 'default').length;
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1 + projects + groups);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      `warning: dry run: ${projects + groups} repositories would move (${projects} projects, ${groups} groups), and every snippet on default, which this instance cannot list by storage; nothing was changed`,
+    ]);
   });
 
   it('schedules named containers singly, then verify passes for them and fails (8) while others remain', async () => {

@@ -109,7 +109,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
       ctx.warn(`skipping ${KIND_NAMES[probe.kind]}: this instance cannot list them by storage, which single-container moves need`);
       continue;
     }
-    if (!expected) warnUnlisted(ctx, probe.kind);
+    if (!expected && !opts.dryRun) warnUnlisted(ctx, probe.kind);
     const tracker = new KindTracker(
       probe.kind,
       {
@@ -128,7 +128,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
     trackers.push(tracker);
   }
 
-  if (opts.dryRun) return dryRun(ctx, trackers);
+  if (opts.dryRun) return dryRun(ctx, trackers, opts.from);
 
   if (bulk) {
     for (const tracker of trackers) {
@@ -187,17 +187,24 @@ function settleAlreadyMoved(ctx: Context, tracker: KindTracker, containers: Cont
   }
 }
 
-async function dryRun(ctx: Context, trackers: KindTracker[]): Promise<number> {
+/** Lists what would move and counts it per kind; a kind the instance cannot list is named once, in that count line. */
+async function dryRun(ctx: Context, trackers: KindTracker[], source: string): Promise<number> {
+  const listed = trackers.filter((t) => t.options.listed);
   async function* rows() {
-    for (const tracker of trackers) {
-      if (!tracker.options.listed) {
-        ctx.warn(`${KIND_NAMES[tracker.kind]}: cannot be listed by storage on this instance; the bulk job would move every one on ${tracker.options.source}`);
-      }
+    for (const tracker of listed) {
       for (const c of tracker.containers.values()) yield { kind: KIND_NAMES[tracker.kind], id: c.id, name: c.label };
     }
   }
   const { count } = await writeList(ctx.stdout, ctx.output, rows(), ['kind', 'id', 'name']);
-  ctx.info(`dry run: ${count} repositories would move; nothing was changed`);
+  const perKind = listed.map((t) => `${t.containers.size} ${KIND_NAMES[t.kind]}`).join(', ');
+  const unlisted = trackers.filter((t) => !t.options.listed).map((t) => t.kind);
+  const moving = `dry run: ${count} repositories would move${perKind ? ` (${perKind})` : ''}`;
+  if (!unlisted.length) {
+    ctx.info(`${moving}; nothing was changed`);
+  } else {
+    const every = unlisted.map((k) => `every ${k}`).join(' and ');
+    ctx.warn(`${moving}, and ${every} on ${source}, which this instance cannot list by storage; nothing was changed`);
+  }
   return ExitCode.ok;
 }
 
