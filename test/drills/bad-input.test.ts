@@ -291,7 +291,7 @@ const serverCases: Case[] = [
 const storageMoveCases: Case[] = [
   { name: 'storage-move: --from equals --to', args: ['storage-move', 'schedule', '--from', 'default', '--to', 'default'], exit: USAGE, line: /nothing would move/ },
   { name: 'storage-move: --to missing', args: ['storage-move', 'schedule', '--from', 'default'], exit: USAGE, line: /required option '--to <storage>'/ },
-  { name: 'storage-move: unknown --kind', args: ['storage-move', 'schedule', '--from', 'a', '--to', 'b', '--kind', 'widgets'], exit: USAGE, line: /expected projects, snippets or groups/ },
+  { name: 'storage-move: unknown --kind', args: ['storage-move', 'schedule', '--from', 'a', '--to', 'b', '--kind', 'widgets'], exit: USAGE, line: /expected projects, snippets, groups or all$/ },
   { name: 'storage-move: --interval too short', args: ['storage-move', 'schedule', '--from', 'a', '--to', 'b', '--interval', '0.01'], exit: USAGE, line: /--interval must be at least/ },
   { name: 'storage-move: --max-in-flight 0', args: ['storage-move', 'schedule', '--from', 'a', '--to', 'b', '--max-in-flight', '0'], exit: USAGE, line: /--max-in-flight must be at least 1/ },
   { name: 'storage-move: move id not a number', args: ['storage-move', 'get', 'abc'], exit: USAGE, line: /invalid move id 'abc'/ },
