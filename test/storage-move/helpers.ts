@@ -1,6 +1,22 @@
+import { afterAll, afterEach } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import type { MoveKind } from '../../src/sandbox/moves.js';
-import { sandboxEnv } from '../support/sandbox.js';
+import { cleanupTempDirs } from '../support/harness.js';
+import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
+
+/** A test file's sandbox starter: each sandbox is closed after its test, temp dirs after the file. */
+export function sandboxPerTest(): (options: Parameters<typeof startTestSandbox>[0]) => Promise<Sandbox> {
+  const open: Sandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  afterAll(() => cleanupTempDirs());
+  return async (options) => {
+    const sb = await startTestSandbox(options);
+    open.push(sb);
+    return sb;
+  };
+}
 
 /** Fast polls and progress lines for tests; the CLI's defaults are 5 s and 30 s. */
 export const FAST = ['--interval', '0.05'];

@@ -1,23 +1,13 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KindSummary } from '../../src/commands/storage-move/summary.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, svc } from '../support/harness.js';
-import { startTestSandbox } from '../support/sandbox.js';
-import { env, FAST, idsOn, waitUntil } from './helpers.js';
+import { svc } from '../support/harness.js';
+import { env, FAST, idsOn, sandboxPerTest, waitUntil } from './helpers.js';
 
 // More projects than one page of moves (100): `wait --since` must page back to the boundary.
 const PROJECTS = 350;
 
-const sandboxes: Sandbox[] = [];
-async function sandbox(options: Parameters<typeof startTestSandbox>[0]): Promise<Sandbox> {
-  const sb = await startTestSandbox(options);
-  sandboxes.push(sb);
-  return sb;
-}
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
-});
-afterAll(() => cleanupTempDirs());
+const sandbox = sandboxPerTest();
 
 const projectsOf = (stdout: string) => (JSON.parse(stdout) as { kinds: KindSummary[] }).kinds[0] as KindSummary;
 

@@ -1,20 +1,9 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KindSummary } from '../../src/commands/storage-move/summary.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, spawnSvc, svc } from '../support/harness.js';
-import { startTestSandbox } from '../support/sandbox.js';
-import { env, FAST, idsOn, moveListRequests, waitUntil } from './helpers.js';
+import { spawnSvc, svc } from '../support/harness.js';
+import { env, FAST, idsOn, sandboxPerTest, moveListRequests, waitUntil } from './helpers.js';
 
-const sandboxes: Sandbox[] = [];
-async function sandbox(options: Parameters<typeof startTestSandbox>[0]): Promise<Sandbox> {
-  const sb = await startTestSandbox(options);
-  sandboxes.push(sb);
-  return sb;
-}
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
-});
-afterAll(() => cleanupTempDirs());
+const sandbox = sandboxPerTest();
 
 describe('schedule --wait', () => {
   it('moves every project, snippet and group, retrying failed moves, and prints one JSON summary', async () => {

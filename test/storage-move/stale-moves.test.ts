@@ -1,24 +1,14 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KindSummary } from '../../src/commands/storage-move/summary.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, svc } from '../support/harness.js';
-import { startTestSandbox } from '../support/sandbox.js';
-import { env, FAST, idsOn } from './helpers.js';
+import { svc } from '../support/harness.js';
+import { env, FAST, idsOn, sandboxPerTest } from './helpers.js';
 
 // Moves that existed before the run, containers not on --from, and history that a newer move
 // made stale: each used to leave a container with no move, no queue entry and no outcome, so the
 // watch waited for ever. The --timeout bounds a regression; the assertions say it was not needed.
 
-const sandboxes: Sandbox[] = [];
-async function sandbox(options: Parameters<typeof startTestSandbox>[0]): Promise<Sandbox> {
-  const sb = await startTestSandbox(options);
-  sandboxes.push(sb);
-  return sb;
-}
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
-});
-afterAll(() => cleanupTempDirs());
+const sandbox = sandboxPerTest();
 
 const schedule = (...args: string[]) => ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', ...args];
 const posts = (sb: Sandbox, path: string) => sb.requests().filter((r) => r.method === 'POST' && r.rawPath === `/api/v4${path}`);
