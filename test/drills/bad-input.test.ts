@@ -94,6 +94,7 @@ const apiCases: Case[] = [
   { name: 'api: field without =', args: ['api', 'projects', '-f', 'novalue'], exit: USAGE, line: /expected key=value/ },
   { name: 'api: field without a name', args: ['api', 'projects', '-f', '=x'], exit: USAGE, line: /expected key=value/ },
   { name: 'api: malformed nested name', args: ['api', 'projects', '-f', 'a[b=1'], exit: USAGE, line: /invalid parameter name/ },
+  { name: 'api: an unknown -X method', args: ['api', 'projects', '-X', 'BOGUS'], exit: USAGE, line: /-X 'BOGUS': not an HTTP method \(expected one of GET, HEAD/ },
   { name: 'api: -o table without --fields', args: ['api', 'projects', '-o', 'table'], exit: USAGE, line: /needs --fields/ },
   { name: 'api: header without a colon', args: ['api', 'projects', '-H', 'NoColon'], exit: USAGE, line: /expected 'Name: value'/ },
 ];

@@ -21,6 +21,8 @@ interface ApiOptions {
   include?: boolean;
 }
 
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
 export function register(program: Command, runtime: Runtime): void {
   const command = program
     .command('api')
@@ -48,7 +50,9 @@ export async function run(ctx: Context, rawPath: string, opts: ApiOptions): Prom
   const hasParams = Object.keys(params).length > 0;
   const writes = !opts.paginate && (hasParams || opts.input !== undefined);
   const method = (opts.method ?? (writes ? 'POST' : 'GET')).toUpperCase();
-  if (!/^[A-Z]+$/.test(method)) throw new UsageError(`-X '${opts.method}': not an HTTP method`);
+  if (!HTTP_METHODS.includes(method)) {
+    throw new UsageError(`-X '${opts.method}': not an HTTP method (expected one of ${HTTP_METHODS.join(', ')})`);
+  }
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET requests only');
   if (opts.paginate && opts.include) throw new UsageError('--paginate and --include cannot be combined');
   const format: OutputFormat = ctx.globals.output ?? 'json';
