@@ -2,12 +2,10 @@ import { Command } from 'commander';
 import type { Io } from './context.js';
 import { packageVersion } from './version.js';
 import { ExitCode } from './errors.js';
-import { NOUNS } from './commands/index.js';
-import { addGlobalOptions, createRuntime, reportError } from './runtime.js';
-
-const GLOBAL_OPTIONS_WITH_VALUES = new Set([
-  '--url', '--token', '--token-type', '--profile', '--sudo', '--timeout', '--retries', '--ca-file', '-o', '--output', '--fields',
-]);
+import { NOUNS, type CommandModule, type NounEntry } from './commands/index.js';
+import { addCommand, renamedOptionsOf, withExamples } from './cli/build.js';
+import { GLOBAL_FLAGS_WITH_VALUES } from './cli/global-options.js';
+import { addGlobalOptions, createRuntime, reportError, type Runtime } from './runtime.js';
 
 /** The command words of the line (noun, verb, …) with their positions, skipping global options and their values. */
 function commandWords(argv: string[]): Array<{ word: string; index: number }> {
@@ -16,7 +14,7 @@ function commandWords(argv: string[]): Array<{ word: string; index: number }> {
     const arg = argv[i] as string;
     if (arg === '--') break;
     if (arg.startsWith('-')) {
-      if (!arg.includes('=') && GLOBAL_OPTIONS_WITH_VALUES.has(arg)) i++;
+      if (!arg.includes('=') && GLOBAL_FLAGS_WITH_VALUES.has(arg)) i++;
       continue;
     }
     if (!(arg === 'help' && words.length === 0)) words.push({ word: arg, index: i });
@@ -30,14 +28,11 @@ export function findNoun(argv: string[]): string | undefined {
 }
 
 /**
- * `--timeout` and `--retries` are per-request settings on the root, but commands that wait
- * (pipelines, storage moves) give them their own meaning: a deadline for the wait and retries
- * per container. Commander lets the root claim a known option wherever it stands, so when such
- * an option follows the command's name, the root gives it up to the command; before the name
- * it stays the root's (per-request) setting.
+ * Options a command renamed keep their old spelling after the command's name for a while: the
+ * word is rewritten to the new name, with one line saying so.
  */
-function yieldSharedOptionsToLeaf(program: Command, argv: string[]): void {
-  let command: Command = program;
+function renameDeprecatedOptions(program: Command, argv: string[], io: Io): string[] {
+  let command = program;
   let lastIndex = -1;
   for (const { word, index } of commandWords(argv)) {
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
@@ -45,18 +40,18 @@ function yieldSharedOptionsToLeaf(program: Command, argv: string[]): void {
     command = next;
     lastIndex = index;
   }
-  if (command === program) return;
-  const own = new Set(command.options.map((o) => o.long));
-  const after = argv.slice(lastIndex + 1);
-  const rootOptions = program.options as unknown as Array<{ long?: string }>;
-  for (let i = rootOptions.length - 1; i >= 0; i--) {
-    const long = rootOptions[i]?.long;
-    if (!long || !SHARED_OPTION_NAMES.includes(long) || !own.has(long)) continue;
-    if (after.some((a) => a === long || a.startsWith(`${long}=`))) rootOptions.splice(i, 1);
-  }
+  const renamed = renamedOptionsOf(command);
+  if (Object.keys(renamed).length === 0) return argv;
+  const end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
+  return argv.map((arg, i) => {
+    if (i <= lastIndex || i >= end) return arg;
+    const [name, value] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    const now = renamed[name];
+    if (!now) return arg;
+    io.stderr.write(`svc: warning: ${name} after \`${command.name()}\` is now ${now}; the old spelling will be removed\n`);
+    return value === undefined ? now : `${now}=${value}`;
+  });
 }
-
-const SHARED_OPTION_NAMES = ['--timeout', '--retries'];
 
 export function buildProgram(io: Io): Command {
   const program = new Command('svc');
@@ -78,6 +73,17 @@ export function buildProgram(io: Io): Command {
   return program;
 }
 
+function addModule(program: Command, entry: NounEntry, module: CommandModule, runtime: Runtime): void {
+  if (entry.leaf) {
+    module.register?.(program, runtime, entry.summary);
+    return;
+  }
+  const noun = program.command(entry.name).description(entry.summary);
+  if (module.examples) withExamples(noun, module.examples);
+  for (const spec of module.commands ?? []) addCommand(noun, spec, runtime);
+  module.register?.(noun, runtime, entry.summary);
+}
+
 export async function main(argv: string[], io: Io): Promise<number> {
   const program = buildProgram(io);
   const loaded = new Set<string>();
@@ -86,7 +92,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (loaded.has(noun.name)) continue;
       const stub = program.commands.find((c) => c.name() === noun.name);
       if (stub) (program.commands as Command[]).splice(program.commands.indexOf(stub), 1);
-      (await noun.load()).register(program, runtime);
+      addModule(program, noun, await noun.load(), runtime);
       loaded.add(noun.name);
     }
     return program;
@@ -97,7 +103,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const wanted = findNoun(argv);
     for (const noun of NOUNS) {
       if (noun.name === wanted) {
-        (await noun.load()).register(program, runtime);
+        addModule(program, noun, await noun.load(), runtime);
         loaded.add(noun.name);
       } else {
         program.command(noun.name).description(noun.summary);
@@ -109,8 +115,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       program.outputHelp();
       return ExitCode.usage;
     }
-    yieldSharedOptionsToLeaf(program, argv);
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(renameDeprecatedOptions(program, argv, io), { from: 'user' });
     return runtime.exitCode;
   } catch (error) {
     return reportError(error, io, secrets, debug);

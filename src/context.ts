@@ -2,26 +2,13 @@ import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { ExitCode, SvcError } from './errors.js';
 import { packageVersion } from './version.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, type GlobalValues } from './cli/global-options.js';
 import type { ConfigStore } from './config/store.js';
 import type { Target } from './config/resolve.js';
 import type { HttpClient, HttpClientOptions } from './http/client.js';
-import type { OutputFormat } from './output/format.js';
 import type { OutputSettings } from './output/writer.js';
 
-export interface GlobalOptions {
-  url?: string;
-  token?: string;
-  tokenType?: string;
-  profile?: string;
-  sudo?: string;
-  timeout?: number;
-  retries?: number;
-  caFile?: string;
-  output?: OutputFormat;
-  fields?: string[];
-  debug?: boolean;
-  quiet?: boolean;
-}
+export type GlobalOptions = GlobalValues;
 
 export interface Io {
   stdin: Readable;
@@ -181,8 +168,8 @@ export class Context {
     return new HttpClient({
       ...target,
       sudo: this.globals.sudo,
-      timeoutMs: (this.globals.timeout ?? 30) * 1000,
-      retries: this.globals.retries ?? 4,
+      timeoutMs: (this.globals.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
+      retries: this.globals.retries ?? DEFAULT_RETRIES,
       userAgent: `svc/${this.version}`,
       signal: this.signal,
       debug: this.debugEnabled ? (line) => this.debug(line) : undefined,

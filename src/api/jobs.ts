@@ -6,7 +6,7 @@ import { apiPath } from '../http/encode.js';
  * The job's artifact archive as a stream. The service answers with a redirect to object
  * storage; the HTTP layer follows it without sending credentials to that other origin.
  */
-export function downloadJobArtifacts(http: HttpClient, project: string, jobId: number): Promise<ApiResponse<Readable>> {
+export function downloadJobArtifacts(http: HttpClient, project: string, jobId: string | number): Promise<ApiResponse<Readable>> {
   return http.request<Readable>({
     path: apiPath`/projects/${project}/jobs/${jobId}/artifacts`,
     responseType: 'stream',

@@ -12,6 +12,6 @@ export async function createPipeline(
   return await http.record<Pipeline>({ method: 'POST', path: apiPath`/projects/${project}/pipeline`, json });
 }
 
-export async function getPipeline(http: HttpClient, project: string, pipelineId: number): Promise<Pipeline> {
+export async function getPipeline(http: HttpClient, project: string, pipelineId: string | number): Promise<Pipeline> {
   return await http.record<Pipeline>({ path: apiPath`/projects/${project}/pipelines/${pipelineId}` });
 }

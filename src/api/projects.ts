@@ -1,46 +1,23 @@
-import type { ApiResponse, HttpClient, Page } from '../http/client.js';
+import type { HttpClient, Page } from '../http/client.js';
 import { apiPath, type QueryParams } from '../http/encode.js';
 import { fileMultipart, type MultipartFile } from './multipart.js';
 import type { Project, ProjectImport } from './types.js';
 
-export interface ListProjectsQuery {
-  repositoryStorage?: string;
-  search?: string;
-  visibility?: string;
-  orderBy?: string;
-  sort?: 'asc' | 'desc';
-  perPage: number;
-  /** Keyset by id: constant cost per page at any depth, and no maximum offset. */
-  keyset?: boolean;
-}
-
-export function listProjects(http: HttpClient, query: ListProjectsQuery): AsyncGenerator<Page<Project>> {
-  const params: QueryParams = {
-    repository_storage: query.repositoryStorage,
-    search: query.search,
-    visibility: query.visibility,
-    per_page: query.perPage,
-  };
+/**
+ * `GET /projects` with the service's own parameters. With `keyset`, pages by keyset on id (constant
+ * cost per page at any depth, no maximum offset); by id otherwise, an offset listing that meets the
+ * maximum offset continues by keyset from its last record.
+ */
+export function listProjects(http: HttpClient, query: QueryParams, keyset = false): AsyncGenerator<Page<Project>> {
   // The service lists newest first (created_at desc, which follows id); keyset keeps that order.
-  const sort = query.sort ?? 'desc';
-  if (query.keyset) {
-    Object.assign(params, { pagination: 'keyset', order_by: 'id', sort });
-  } else {
-    Object.assign(params, { order_by: query.orderBy, sort: query.sort });
-  }
-  const byId = query.keyset || query.orderBy === 'id';
+  const sort = (query.sort as string | undefined) ?? 'desc';
+  const params: QueryParams = keyset ? { ...query, pagination: 'keyset', order_by: 'id', sort } : query;
+  const byId = keyset || query.order_by === 'id';
   return http.pages<Project>('/projects', params, {
     keysetFallback: byId
       ? (last) => ({
           path: '/projects',
-          query: {
-            ...params,
-            pagination: 'keyset',
-            order_by: 'id',
-            sort,
-            [sort === 'asc' ? 'id_after' : 'id_before']: last.id,
-            page: undefined,
-          },
+          query: { ...params, pagination: 'keyset', order_by: 'id', sort, [sort === 'asc' ? 'id_after' : 'id_before']: last.id, page: undefined },
         })
       : undefined,
   });
@@ -48,28 +25,6 @@ export function listProjects(http: HttpClient, query: ListProjectsQuery): AsyncG
 
 export async function getProject(http: HttpClient, project: string | number): Promise<Project> {
   return await http.record<Project>({ path: apiPath`/projects/${project}` });
-}
-
-export interface CreateProjectInput {
-  name: string;
-  path?: string;
-  namespaceId?: number;
-  description?: string;
-  visibility?: string;
-}
-
-export async function createProject(http: HttpClient, input: CreateProjectInput): Promise<Project> {
-  return http.record<Project>({
-    method: 'POST',
-    path: '/projects',
-    json: {
-      name: input.name,
-      path: input.path,
-      namespace_id: input.namespaceId,
-      description: input.description,
-      visibility: input.visibility,
-    },
-  });
 }
 
 export interface ImportProjectInput {
@@ -97,6 +52,3 @@ export async function getProjectImport(http: HttpClient, project: string | numbe
 }
 
 /** `DELETE /projects/:id/share/:group_id`; the status tells 204 (done) from 202 (scheduled). */
-export async function unshareProject(http: HttpClient, project: string, groupId: number): Promise<ApiResponse<unknown>> {
-  return http.request({ method: 'DELETE', path: apiPath`/projects/${project}/share/${groupId}`, responseType: 'none' });
-}

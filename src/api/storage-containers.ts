@@ -38,7 +38,7 @@ export async function listContainersOnStorage(
 ): Promise<{ containers: Container[]; date?: string } | undefined> {
   const pages =
     kind === 'project'
-      ? listProjects(http, { repositoryStorage: storage, perPage: 100, keyset: true, sort: 'asc' })
+      ? listProjects(http, { repository_storage: storage, per_page: 100, sort: 'asc' }, true)
       : http.pages<StoredRecord>(kind === 'group' ? '/groups' : '/snippets/all', {
           repository_storage: storage,
           ...(kind === 'group' ? { all_available: true, order_by: 'id', sort: 'asc' } : {}),

@@ -1,27 +1,4 @@
-import type { HttpClient, Page } from '../http/client.js';
-import type { QueryParams } from '../http/encode.js';
-import type { User } from './types.js';
-
-export interface ListUsersQuery {
-  search?: string;
-  username?: string;
-  orderBy?: string;
-  sort?: 'asc' | 'desc';
-  perPage: number;
-  keyset: boolean;
-}
-
-export function listUsers(http: HttpClient, query: ListUsersQuery): AsyncGenerator<Page<User>> {
-  const params: QueryParams = {
-    search: query.search,
-    username: query.username,
-    order_by: query.orderBy,
-    sort: query.sort,
-    per_page: query.perPage,
-  };
-  if (query.keyset) Object.assign(params, { pagination: 'keyset', order_by: query.orderBy ?? 'id', sort: query.sort ?? 'asc' });
-  return http.pages<User>('/users', params);
-}
+import type { HttpClient } from '../http/client.js';
 
 export interface CurrentUser {
   id: number;

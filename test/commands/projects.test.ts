@@ -200,8 +200,18 @@ describe('projects unshare', () => {
     const again = await suite.run(['projects', 'unshare', '5', '4']);
     expect(again.exitCode).toBe(5);
     expect(again.stderr).toContain('404 Group Link Not Found');
-    const badId = await suite.run(['projects', 'unshare', '1', 'acme']);
-    expect(badId.exitCode).toBe(2);
+    const noGroup = await suite.run(['projects', 'unshare', '1', 'no-such-group']);
+    expect(noGroup.exitCode).toBe(5);
+    expect(noGroup.stderr).toBe('svc: GET /groups/no-such-group failed: 404 Group Not Found\n');
+  });
+
+  it('takes the group by its full path as well as its id (#9)', async () => {
+    const share = await req(suite.sandbox.url, '/api/v4/projects/5/share', { method: 'POST', token: suite.sandbox.tokens.admin, json: { group_id: 2, group_access: 30 } });
+    expect(share.status).toBe(201);
+    const result = await suite.run(['projects', 'unshare', '5', 'acme/platform']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('project 5 is no longer shared with group acme/platform\n');
+    expect(suite.requests().map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /api/v4/groups/acme%2Fplatform', 'DELETE /api/v4/projects/5/share/2']);
   });
 
   it('reports a 202 as scheduled, not done', async () => {

@@ -42,8 +42,16 @@ describe('issues', () => {
     const project = await suite.run(['issues', 'get', 'no/such', '1']);
     expect(project.exitCode).toBe(5);
     expect(project.stderr).not.toContain('iid');
-    const bad = await suite.run(['issues', 'get', '1', '#3']);
+    const bad = await suite.run(['issues', 'get', '1', '#']);
     expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe("svc: invalid iid '#': expected the issue's number, such as 12 or #12\n");
+  });
+
+  it("accepts the iid as the web UI shows it, with its '#' (#9)", async () => {
+    const result = await suite.run(['issues', 'get', '1', '#3', '-o', 'json', '--fields', 'iid']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ iid: 3 });
+    expect(onlyRequest(suite, 'GET', /issues/).rawPath).toBe('/api/v4/projects/1/issues/3');
   });
 });
 

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { fileMultipart } from '../../src/api/multipart.js';
 import { decodeContent } from '../../src/commands/files/get.js';
-import { ACTIVE_PIPELINE_STATUSES } from '../../src/commands/pipeline/follow.js';
+import { ACTIVE_PIPELINE_STATUSES } from '../../src/commands/pipeline/shared/follow.js';
 import { columnsFor } from '../../src/commands/projects/list.js';
 import { parseAssignment } from '../../src/commands/shared/assignment.js';
 import { formatBytes, formatProgress } from '../../src/commands/shared/progress.js';

@@ -62,7 +62,7 @@ const flagCases: Case[] = [
   { name: '--limit with --all', args: list('--limit', '5', '--all'), exit: USAGE, line: /option '--all' cannot be used with option '--limit <n>'/ },
   { name: '--all with --limit on another list', args: ['branches', 'commits', '1', 'main', '--all', '--limit=5'], exit: USAGE, line: /'--all' cannot be used with option '--limit <n>'/ },
   { name: '--interval without --wait', args: ['pipeline', 'create', '1', '--ref', 'main', '--interval', '1'], exit: USAGE, line: /--interval only applies with --wait/ },
-  { name: '--timeout without --wait', args: ['projects', 'import', '--file', 'OUT', '--path', 'p', '--timeout', '60'], exit: USAGE, line: /--timeout only applies with --wait/ },
+  { name: '--wait-timeout without --wait', args: ['projects', 'import', '--file', 'OUT', '--path', 'p', '--wait-timeout', '60'], exit: USAGE, line: /--wait-timeout only applies with --wait/ },
 ];
 
 const idCases: Case[] = [

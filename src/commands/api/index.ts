@@ -23,10 +23,10 @@ interface ApiOptions {
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-export function register(program: Command, runtime: Runtime): void {
+export function register(program: Command, runtime: Runtime, summary: string): void {
   const command = program
     .command('api')
-    .description('Send any request to the API (path relative to /api/v4) with the same credentials, retries and redirects')
+    .description(summary)
     .argument('<path>', "endpoint path such as projects/42/issues; encode path parameters yourself (group%2Fproject)")
     .option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)')
     .option('-f, --raw-field <key=value>', 'string parameter (repeatable); name[], name[key] and name[][key] nest', collect)

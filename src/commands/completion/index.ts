@@ -4,10 +4,10 @@ import { write } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
 import { SHELLS, commandTree, completionScript, type Shell } from './scripts.js';
 
-export function register(program: Command, runtime: Runtime): void {
+export function register(program: Command, runtime: Runtime, summary: string): void {
   const command = program
     .command('completion')
-    .description('Print a shell completion script for every command and option')
+    .description(summary)
     .addArgument(new Argument('<shell>', 'shell to complete in').choices(SHELLS));
   withExamples(command, [
     'source <(svc completion bash)',

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getRepositoryFile } from '../../api/repository.js';
 import type { RepositoryFile } from '../../api/types.js';
 import { SvcError } from '../../errors.js';
 import { write, writeRecord } from '../../output/writer.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { defineCommand } from '../../cli/spec.js';
 import { PROJECT_ARGUMENT, projectRef, requiredText, requiredTextParser } from '../shared/args.js';
 
 const FILE_FIELDS = ['file_path', 'size', 'ref', 'blob_id', 'last_commit_id', 'content_sha256'];
@@ -15,26 +14,25 @@ interface GetOptions {
   raw?: boolean;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('get')
-    .description("Show a file's metadata, or with --raw write its bytes to stdout (binary-safe)")
-    .argument('<project>', PROJECT_ARGUMENT)
-    .argument('<file-path>', 'path of the file in the repository, e.g. docs/guide/intro.md', (value: string) =>
-      requiredText('file path', value.replace(/^\/+/, '')),
-    )
-    .requiredOption('--ref <ref>', 'branch, tag or commit to read the file from', requiredTextParser('--ref'))
-    .option('--raw', "write the file's decoded content to stdout instead of its metadata");
-  withExamples(command, [
+export const GET = defineCommand<GetOptions>({
+  name: 'get',
+  description: "Show a file's metadata, or with --raw write its bytes to stdout (binary-safe)",
+  args: [
+    { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
+    { name: 'file-path', help: 'path of the file in the repository, e.g. docs/guide/intro.md', parse: (value) => requiredText('file path', value.replace(/^\/+/, '')) },
+  ],
+  options: [
+    { flags: '--ref <ref>', help: 'branch, tag or commit to read the file from', parse: requiredTextParser('--ref'), required: true },
+    { flags: '--raw', help: "write the file's decoded content to stdout instead of its metadata" },
+  ],
+  examples: [
     'svc files get acme/platform/api docs/guide/intro.md --ref main',
     'svc files get acme/platform/api assets/logo.png --ref v1.0.0 --raw > logo.png',
-  ]);
-  command.action(
-    runtime.action<GetOptions>((ctx, [project, filePath], opts) => run(ctx, projectRef(project as string), filePath as string, opts)),
-  );
-}
+  ],
+  run: (ctx, [project, filePath], opts) => run(ctx, project as string, filePath as string, opts),
+});
 
-export async function run(ctx: Context, project: string, filePath: string, opts: GetOptions): Promise<void> {
+async function run(ctx: Context, project: string, filePath: string, opts: GetOptions): Promise<void> {
   const http = await ctx.http();
   const file = await getRepositoryFile(http, project, filePath, opts.ref);
   if (opts.raw) {

@@ -4,13 +4,12 @@ import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { downloadJobArtifacts } from '../../api/jobs.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { writeRecord } from '../../output/writer.js';
-import { withExamples, type Runtime } from '../../runtime.js';
-import { numericId, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
+import { defineCommand } from '../../cli/spec.js';
+import { idDigits, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { describeFsError } from '../shared/local-file.js';
 import { byteProgress, formatBytes } from '../shared/progress.js';
 
@@ -21,24 +20,25 @@ interface ArtifactsOptions {
   force?: boolean;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('artifacts')
-    .description("Download a job's artifact archive to a file, atomically (never a half-written file under the final name)")
-    .argument('<project>', PROJECT_ARGUMENT)
-    .argument('<job-id>', 'job id')
-    .option('--out <file>', `where to save the archive; - for stdout (default: ./${DEFAULT_ARTIFACTS_FILE})`)
-    .option('--force', 'replace the file if it exists');
-  withExamples(command, [
+export const ARTIFACTS = defineCommand<ArtifactsOptions>({
+  name: 'artifacts',
+  description: "Download a job's artifact archive to a file, atomically (never a half-written file under the final name)",
+  args: [
+    { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
+    { name: 'job-id', help: 'job id', parse: (value) => idDigits('job id', value) },
+  ],
+  options: [
+    { flags: '--out <file>', help: `where to save the archive; - for stdout (default: ./${DEFAULT_ARTIFACTS_FILE})` },
+    { flags: '--force', help: 'replace the file if it exists' },
+  ],
+  examples: [
     'svc jobs artifacts acme/platform/api 1234 --out build.zip',
-    'CI_JOB_TOKEN=... svc jobs artifacts $CI_PROJECT_ID 1234 --out - | unzip -l /dev/stdin',
-  ]);
-  command.action(
-    runtime.action<ArtifactsOptions>((ctx, [project, jobId], opts) => run(ctx, projectRef(project as string), numericId('job id', jobId as string), opts)),
-  );
-}
+    'CI_JOB_TOKEN=... svc jobs artifacts $CI_PROJECT_ID 1234 --out - | bsdtar -tf -',
+  ],
+  run: (ctx, [project, jobId], opts) => run(ctx, project as string, jobId as string, opts),
+});
 
-export async function run(ctx: Context, project: string, jobId: number, opts: ArtifactsOptions): Promise<void> {
+async function run(ctx: Context, project: string, jobId: string, opts: ArtifactsOptions): Promise<void> {
   if (opts.out === '-') {
     if (ctx.io.isTTY.stdout) throw new UsageError('--out -: refusing to write a zip archive to a terminal; redirect stdout or give a file');
     const http = await ctx.http();
@@ -55,7 +55,7 @@ export async function run(ctx: Context, project: string, jobId: number, opts: Ar
     const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
     await partial.commit();
     ctx.info(`saved ${target} (${formatBytes(size)})`);
-    await writeRecord(ctx.stdout, ctx.output, { file: target, size, job_id: jobId }, ['file', 'size']);
+    await writeRecord(ctx.stdout, ctx.output, { file: target, size, job_id: Number.isSafeInteger(Number(jobId)) ? Number(jobId) : jobId }, ['file', 'size']);
   } finally {
     await partial.discard();
   }

@@ -1,8 +1,13 @@
-import type { Command } from 'commander';
-import type { Runtime } from '../../runtime.js';
-import { register as registerList } from './list.js';
+import type { Resource } from '../generic/resource.js';
+import { listVerb } from '../generic/verbs.js';
 
-export function register(program: Command, runtime: Runtime): void {
-  const namespaces = program.command('namespaces').description('List the user and group namespaces you can create projects in');
-  registerList(namespaces, runtime);
-}
+const NAMESPACES: Resource = { path: '/namespaces', params: {}, columns: ['id', 'full_path', 'kind', 'parent_id'] };
+
+export const commands = [
+  listVerb(NAMESPACES, {
+    description: 'List namespaces (all of them for an administrator, your own otherwise)',
+    requireToken: true,
+    filters: [{ flags: '--search <text>', key: 'search', help: 'only namespaces whose path contains the text' }],
+    examples: ['svc namespaces list --search acme', 'svc namespaces list --all -o ndjson --fields id,full_path'],
+  }),
+];

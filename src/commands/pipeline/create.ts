@@ -1,14 +1,15 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { createPipeline } from '../../api/pipelines.js';
 import type { PipelineVariable } from '../../api/types.js';
 import { writeRecord } from '../../output/writer.js';
-import { collect, withExamples, type Runtime } from '../../runtime.js';
+import { collect } from '../../cli/parsers.js';
+import { defineCommand } from '../../cli/spec.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
 import { readTextFile } from '../shared/local-file.js';
-import { addWaitOptions, type WaitFlags } from '../shared/wait.js';
-import { followPipeline, PIPELINE_FIELDS } from './follow.js';
+import { checkWaitFlags, WAIT_OPTIONS, WAIT_RENAMES, type WaitFlags } from '../shared/wait.js';
+import { followPipeline } from './shared/follow.js';
+import { PIPELINE_FIELDS } from './shared/resource.js';
 
 interface CreateOptions extends WaitFlags {
   ref: string;
@@ -17,24 +18,27 @@ interface CreateOptions extends WaitFlags {
   wait?: boolean;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('create')
-    .description('Trigger a pipeline on a branch or tag, with variables; --wait exits 0 only if it succeeds')
-    .argument('<project>', PROJECT_ARGUMENT)
-    .requiredOption('--ref <ref>', 'branch or tag to run the pipeline for', requiredTextParser('--ref'))
-    .option('--var <key=value>', 'pipeline variable (repeatable)', collect)
-    .option('--var-file <key=path>', 'file-type variable whose content is read from a local file (repeatable)', collect)
-    .option('--wait', 'poll until the pipeline ends: exit 0 on success, 8 on any other final status or --timeout');
-  addWaitOptions(command);
-  withExamples(command, [
+export const CREATE = defineCommand<CreateOptions>({
+  name: 'create',
+  description: 'Trigger a pipeline on a branch or tag, with variables; --wait exits 0 only if it succeeds',
+  args: [{ name: 'project', help: PROJECT_ARGUMENT, parse: projectRef }],
+  options: [
+    { flags: '--ref <ref>', help: 'branch or tag to run the pipeline for', parse: requiredTextParser('--ref'), required: true },
+    { flags: '--var <key=value>', help: 'pipeline variable (repeatable)', parse: collect },
+    { flags: '--var-file <key=path>', help: 'file-type variable whose content is read from a local file (repeatable)', parse: collect },
+    { flags: '--wait', help: 'poll until the pipeline ends: exit 0 on success, 8 on any other final status or --wait-timeout' },
+    ...WAIT_OPTIONS,
+  ],
+  renamed: WAIT_RENAMES,
+  examples: [
     'svc pipeline create acme/platform/api --ref main --var DEPLOY_ENV=staging --var-file CONFIG=deploy.yml',
-    'svc pipeline create downstream/app --ref main --var UPSTREAM_SHA=$CI_COMMIT_SHA --wait --interval 10 --timeout 1800',
-  ]);
-  command.action(runtime.action<CreateOptions>((ctx, [project], opts) => run(ctx, projectRef(project as string), opts)));
-}
+    'svc pipeline create downstream/app --ref main --var UPSTREAM_SHA=$CI_COMMIT_SHA --wait --interval 10 --wait-timeout 1800',
+  ],
+  run: (ctx, [project], opts) => run(ctx, project as string, opts),
+});
 
-export async function run(ctx: Context, project: string, opts: CreateOptions): Promise<void> {
+async function run(ctx: Context, project: string, opts: CreateOptions): Promise<void> {
+  checkWaitFlags(opts);
   const variables = await pipelineVariables(opts.var ?? [], opts.varFile ?? []);
   const http = await ctx.http({ requireToken: true });
   const pipeline = await createPipeline(http, project, { ref: opts.ref, variables });

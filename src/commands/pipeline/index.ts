@@ -1,12 +1,13 @@
-import type { Command } from 'commander';
-import type { Runtime } from '../../runtime.js';
-import { register as registerCreate } from './create.js';
-import { register as registerGet } from './get.js';
-import { register as registerWait } from './wait.js';
+import { getVerb } from '../generic/verbs.js';
+import { CREATE } from './create.js';
+import { PIPELINES } from './shared/resource.js';
+import { WAIT } from './wait.js';
 
-export function register(program: Command, runtime: Runtime): void {
-  const pipeline = program.command('pipeline').description('Trigger a pipeline with variables, show it, wait for its result');
-  registerCreate(pipeline, runtime);
-  registerGet(pipeline, runtime);
-  registerWait(pipeline, runtime);
-}
+export const commands = [
+  CREATE,
+  getVerb(PIPELINES, {
+    description: 'Show one pipeline',
+    examples: ['svc pipeline get acme/platform/api 1042', 'svc pipeline get 42 1042 --fields status,web_url'],
+  }),
+  WAIT,
+];

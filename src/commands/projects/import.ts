@@ -1,16 +1,16 @@
 import { basename } from 'node:path';
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getProjectImport, importProject } from '../../api/projects.js';
 import type { ProjectImport } from '../../api/types.js';
 import { IncompleteError } from '../../errors.js';
 import { writeRecord } from '../../output/writer.js';
-import { collect, withExamples, type Runtime } from '../../runtime.js';
+import { collect } from '../../cli/parsers.js';
+import { defineCommand } from '../../cli/spec.js';
 import { requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
 import { readableFile } from '../shared/local-file.js';
 import { byteProgress, formatBytes } from '../shared/progress.js';
-import { addWaitOptions, watchUntilFinal, type WaitFlags } from '../shared/wait.js';
+import { checkWaitFlags, WAIT_OPTIONS, WAIT_RENAMES, watchUntilFinal, type WaitFlags } from '../shared/wait.js';
 
 export const IMPORT_FIELDS = ['id', 'path_with_namespace', 'import_status', 'import_error'];
 const FINAL_IMPORT_STATUSES = new Set(['finished', 'failed', 'canceled']);
@@ -24,25 +24,28 @@ interface ImportOptions extends WaitFlags {
   wait?: boolean;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('import')
-    .description('Import a project from an export archive (streamed from disk); --wait follows the import to its end')
-    .requiredOption('--file <archive>', 'export archive (.tar.gz) to upload')
-    .requiredOption('--path <path>', 'path of the new project', requiredTextParser('--path'))
-    .option('--namespace <namespace>', 'numeric id or full path of the target namespace (default: your own)', requiredTextParser('--namespace'))
-    .option('--name <name>', 'name of the new project (default: the path)', requiredTextParser('--name'))
-    .option('--override <key=value>', 'override a project setting from the archive, e.g. visibility=private (repeatable)', collect)
-    .option('--wait', 'poll the import until it is finished (exit 0) or failed (exit 8)');
-  addWaitOptions(command);
-  withExamples(command, [
+export const IMPORT = defineCommand<ImportOptions>({
+  name: 'import',
+  description: 'Import a project from an export archive (streamed from disk); --wait follows the import to its end',
+  options: [
+    { flags: '--file <archive>', help: 'export archive (.tar.gz) to upload', required: true },
+    { flags: '--path <path>', help: 'path of the new project', parse: requiredTextParser('--path'), required: true },
+    { flags: '--namespace <namespace>', help: 'numeric id or full path of the target namespace (default: your own)', parse: requiredTextParser('--namespace') },
+    { flags: '--name <name>', help: 'name of the new project (default: the path)', parse: requiredTextParser('--name') },
+    { flags: '--override <key=value>', help: 'override a project setting from the archive, e.g. visibility=private (repeatable)', parse: collect },
+    { flags: '--wait', help: 'poll the import until it is finished (exit 0) or failed (exit 8)' },
+    ...WAIT_OPTIONS,
+  ],
+  renamed: WAIT_RENAMES,
+  examples: [
     'svc projects import --file export.tar.gz --path restored --namespace acme --wait',
     'svc projects import --file export.tar.gz --path copy --override visibility=private --override description="restored copy"',
-  ]);
-  command.action(runtime.action<ImportOptions>((ctx, _args, opts) => run(ctx, opts)));
-}
+  ],
+  run: (ctx, _args, opts) => run(ctx, opts),
+});
 
-export async function run(ctx: Context, opts: ImportOptions): Promise<void> {
+async function run(ctx: Context, opts: ImportOptions): Promise<void> {
+  checkWaitFlags(opts);
   const overrides = Object.fromEntries((opts.override ?? []).map((o) => parseAssignment('--override', o)));
   const archive = await readableFile('--file', opts.file);
   const http = await ctx.http({ requireToken: true });

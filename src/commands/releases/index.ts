@@ -1,8 +1,17 @@
-import type { Command } from 'commander';
-import type { Runtime } from '../../runtime.js';
-import { register as registerList } from './list.js';
+import type { Resource } from '../generic/resource.js';
+import { listVerb } from '../generic/verbs.js';
+import { PROJECT } from '../shared/args.js';
 
-export function register(program: Command, runtime: Runtime): void {
-  const releases = program.command('releases').description("List a project's releases (works with a CI job token)");
-  registerList(releases, runtime);
-}
+const RELEASES: Resource = {
+  path: '/projects/:project/releases',
+  params: { project: PROJECT },
+  columns: ['tag_name', 'name', 'released_at', 'commit.short_id'],
+  tokens: ['job'],
+};
+
+export const commands = [
+  listVerb(RELEASES, {
+    description: 'List the releases of a project, newest first',
+    examples: ['svc releases list acme/platform/api', 'svc releases list $CI_PROJECT_ID --limit 1 --fields tag_name -o tsv'],
+  }),
+];

@@ -24,10 +24,10 @@ function rate(value: string): number {
   return n;
 }
 
-export function register(program: Command, runtime: Runtime): void {
+export function register(program: Command, runtime: Runtime, summary: string): void {
   const command = program
     .command('sandbox')
-    .description('Run a local emulation of the service on loopback until Ctrl-C (for trying commands and testing scripts)')
+    .description(summary)
     .option('--host <address>', 'loopback address to listen on', '127.0.0.1')
     .option('--port <n>', 'port (0 picks a free one)', intOption('--port', 0, 65535), 8080)
     .option('--projects <n>', 'number of seeded projects', intOption('--projects', 0, 1_000_000), 50)

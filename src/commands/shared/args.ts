@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import type { PathParam } from '../generic/resource.js';
 
 export const PROJECT_ARGUMENT = 'numeric id or namespaced path (group/project)';
 
@@ -31,4 +32,23 @@ export function requiredText(name: string, value: string): string {
 /** `requiredText` as a commander argument/option parser, so an empty value stops the command before it runs. */
 export function requiredTextParser(name: string): (value: string) => string {
   return (value) => requiredText(name, value);
+}
+
+/** Path parameters most resources share. */
+export const PROJECT: PathParam = { help: PROJECT_ARGUMENT, parse: projectRef };
+
+/** A positive whole-number id, kept as the digits given (ids may pass 2^53). */
+export function idParam(what: string, help: string): PathParam {
+  return { help, parse: (value) => idDigits(what, value) };
+}
+
+/** A name sent as one path segment (tag, branch): never empty, encoded later. */
+export function nameParam(what: string, help: string): PathParam {
+  return { help, parse: requiredTextParser(what) };
+}
+
+export function idDigits(name: string, value: string): string {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || /^0+$/.test(trimmed)) throw new UsageError(`invalid ${name} '${value}': expected a positive whole number`);
+  return trimmed.replace(/^0+/, '');
 }

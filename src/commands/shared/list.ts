@@ -1,8 +1,10 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { toOption } from '../../cli/build.js';
+import { intOption } from '../../cli/parsers.js';
+import type { OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
 import { writeList } from '../../output/writer.js';
-import { intOption } from '../../runtime.js';
 
 export interface ListFlags {
   limit?: number;
@@ -12,11 +14,16 @@ export interface ListFlags {
 
 export const DEFAULT_LIMIT = 100;
 
+/** The options of every listing. */
+export const LIST_OPTIONS: OptionSpec[] = [
+  { flags: '--limit <n>', help: `show at most N records (default ${DEFAULT_LIMIT})`, parse: intOption('--limit', 1) },
+  { flags: '--all', help: 'fetch every page', conflicts: ['limit'] },
+  { flags: '--per-page <n>', help: 'records per request, 1-100 (default 100 when more than one page is needed)', parse: intOption('--per-page', 1, 100) },
+];
+
 export function addListOptions(command: Command): Command {
-  return command
-    .option('--limit <n>', `show at most N records (default ${DEFAULT_LIMIT})`, intOption('--limit', 1))
-    .addOption(new Option('--all', 'fetch every page').conflicts('limit'))
-    .option('--per-page <n>', 'records per request, 1-100 (default 100 when more than one page is needed)', intOption('--per-page', 1, 100));
+  for (const option of LIST_OPTIONS) command.addOption(toOption(option));
+  return command;
 }
 
 /** Records to fetch, or Infinity for --all. */

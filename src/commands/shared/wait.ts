@@ -1,33 +1,42 @@
-import type { Command } from 'commander';
+import type { OptionSpec } from '../../cli/spec.js';
+import { secondsOption } from '../../cli/parsers.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { secondsOption } from '../../runtime.js';
 
 export interface WaitFlags {
-  interval: number;
+  interval?: number;
   /** Seconds; undefined waits as long as it takes. */
-  timeout?: number;
+  waitTimeout?: number;
 }
 
 export const DEFAULT_INTERVAL_S = 5;
+const MAX_INTERVAL_S = 3600;
 
-/**
- * `--timeout` here bounds the wait; the root yields its per-request `--timeout` to such commands (cli.ts).
- * On a command where waiting is optional (it has `--wait`), the two make sense only with it.
- */
-export function addWaitOptions(command: Command): Command {
-  return command
-    .option('--interval <seconds>', 'seconds between status checks', secondsOption('--interval', 0.05), DEFAULT_INTERVAL_S)
-    .option('--timeout <seconds>', 'give up waiting after this many seconds (exit 8); default: no limit', secondsOption('--timeout', 0.05))
-    .hook('preAction', refuseWaitOptionsWithoutWait);
-}
+/** The settings of a wait; `--timeout` stays the per-request timeout everywhere. */
+export const WAIT_OPTIONS: OptionSpec[] = [
+  {
+    flags: '--interval <seconds>',
+    help: `seconds between status checks (default ${DEFAULT_INTERVAL_S})`,
+    parse: secondsOption('--interval', 0.05, MAX_INTERVAL_S),
+  },
+  {
+    flags: '--wait-timeout <seconds>',
+    help: 'give up waiting after this many seconds (exit 8); default: no limit',
+    parse: secondsOption('--wait-timeout', 0.05),
+  },
+];
 
-function refuseWaitOptionsWithoutWait(command: Command): void {
-  if (!command.options.some((o) => o.long === '--wait') || command.getOptionValue('wait')) return;
-  const given = ['interval', 'timeout'].filter((name) => command.getOptionValueSource(name) === 'cli');
+/** The spelling the wait's deadline had after the verb before it got a name of its own. */
+export const WAIT_RENAMES = { '--timeout': '--wait-timeout' };
+
+/** On a command where waiting is optional (it has `--wait`), the wait's settings make sense only with it. */
+export function checkWaitFlags(flags: WaitFlags & { wait?: boolean }): void {
+  if (flags.wait) return;
+  const given = [flags.interval !== undefined && '--interval', flags.waitTimeout !== undefined && '--wait-timeout'].filter(
+    (name): name is string => Boolean(name),
+  );
   if (given.length === 0) return;
-  const hint = given.includes('timeout') ? ' (for a per-request timeout, put --timeout before the command name)' : '';
-  throw new UsageError(`${given.map((name) => `--${name}`).join(' and ')} only ${given.length > 1 ? 'apply' : 'applies'} with --wait${hint}`);
+  throw new UsageError(`${given.join(' and ')} only ${given.length > 1 ? 'apply' : 'applies'} with --wait`);
 }
 
 export interface Watch<T> {
@@ -55,6 +64,7 @@ export interface WatchResult<T> {
 export async function watchUntilFinal<T>(ctx: Context, flags: WaitFlags, watch: Watch<T>): Promise<WatchResult<T>> {
   const started = Date.now();
   const elapsedS = () => Math.round((Date.now() - started) / 100) / 10;
+  const intervalMs = (flags.interval ?? DEFAULT_INTERVAL_S) * 1000;
   const spinner = await ctx.spinner(`${watch.subject}: waiting`);
   let lastStatus: string | undefined;
   const show = (record: T) => {
@@ -67,9 +77,9 @@ export async function watchUntilFinal<T>(ctx: Context, flags: WaitFlags, watch: 
     let record = watch.initial ?? (await watch.fetch());
     show(record);
     while (!watch.isFinal(record)) {
-      const leftMs = flags.timeout === undefined ? Number.POSITIVE_INFINITY : flags.timeout * 1000 - (Date.now() - started);
+      const leftMs = flags.waitTimeout === undefined ? Number.POSITIVE_INFINITY : flags.waitTimeout * 1000 - (Date.now() - started);
       if (leftMs <= 0) return { record, timedOut: true, elapsedS: elapsedS() };
-      await sleep(Math.min(flags.interval * 1000, leftMs), ctx.signal);
+      await sleep(Math.min(intervalMs, leftMs), ctx.signal);
       record = await watch.fetch();
       show(record);
     }

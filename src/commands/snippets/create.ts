@@ -1,9 +1,9 @@
-import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { createSnippet, type CreateSnippetInput } from '../../api/snippets.js';
 import { ExitCode, InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { writeRecord } from '../../output/writer.js';
-import { intOption, withExamples, type Runtime } from '../../runtime.js';
+import { intOption } from '../../cli/parsers.js';
+import { defineCommand } from '../../cli/spec.js';
 import { readTextFile } from '../shared/local-file.js';
 import { shellQuote } from '../shared/shell.js';
 import { captchaChallenge, promptCaptchaResponse } from './captcha.js';
@@ -21,33 +21,32 @@ interface CreateOptions {
   spamLogId?: number;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('create')
-    .description('Create a personal snippet from --content, --content-file or stdin')
-    .requiredOption('--title <title>', 'snippet title')
-    .requiredOption('--file-name <name>', 'file name shown for the content (also picks the highlighting)')
-    .option('--content <text>', 'the content')
-    .option('--content-file <path>', 'read the content from a file')
-    .option('--description <text>', 'snippet description')
-    .addOption(new Option('--visibility <level>', 'visibility (service default: private)').choices(['public', 'internal', 'private']))
-    .option('--captcha-response <response>', 'answer to the CAPTCHA the service asked for (with --spam-log-id)')
-    .option('--spam-log-id <id>', 'spam log id the service gave with the CAPTCHA request', intOption('--spam-log-id', 1));
-  command.addHelpText(
-    'after',
+export const CREATE = defineCommand<CreateOptions>({
+  name: 'create',
+  description: 'Create a personal snippet from --content, --content-file or stdin',
+  options: [
+    { flags: '--title <title>', help: 'snippet title', required: true },
+    { flags: '--file-name <name>', help: 'file name shown for the content (also picks the highlighting)', required: true },
+    { flags: '--content <text>', help: 'the content' },
+    { flags: '--content-file <path>', help: 'read the content from a file' },
+    { flags: '--description <text>', help: 'snippet description' },
+    { flags: '--visibility <level>', help: 'visibility (service default: private)', choices: ['public', 'internal', 'private'] },
+    { flags: '--captcha-response <response>', help: 'answer to the CAPTCHA the service asked for (with --spam-log-id)' },
+    { flags: '--spam-log-id <id>', help: 'spam log id the service gave with the CAPTCHA request', parse: intOption('--spam-log-id', 1) },
+  ],
+  notes:
     '\nWhen the service flags the content as spam and asks for a CAPTCHA, svc prints the site key, the spam log id\n' +
-      'and the command to resubmit, and exits 9; on a terminal it offers to paste the response and resubmits.\n' +
-      'Flagged as spam without a CAPTCHA: exit 6.\n',
-  );
-  withExamples(command, [
+    'and the command to resubmit, and exits 9; on a terminal it offers to paste the response and resubmits.\n' +
+    'Flagged as spam without a CAPTCHA: exit 6.\n',
+  examples: [
     'svc snippets create --title "nginx conf" --file-name nginx.conf --content-file ./nginx.conf --visibility internal',
     'kubectl get pods -o yaml | svc snippets create --title pods --file-name pods.yaml',
     'svc snippets create --title t --file-name a.txt --content-file a.txt --captcha-response 03AGdB... --spam-log-id 42',
-  ]);
-  command.action(runtime.action<CreateOptions>((ctx, _args, opts) => run(ctx, opts)));
-}
+  ],
+  run: (ctx, _args, opts) => run(ctx, opts),
+});
 
-export async function run(ctx: Context, opts: CreateOptions): Promise<void> {
+async function run(ctx: Context, opts: CreateOptions): Promise<void> {
   if ((opts.captchaResponse === undefined) !== (opts.spamLogId === undefined)) {
     throw new UsageError('--captcha-response and --spam-log-id go together');
   }

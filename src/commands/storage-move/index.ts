@@ -7,10 +7,7 @@ import { register as registerVerify } from './verify.js';
 import { register as registerWait } from './wait.js';
 import { register as registerWeights } from './weights.js';
 
-export function register(program: Command, runtime: Runtime): void {
-  const noun = program
-    .command('storage-move')
-    .description('Move repositories between storages: weights, schedule, watch to the end, verify');
+export function register(noun: Command, runtime: Runtime): void {
   registerWeights(noun, runtime);
   registerSchedule(noun, runtime);
   registerWait(noun, runtime);

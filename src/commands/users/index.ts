@@ -1,8 +1,21 @@
-import type { Command } from 'commander';
-import type { Runtime } from '../../runtime.js';
-import { register as registerList } from './list.js';
+import { listRecords } from '../../api/resource.js';
+import type { Resource } from '../generic/resource.js';
+import { listVerb } from '../generic/verbs.js';
 
-export function register(program: Command, runtime: Runtime): void {
-  const users = program.command('users').description('List users (keyset paging, as the service requires for long listings)');
-  registerList(users, runtime);
-}
+const USERS: Resource = { path: '/users', params: {}, columns: ['id', 'username', 'name', 'state'] };
+
+export const commands = [
+  listVerb(USERS, {
+    description: 'List users, by keyset paging (offset paging on users is deprecated and capped)',
+    filters: [
+      { flags: '--search <text>', key: 'search', help: 'only users whose name or username contains the text (offset paging: few results)' },
+      { flags: '--username <name>', key: 'username', help: 'only the user with this username (offset paging)' },
+      { flags: '--order-by <field>', key: 'order_by', help: 'keyset order', choices: ['id', 'name', 'username', 'created_at', 'updated_at'], default: 'id' },
+      { flags: '--sort <direction>', key: 'sort', help: 'sort direction', choices: ['asc', 'desc'], default: 'asc' },
+    ],
+    // A filtered listing is short and the service does not page it by keyset.
+    pages: (http, path, query) =>
+      listRecords(http, path, query.search === undefined && query.username === undefined ? { ...query, pagination: 'keyset' } : query),
+    examples: ['svc users list --all -o ndjson', 'svc users list --search jdoe --fields id,username,state'],
+  }),
+];

@@ -1,12 +1,11 @@
-import type { Context } from '../../context.js';
-import { getPipeline } from '../../api/pipelines.js';
-import type { Pipeline } from '../../api/types.js';
-import { IncompleteError } from '../../errors.js';
-import type { HttpClient } from '../../http/client.js';
-import { writeRecord } from '../../output/writer.js';
-import { watchUntilFinal, type WaitFlags } from '../shared/wait.js';
-
-export const PIPELINE_FIELDS = ['id', 'status', 'ref', 'sha', 'source', 'created_at', 'web_url'];
+import type { Context } from '../../../context.js';
+import { getPipeline } from '../../../api/pipelines.js';
+import type { Pipeline } from '../../../api/types.js';
+import { IncompleteError } from '../../../errors.js';
+import type { HttpClient } from '../../../http/client.js';
+import { writeRecord } from '../../../output/writer.js';
+import { watchUntilFinal, type WaitFlags } from '../../shared/wait.js';
+import { PIPELINE_FIELDS } from './resource.js';
 
 /**
  * Statuses from which a pipeline moves on by itself (`scheduled` runs its delayed jobs when their
@@ -30,7 +29,7 @@ export async function followPipeline(
   project: string,
   flags: WaitFlags,
   initial: Pipeline | undefined,
-  pipelineId: number,
+  pipelineId: string | number,
 ): Promise<void> {
   const subject = `pipeline ${pipelineId}`;
   const result = await watchUntilFinal(ctx, flags, {

@@ -1,0 +1,74 @@
+import { OUTPUT_FORMATS } from '../output/format.js';
+import { fieldsOption, intOption, secondsOption } from './parsers.js';
+
+export const TOKEN_TYPES = ['private', 'oauth', 'job'] as const;
+export const DEFAULT_TIMEOUT_S = 30;
+export const DEFAULT_RETRIES = 4;
+
+/**
+ * The options every command takes, in one table: it drives commander, the help, completion and
+ * the README's table. `env` and `config` name where a value comes from when the flag is absent
+ * (flag, then environment, then the profile's config key).
+ */
+export interface GlobalOption {
+  flags: string;
+  /** The property commander gives the value under. */
+  name: keyof GlobalValues;
+  help: string;
+  env?: string;
+  config?: string;
+  parse?: (value: string) => unknown;
+  choices?: readonly string[];
+  default?: unknown;
+}
+
+export interface GlobalValues {
+  url?: string;
+  token?: string;
+  tokenType?: string;
+  profile?: string;
+  sudo?: string;
+  timeout?: number;
+  retries?: number;
+  caFile?: string;
+  output?: 'table' | 'json' | 'ndjson' | 'tsv';
+  fields?: string[];
+  debug?: boolean;
+  quiet?: boolean;
+}
+
+export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
+  { flags: '--url <url>', name: 'url', help: 'service URL', env: 'SVC_URL', config: 'url' },
+  { flags: '--token <token>', name: 'token', help: 'access token (prefer `svc auth login`)', env: 'SVC_TOKEN' },
+  { flags: '--token-type <type>', name: 'tokenType', help: 'how the token is sent', env: 'SVC_TOKEN_TYPE', config: 'tokenType', choices: TOKEN_TYPES },
+  { flags: '--profile <name>', name: 'profile', help: 'config profile to use', env: 'SVC_PROFILE' },
+  { flags: '--sudo <user>', name: 'sudo', help: 'run the request as another user (id or username; admin token with sudo scope)' },
+  {
+    flags: '--timeout <seconds>',
+    name: 'timeout',
+    help: 'per-attempt timeout in seconds',
+    parse: secondsOption('--timeout', 0.001),
+    default: DEFAULT_TIMEOUT_S,
+  },
+  { flags: '--retries <n>', name: 'retries', help: 'retries for transient failures', parse: intOption('--retries', 0, 20), default: DEFAULT_RETRIES },
+  { flags: '--ca-file <path>', name: 'caFile', help: 'extra CA bundle in PEM', env: 'SVC_CA_FILE', config: 'caFile' },
+  { flags: '-o, --output <format>', name: 'output', help: 'output format', choices: OUTPUT_FORMATS },
+  { flags: '--fields <list>', name: 'fields', help: 'comma-separated fields to show, dot paths allowed (e.g. id,namespace.full_path)', parse: fieldsOption },
+  { flags: '--debug', name: 'debug', help: 'print each request and response to stderr (tokens redacted)', env: 'SVC_DEBUG' },
+  { flags: '-q, --quiet', name: 'quiet', help: 'no progress, hints or colour' },
+];
+
+/** The help line of an option, with where else its value may come from and its default. */
+export function globalOptionHelp(option: GlobalOption): string {
+  const notes: string[] = [];
+  if (option.env) notes.push(`env ${option.env}${option.parse || option.flags.includes('<') ? '' : '=1'}`);
+  if (option.default !== undefined) notes.push(`default ${String(option.default)}`);
+  if (notes.length === 0) return option.help;
+  const inner = /^(.*) \((.*)\)$/.exec(option.help);
+  return inner ? `${inner[1]} (${[...notes, inner[2]].join('; ')})` : `${option.help} (${notes.join('; ')})`;
+}
+
+/** Options that take a value: the words after them are values, not command names. */
+export const GLOBAL_FLAGS_WITH_VALUES: ReadonlySet<string> = new Set(
+  GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).flatMap((o) => o.flags.split(/[ ,]+/).filter((w) => w.startsWith('-'))),
+);

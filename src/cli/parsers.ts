@@ -1,0 +1,49 @@
+import { InvalidArgumentError } from 'commander';
+import { parseFieldList } from '../output/format.js';
+
+/** Whole numbers within bounds; commander words the refusal (exit 2). */
+export function intOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number`);
+    const n = Number(value);
+    if (n < min || n > max) {
+      throw new InvalidArgumentError(`${name} must be ${max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`}`);
+    }
+    return n;
+  };
+}
+
+/** A week: every duration svc waits for fits a timer with room to spare (Node's timers overflow past 24.8 days). */
+export const MAX_SECONDS = 7 * 24 * 3600;
+
+export function secondsOption(name: string, min = 0, max = MAX_SECONDS) {
+  return (value: string): number => {
+    if (!/^\d+(\.\d+)?$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a number of seconds`);
+    const n = Number(value);
+    if (n < min) throw new InvalidArgumentError(`${name} must be at least ${min}`);
+    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max} seconds`);
+    return n;
+  };
+}
+
+/** Collects a repeatable option into an array. */
+export function collect(value: string, previous: unknown): string[] {
+  return [...((previous as string[] | undefined) ?? []), value];
+}
+
+/** `a,b,c` into a list, for options the service takes as an array or a comma list. */
+export function listOption(name: string) {
+  return (value: string): string[] => {
+    const items = parseFieldList(value);
+    if (items.length === 0) throw new InvalidArgumentError(`${name} needs at least one value`);
+    return items;
+  };
+}
+
+export function fieldsOption(value: string): string[] {
+  const fields = parseFieldList(value);
+  if (fields.length === 0 || fields.some((f) => f.split('.').includes(''))) {
+    throw new InvalidArgumentError('expected field names separated by commas, such as id,namespace.full_path');
+  }
+  return fields;
+}

@@ -1,0 +1,48 @@
+import type { Context } from '../context.js';
+import type { HttpClient } from '../http/client.js';
+
+/** A positional argument, parsed (and refused with exit 2) before the command runs. */
+export interface ArgSpec {
+  name: string;
+  help: string;
+  parse?: (value: string) => unknown;
+  choices?: readonly string[];
+  optional?: boolean;
+}
+
+/**
+ * An option. `key` is the service's own parameter name (snake_case, sent as is); options
+ * without a key only steer the command.
+ */
+export interface OptionSpec {
+  flags: string;
+  help: string;
+  key?: string;
+  parse?: (value: string, previous: unknown) => unknown;
+  choices?: readonly string[];
+  default?: unknown;
+  required?: boolean;
+  conflicts?: string[];
+  hidden?: boolean;
+  /** Turns the value into what the service takes, with a request if need be (a namespace path into its id). */
+  resolve?: (http: HttpClient, value: unknown) => Promise<unknown>;
+}
+
+/** One leaf command: its interface (arguments, options, help) and what it does. */
+export interface CommandSpec<O = Record<string, unknown>> {
+  name: string;
+  description: string;
+  args?: ArgSpec[];
+  options?: OptionSpec[];
+  examples: string[];
+  /** Extra help shown before the examples. */
+  notes?: string;
+  /** Old spellings of renamed options, still accepted after the verb: `{ '--timeout': '--wait-timeout' }`. */
+  renamed?: Record<string, string>;
+  run(ctx: Context, args: unknown[], opts: O): Promise<void>;
+}
+
+/** A hand-written verb: the options' type reaches `run` without casts. */
+export function defineCommand<O>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
+}

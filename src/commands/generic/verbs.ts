@@ -1,0 +1,144 @@
+import type { CommandSpec, OptionSpec } from '../../cli/spec.js';
+import type { Context } from '../../context.js';
+import { listRecords, getRecord, sendRequest, writeRecordTo } from '../../api/resource.js';
+import type { HttpClient, Page } from '../../http/client.js';
+import type { QueryParams } from '../../http/encode.js';
+import { writeRecord } from '../../output/writer.js';
+import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
+import { reportWriteOutcome } from '../shared/outcome.js';
+import { fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
+
+interface VerbBase {
+  name?: string;
+  description: string;
+  examples: string[];
+  /** The path when it is not the resource's own (collection for list/create, record otherwise). */
+  path?: string;
+  /** Refuse to run without a token, before any request. */
+  requireToken?: boolean;
+  notes?: string;
+}
+
+export interface ListVerb extends VerbBase {
+  filters?: OptionSpec[];
+  /** Fixed query parameters (the service's defaults made explicit). */
+  query?: QueryParams;
+  /** Default columns; a function sees the first record (a column only administrators get). */
+  columns?: string[] | ((first: unknown, opts: Record<string, unknown>) => string[]);
+  /** Checks the first record before anything is printed. */
+  check?: (first: unknown, opts: Record<string, unknown>) => void;
+  /** How the pages are fetched, where the listing needs more than following links (keyset). */
+  pages?: (http: HttpClient, path: string, query: QueryParams, opts: Record<string, unknown> & ListFlags) => AsyncGenerator<Page<unknown>>;
+}
+
+export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record<string, unknown> & ListFlags> {
+  const path = verb.path ?? resource.path;
+  const filters = verb.filters ?? [];
+  return {
+    name: verb.name ?? 'list',
+    description: verb.description,
+    args: pathArgs(resource, path),
+    options: [...filters, ...LIST_OPTIONS],
+    examples: verb.examples,
+    notes: helpNotes(resource, verb.notes),
+    async run(ctx, args, opts) {
+      const http = await ctx.http({ requireToken: verb.requireToken });
+      const query = { ...verb.query, ...(await serviceParams(ctx, filters, opts)), per_page: perPageFor(opts) };
+      const filled = await fillPath(ctx, resource, path, args);
+      const pages = verb.pages ? verb.pages(http, filled, query, opts) : listRecords<unknown>(http, filled, query);
+      const first = await withHints(resource, path, args, () => pages.next());
+      const firstPage = first.done ? undefined : first.value;
+      const sample = firstPage?.items[0];
+      verb.check?.(sample, opts);
+      const columns = typeof verb.columns === 'function' ? verb.columns(sample, opts) : verb.columns ?? resource.columns ?? [];
+      await outputList(ctx, resumed(firstPage, pages), opts, columns);
+    },
+  };
+}
+
+async function* resumed<T>(first: Page<T> | undefined, rest: AsyncGenerator<Page<T>>): AsyncGenerator<Page<T>> {
+  if (!first) return;
+  yield first;
+  yield* rest;
+}
+
+export interface GetVerb extends VerbBase {
+  query?: OptionSpec[];
+  fields?: string[];
+}
+
+export function getVerb(resource: Resource, verb: GetVerb): CommandSpec {
+  const path = verb.path ?? itemPath(resource);
+  const queryOptions = verb.query ?? [];
+  return {
+    name: verb.name ?? 'get',
+    description: verb.description,
+    args: pathArgs(resource, path),
+    options: queryOptions,
+    examples: verb.examples,
+    notes: helpNotes(resource, verb.notes),
+    async run(ctx, args, opts) {
+      const http = await ctx.http({ requireToken: verb.requireToken });
+      const query = await serviceParams(ctx, queryOptions, opts);
+      const record = await withHints(resource, path, args, async () => getRecord(http, await fillPath(ctx, resource, path, args), query));
+      await writeRecord(ctx.stdout, ctx.output, record, verb.fields ?? resource.fields ?? []);
+    },
+  };
+}
+
+export interface WriteVerb extends VerbBase {
+  body?: OptionSpec[];
+  fields?: string[];
+  /** What is said on stderr once it is done, from the arguments. */
+  done?: (args: unknown[]) => string;
+}
+
+/** POST (create) or PUT (update): the options become the JSON body, the answer is printed as a record. */
+export function writeVerb(resource: Resource, method: 'POST' | 'PUT', verb: WriteVerb): CommandSpec {
+  const path = verb.path ?? (method === 'POST' ? resource.path : itemPath(resource));
+  const body = verb.body ?? [];
+  return {
+    name: verb.name ?? (method === 'POST' ? 'create' : 'update'),
+    description: verb.description,
+    args: pathArgs(resource, path),
+    options: body,
+    examples: verb.examples,
+    notes: helpNotes(resource, verb.notes),
+    async run(ctx, args, opts) {
+      const http = await ctx.http({ requireToken: true });
+      const params = await serviceParams(ctx, body, opts);
+      const record = await withHints(resource, path, args, async () => writeRecordTo(http, method, await fillPath(ctx, resource, path, args), params));
+      if (verb.done) ctx.info(verb.done(args));
+      await writeRecord(ctx.stdout, ctx.output, record, verb.fields ?? resource.fields ?? []);
+    },
+  };
+}
+
+export interface ActionVerb extends VerbBase {
+  name: string;
+  method: 'POST' | 'PUT' | 'DELETE';
+  body?: OptionSpec[];
+  done: (args: unknown[]) => string;
+  /** Said for a 202: accepted, carried out later. */
+  scheduled: (args: unknown[]) => string;
+}
+
+/** A request whose status is the outcome (delete, unshare, archive): said on stderr, nothing on stdout. */
+export function actionVerb(resource: Resource, verb: ActionVerb): CommandSpec {
+  const path = verb.path ?? itemPath(resource);
+  const body = verb.body ?? [];
+  return {
+    name: verb.name,
+    description: verb.description,
+    args: pathArgs(resource, path),
+    options: body,
+    examples: verb.examples,
+    notes: helpNotes(resource, verb.notes),
+    async run(ctx: Context, args, opts) {
+      const http = await ctx.http({ requireToken: true });
+      const params = await serviceParams(ctx, body, opts);
+      const res = await withHints(resource, path, args, async () => sendRequest(http, verb.method, await fillPath(ctx, resource, path, args), params));
+      reportWriteOutcome(ctx, res.status, verb.done(args), verb.scheduled(args));
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { UsageError } from '../../../errors.js';
+import type { PathParam, Resource } from '../../generic/resource.js';
+import { idDigits, PROJECT } from '../../shared/args.js';
+
+export const ISSUE_FIELDS = ['id', 'iid', 'title', 'state', 'author.username', 'labels', 'created_at', 'web_url'];
+
+/** `12` or `#12`, as the web UI shows it. */
+function parseIid(value: string): string {
+  const digits = value.trim().replace(/^#/, '');
+  if (!digits) throw new UsageError(`invalid iid '${value}': expected the issue's number, such as 12 or #12`);
+  return idDigits('iid', digits);
+}
+
+const IID: PathParam = {
+  help: "the issue's iid: its number within the project (#12 in the web UI), not its global id",
+  parse: parseIid,
+  // A 404 for an issue most often means a global id was given where the iid belongs.
+  notFoundHint: (iid, error) =>
+    /project not found/i.test(error.message)
+      ? undefined
+      : `the path takes the issue's iid, its number within the project, not the global id; is #${iid} right?`,
+};
+
+export const ISSUES: Resource = {
+  path: '/projects/:project/issues',
+  id: 'iid',
+  params: { project: PROJECT, iid: IID },
+  fields: ISSUE_FIELDS,
+};
