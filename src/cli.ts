@@ -5,6 +5,7 @@ import { ExitCode } from './errors.js';
 import { NOUNS, type CommandModule, type NounEntry } from './commands/index.js';
 import { addCommand, renamedOptionsOf, withExamples } from './cli/build.js';
 import { GLOBAL_FLAGS_WITH_VALUES } from './cli/global-options.js';
+import { outputFailure } from './output/writer.js';
 import { addGlobalOptions, createRuntime, reportError, type Runtime } from './runtime.js';
 
 /** The command words of the line (noun, verb, …) with their positions, skipping global options and their values. */
@@ -84,31 +85,45 @@ function addModule(program: Command, entry: NounEntry, module: CommandModule, ru
   module.register?.(noun, runtime, entry.summary);
 }
 
-export async function main(argv: string[], io: Io): Promise<number> {
+/** The program with its nouns loaded on demand: one when a command runs, all for completion and tests. */
+function createProgram(io: Io): { program: Command; runtime: Runtime; load: (names: string[]) => Promise<void> } {
   const program = buildProgram(io);
   const loaded = new Set<string>();
-  const runtime = createRuntime(io, async () => {
+  const load = async (names: string[]) => {
     for (const noun of NOUNS) {
-      if (loaded.has(noun.name)) continue;
+      if (loaded.has(noun.name) || !names.includes(noun.name)) continue;
       const stub = program.commands.find((c) => c.name() === noun.name);
       if (stub) (program.commands as Command[]).splice(program.commands.indexOf(stub), 1);
       addModule(program, noun, await noun.load(), runtime);
       loaded.add(noun.name);
     }
+    // Keep the order of NOUNS, whatever was loaded first.
+    (program.commands as Command[]).sort((a, b) => nounIndex(a.name()) - nounIndex(b.name()));
+  };
+  const runtime = createRuntime(io, async () => {
+    await load(NOUNS.map((n) => n.name));
     return program;
   });
+  for (const noun of NOUNS) program.command(noun.name).description(noun.summary);
+  return { program, runtime, load };
+}
+
+function nounIndex(name: string): number {
+  return NOUNS.findIndex((n) => n.name === name);
+}
+
+/** Every command, loaded: for help snapshots and documentation. */
+export async function commandTree(io: Io): Promise<Command> {
+  return createProgram(io).runtime.loadAll();
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const { program, runtime, load } = createProgram(io);
   const secrets = [io.env.SVC_TOKEN, io.env.CI_JOB_TOKEN, tokenFlag(argv)].filter((s): s is string => Boolean(s));
   const debug = argv.includes('--debug') || io.env.SVC_DEBUG === '1';
   try {
     const wanted = findNoun(argv);
-    for (const noun of NOUNS) {
-      if (noun.name === wanted) {
-        addModule(program, noun, await noun.load(), runtime);
-        loaded.add(noun.name);
-      } else {
-        program.command(noun.name).description(noun.summary);
-      }
-    }
+    if (wanted) await load([wanted]);
     // An unknown noun (also in `svc help NOUN`): commander words the error, with its suggestion, as for an unknown verb.
     if (wanted && !NOUNS.some((n) => n.name === wanted)) argv = [wanted];
     if (argv.length === 0) {
@@ -116,6 +131,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return ExitCode.usage;
     }
     await program.parseAsync(renameDeprecatedOptions(program, argv, io), { from: 'user' });
+    // A write that failed is reported after it returned: give its event a turn to arrive.
+    await new Promise((resolve) => setImmediate(resolve));
+    const failure = outputFailure(io.stdout);
+    if (failure) throw failure;
     return runtime.exitCode;
   } catch (error) {
     return reportError(error, io, secrets, debug);
@@ -126,39 +145,4 @@ function tokenFlag(argv: string[]): string | undefined {
   const i = argv.indexOf('--token');
   if (i >= 0) return argv[i + 1];
   return argv.find((a) => a.startsWith('--token='))?.slice('--token='.length);
-}
-
-/** Entry used by bin/svc.js: real process streams, Ctrl-C as an abort signal. */
-export async function run(argv: string[]): Promise<number> {
-  const controller = new AbortController();
-  let firstInterruptAt = 0;
-  const onSignal = () => {
-    // The config store's file writer (when-exit, via conf) re-raises every signal it catches at
-    // once; only a second press at least a moment later forces the exit without clean-up.
-    if (firstInterruptAt && Date.now() - firstInterruptAt > 250) process.exit(ExitCode.interrupted);
-    firstInterruptAt ||= Date.now();
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
-  try {
-    return await main(argv, {
-      stdin: process.stdin,
-      stdout: process.stdout,
-      stderr: process.stderr,
-      env: process.env,
-      isTTY: {
-        stdin: Boolean(process.stdin.isTTY),
-        stdout: Boolean(process.stdout.isTTY),
-        stderr: Boolean(process.stderr.isTTY),
-      },
-      signal: controller.signal,
-    });
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
 }

@@ -16,7 +16,9 @@ async function server(...args: Parameters<typeof startServer>): Promise<TestServ
 
 function run(target: TestServer | string, args: string[], env: Record<string, string> = {}) {
   const url = typeof target === 'string' ? target : target.url;
-  return svc(args, { env: { SVC_URL: url, SVC_TOKEN: TOKEN, ...env }, secrets: [TOKEN] });
+  // Proxy variables are read from the process environment, so those runs get a process of their own.
+  const proxied = Object.keys(env).some((name) => name.endsWith('_PROXY'));
+  return svc(args, { env: { SVC_URL: url, SVC_TOKEN: TOKEN, ...env }, secrets: [TOKEN], process: proxied });
 }
 
 afterEach(async () => {

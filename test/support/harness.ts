@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { expect } from 'vitest';
+import { runInProcess } from './in-process.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
 
 export interface RunOptions {
+  /** Run the built CLI in a child process (exit codes, signals, packaging) instead of in this one. */
+  process?: boolean;
   /** Extra environment; the child gets only PATH, HOME, SVC_CONFIG_DIR and these. */
   env?: Record<string, string | undefined>;
   input?: string | Buffer;
@@ -66,8 +69,17 @@ export function spawnSvc(args: string[], options: RunOptions = {}): ResultPromis
   });
 }
 
-/** Runs the built CLI as a user would, with an isolated config dir and environment. */
+/**
+ * Runs svc with an isolated config dir and environment: in this process through `main(argv, io)`
+ * with memory streams, or as the built CLI in a child process when the test is about the process
+ * (`process`, or a working directory of its own).
+ */
 export async function svc(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  if (!options.process && options.cwd === undefined) {
+    const out = await runInProcess(args, isolatedEnv(options), options.input);
+    assertNoSecrets(out, options.secrets);
+    return out;
+  }
   const result = await spawnSvc(args, options);
   const out: RunResult = {
     exitCode: result.exitCode ?? -1,
