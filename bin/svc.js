@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 
+const INTERRUPTED = 130;
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // The hot path of CI loops: answer without loading any command code.
@@ -17,7 +18,32 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     }
     throw error;
   }
-  const code = await cli.run(argv);
+  const controller = new AbortController();
+  let firstInterruptAt = 0;
+  const onSignal = () => {
+    // The config store's file writer (when-exit, via conf) re-raises every signal it catches at
+    // once; only a second press at least a moment later forces the exit without clean-up.
+    if (firstInterruptAt && Date.now() - firstInterruptAt > 250) process.exit(INTERRUPTED);
+    firstInterruptAt ||= Date.now();
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // A reader that goes away (`| head`) ends the output, not the command: the writer sees the
+  // closed stream, a listing stops early, and the command's own outcome decides the exit code.
+  process.stdout.on('error', () => {});
+  const code = await cli.main(argv, {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    isTTY: {
+      stdin: Boolean(process.stdin.isTTY),
+      stdout: Boolean(process.stdout.isTTY),
+      stderr: Boolean(process.stderr.isTTY),
+    },
+    signal: controller.signal,
+  });
   process.exitCode = code;
   // Idle keep-alive sockets must not hold the exit; stdout and stderr are synchronous here.
   setTimeout(() => process.exit(code), 1000).unref();

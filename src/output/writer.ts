@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
+import { SvcError } from '../errors.js';
 import { getField, pickFields, renderRecord, renderTable, tsvLine, type OutputFormat } from './format.js';
 
 export interface OutputSettings {
@@ -16,8 +17,38 @@ export interface ListResult {
   count: number;
 }
 
-/** Writes to stdout and waits for the stream to drain, so output is complete before exit. */
+const streamErrors = new WeakMap<Writable, NodeJS.ErrnoException>();
+const watched = new WeakSet<Writable>();
+
+/** Failed writes to stdout surface as 'error' events after the write returned: remember the last. */
+function watch(stream: Writable): void {
+  if (watched.has(stream)) return;
+  watched.add(stream);
+  stream.on('error', (error: NodeJS.ErrnoException) => streamErrors.set(stream, error));
+}
+
+/** The reader of stdout went away (`| head`): what it took is all it wants. */
+export function readerGone(stream: Writable): boolean {
+  return streamErrors.get(stream)?.code === 'EPIPE';
+}
+
+/** A failure to write the output other than a reader going away (a full disk): it ends the command. */
+export function outputFailure(stream: Writable): SvcError | undefined {
+  const error = streamErrors.get(stream);
+  if (!error || error.code === 'EPIPE') return undefined;
+  const reason = error.code === 'ENOSPC' ? 'no space left on the device' : error.message;
+  return new SvcError(`cannot write the output: ${reason} (${error.code ?? 'error'})`);
+}
+
+/**
+ * Writes to stdout and waits for the stream to drain, so output is complete before exit. Once the
+ * reader went away, writing does nothing, so the command's own outcome still decides the exit code.
+ */
 export function write(stream: Writable, text: string | Uint8Array): Promise<void> {
+  watch(stream);
+  const failure = outputFailure(stream);
+  if (failure) return Promise.reject(failure);
+  if (readerGone(stream)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     if (stream.write(text)) return resolve();
     // Both listeners go once either fires: a long listing to a slow pipe waits for drain thousands of times.
@@ -25,9 +56,11 @@ export function write(stream: Writable, text: string | Uint8Array): Promise<void
       stream.off('error', onError);
       resolve();
     };
-    const onError = (error: Error) => {
+    const onError = () => {
       stream.off('drain', onDrain);
-      reject(error);
+      const error = outputFailure(stream);
+      if (error) reject(error);
+      else resolve();
     };
     stream.once('drain', onDrain);
     stream.once('error', onError);

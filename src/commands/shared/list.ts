@@ -4,7 +4,7 @@ import { intOption } from '../../cli/parsers.js';
 import type { OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
-import { writeList } from '../../output/writer.js';
+import { readerGone, writeList } from '../../output/writer.js';
 
 export interface ListFlags {
   limit?: number;
@@ -53,6 +53,8 @@ export async function outputList<T>(
     let emitted = 0;
     for await (const page of pages) {
       requests++;
+      // The reader went away (`| head`): what it took is all it wants, so no further page is fetched.
+      if (readerGone(ctx.stdout)) return;
       for (let i = 0; i < page.items.length; i++) {
         if (emitted >= limit) {
           more = true;

@@ -1,0 +1,52 @@
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { BIN, cleanupTempDirs, isolatedEnv } from '../support/harness.js';
+import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ projects: 3000 });
+});
+afterAll(async () => {
+  await sandbox.close();
+  cleanupTempDirs();
+});
+
+describe('a reader that goes away (#9 item 4)', () => {
+  it('ends a listing early and quietly with exit 0: the reader took what it wanted', async () => {
+    sandbox.clearRequests();
+    const result = await execa('bash', ['-c', `node '${BIN}' projects list --all -o ndjson | head -1; exit "\${PIPESTATUS[0]}"`], {
+      env: isolatedEnv({ env: sandboxEnv(sandbox) }),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: 3000 });
+    // 30 pages exist; the listing stops at the first page written after the reader left.
+    expect(sandbox.requests().filter((r) => r.origin === 'api').length).toBeLessThanOrEqual(3);
+  });
+
+  it('keeps the failure code of a command that found a failure', async () => {
+    const result = await execa('bash', ['-c', `node '${BIN}' storage-move verify --from default --kind projects | head -1; exit "\${PIPESTATUS[0]}"`], {
+      env: isolatedEnv({ env: sandboxEnv(sandbox) }),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.stdout).toBe('kind\tid\tname\treason');
+    expect(result.exitCode).toBe(8);
+    expect(result.stderr).toBe('svc: 3000 repositories remain on default');
+  });
+
+  it('reports output that cannot be written (a full disk) with one line and exit 1', async () => {
+    const result = await execa('bash', ['-c', `node '${BIN}' projects list --limit 3 > /dev/full`], {
+      env: isolatedEnv({ env: sandboxEnv(sandbox) }),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe('svc: cannot write the output: no space left on the device (ENOSPC)');
+  });
+});
