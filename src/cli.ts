@@ -1,9 +1,8 @@
 import { Command } from 'commander';
 import type { Io } from './context.js';
 import { packageVersion } from './version.js';
-import { ExitCode } from './errors.js';
 import { NOUNS, type CommandModule, type NounEntry } from './commands/index.js';
-import { addCommand, renamedOptionsOf, withExamples } from './cli/build.js';
+import { addCommand, addWrappedHelp, renamedOptionsOf, withExamples } from './cli/build.js';
 import { GLOBAL_FLAGS_WITH_VALUES } from './cli/global-options.js';
 import { outputFailure } from './output/writer.js';
 import { addGlobalOptions, createRuntime, reportError, type Runtime } from './runtime.js';
@@ -54,12 +53,35 @@ function renameDeprecatedOptions(program: Command, argv: string[], io: Io): stri
   });
 }
 
+/**
+ * As gh does: `svc`, `svc help [COMMAND…]` and a noun without its verb all print the help asked
+ * for on stdout and exit 0.
+ */
+function asHelpRequest(program: Command, argv: string[]): string[] {
+  if (argv.length === 0) return ['--help'];
+  if (argv[0] === 'help') return [...argv.slice(1), '--help'];
+  const words = commandWords(argv);
+  let command = program;
+  for (const { word } of words) {
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) return argv;
+    command = next;
+  }
+  return command !== program && command.commands.length > 0 ? [...argv, '--help'] : argv;
+}
+
+/** Help text of our own (notes after the options) wrapped to the width commander wraps to. */
+function helpWidth(io: Io): number {
+  const columns = (io.stdout as { columns?: number }).columns ?? Number(io.env.COLUMNS);
+  return Number.isFinite(columns) && columns >= 40 ? columns : 80;
+}
+
 export function buildProgram(io: Io): Command {
   const program = new Command('svc');
   program
     .description("Command-line client for the service's REST API v4")
     .version(packageVersion(), '-V, --version', 'print the version')
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({ showGlobalOptions: false, sortSubcommands: false, helpWidth: helpWidth(io), minWidthToWrap: 24 })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -67,9 +89,9 @@ export function buildProgram(io: Io): Command {
     })
     .exitOverride();
   addGlobalOptions(program);
-  program.addHelpText(
-    'after',
-    '\nExit codes: 0 ok · 1 failure · 2 usage · 3 unauthenticated · 4 forbidden · 5 not found · 6 rejected · 7 rate limited · 8 incomplete · 9 CAPTCHA required · 130 interrupted\n',
+  addWrappedHelp(
+    program,
+    'Exit codes: 0 ok · 1 failure · 2 usage · 3 unauthenticated · 4 forbidden · 5 not found · 6 rejected · 7 rate limited · 8 incomplete · 9 CAPTCHA required · 130 interrupted',
   );
   return program;
 }
@@ -126,11 +148,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (wanted) await load([wanted]);
     // An unknown noun (also in `svc help NOUN`): commander words the error, with its suggestion, as for an unknown verb.
     if (wanted && !NOUNS.some((n) => n.name === wanted)) argv = [wanted];
-    if (argv.length === 0) {
-      program.outputHelp();
-      return ExitCode.usage;
-    }
-    await program.parseAsync(renameDeprecatedOptions(program, argv, io), { from: 'user' });
+    await program.parseAsync(renameDeprecatedOptions(program, asHelpRequest(program, argv), io), { from: 'user' });
     // A write that failed is reported after it returned: give its event a turn to arrive.
     await new Promise((resolve) => setImmediate(resolve));
     const failure = outputFailure(io.stdout);

@@ -28,6 +28,14 @@ export function renamedOptionsOf(command: Command): Record<string, string> {
   return renamedOptions.get(command) ?? {};
 }
 
+/** Help paragraphs after the options, wrapped to the width commander wraps its own text to. */
+export function addWrappedHelp(command: Command, text: string): void {
+  command.addHelpText('after', ({ command: shown }) => {
+    const help = shown.createHelp();
+    return `\n${help.boxWrap(text, help.helpWidth ?? 80)}`;
+  });
+}
+
 /** Adds one leaf command, built from its spec, under a noun. */
 export function addCommand<O>(parent: Command, spec: CommandSpec<O>, runtime: Runtime): Command {
   const command = parent.command(spec.name).description(spec.description);
@@ -38,7 +46,7 @@ export function addCommand<O>(parent: Command, spec: CommandSpec<O>, runtime: Ru
     command.addArgument(argument);
   }
   for (const option of spec.options ?? []) command.addOption(toOption(option));
-  if (spec.notes) command.addHelpText('after', spec.notes);
+  if (spec.notes) addWrappedHelp(command, spec.notes);
   withExamples(command, spec.examples);
   if (spec.renamed) renameOptions(command, spec.renamed);
   command.action(runtime.action<O>((ctx, args, opts) => spec.run(ctx, args, opts)));

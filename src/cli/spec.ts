@@ -35,7 +35,7 @@ export interface CommandSpec<O = Record<string, unknown>> {
   args?: ArgSpec[];
   options?: OptionSpec[];
   examples: string[];
-  /** Extra help shown before the examples. */
+  /** Extra help shown before the examples: paragraphs, wrapped to the terminal. */
   notes?: string;
   /** Old spellings of renamed options, still accepted after the verb: `{ '--timeout': '--wait-timeout' }`. */
   renamed?: Record<string, string>;

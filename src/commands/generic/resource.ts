@@ -110,6 +110,6 @@ function notFoundHint(resource: Resource, template: string, args: unknown[], err
 
 /** Help shown after the options: the verb's own notes, and whether a CI job token will do. */
 export function helpNotes(resource: Resource, notes: string | undefined): string | undefined {
-  const job = resource.tokens?.includes('job') ? '\nA CI job token (CI_JOB_TOKEN) is accepted.\n' : '';
-  return (notes ?? '') + job || undefined;
+  const job = resource.tokens?.includes('job') ? 'A CI job token (CI_JOB_TOKEN) is accepted.' : undefined;
+  return [notes, job].filter(Boolean).join('\n\n') || undefined;
 }

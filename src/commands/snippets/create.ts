@@ -35,9 +35,9 @@ export const CREATE = defineCommand<CreateOptions>({
     { flags: '--spam-log-id <id>', help: 'spam log id the service gave with the CAPTCHA request', parse: intOption('--spam-log-id', 1) },
   ],
   notes:
-    '\nWhen the service flags the content as spam and asks for a CAPTCHA, svc prints the site key, the spam log id\n' +
-    'and the command to resubmit, and exits 9; on a terminal it offers to paste the response and resubmits.\n' +
-    'Flagged as spam without a CAPTCHA: exit 6.\n',
+    'When the service flags the content as spam and asks for a CAPTCHA, svc prints the site key, the spam log id ' +
+    'and the command to resubmit, and exits 9; on a terminal it offers to paste the response and resubmits. ' +
+    'Flagged as spam without a CAPTCHA: exit 6.',
   examples: [
     'svc snippets create --title "nginx conf" --file-name nginx.conf --content-file ./nginx.conf --visibility internal',
     'kubectl get pods -o yaml | svc snippets create --title pods --file-name pods.yaml',
