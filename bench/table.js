@@ -1,6 +1,7 @@
 // `node bench/table.js`: `svc projects list --all` as a table on an 80-column pseudo-terminal
 // against `-o tsv` and `-o ndjson` to a file (#9 item 3: within 1.5x of tsv; #16 item 3).
 // Options: --projects 20000  --runs 3  --bin bin/svc.js (another build to compare with)
+//          --outputs tsv,ndjson,table
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +19,13 @@ const { values } = parseArgs({
     projects: { type: 'string', default: '20000' },
     runs: { type: 'string', default: '3' },
     bin: { type: 'string', default: SVC_BIN },
+    outputs: { type: 'string', default: 'tsv,ndjson,table' },
   },
 });
 const projects = Number(values.projects);
 const runs = Number(values.runs);
 const bin = resolve(values.bin);
+const outputs = new Set(values.outputs.split(','));
 const log = (line) => process.stderr.write(`${line}\n`);
 
 /** Wall time of a run on an 80 × 24 pseudo-terminal, and when the first data row showed. */
@@ -63,11 +66,12 @@ const env = { SVC_URL: sandbox.url, SVC_TOKEN: sandbox.tokens.admin };
 const results = { table: [], tsv: [], ndjson: [] };
 try {
   for (let i = 1; i <= runs; i++) {
-    for (const format of ['tsv', 'ndjson']) {
+    for (const format of ['tsv', 'ndjson'].filter((f) => outputs.has(f))) {
       const run = await measure(process.execPath, [bin, 'projects', 'list', '--all', '-o', format], { env, stdoutFile: join(scratch, 'out') });
       results[format].push(run);
       log(`run ${i}/${runs}, -o ${format} to a file: ${ms(run.wallMs)}, exit ${run.exitCode}`);
     }
+    if (!outputs.has('table')) continue;
     const home = mkdtempSync(join(tmpdir(), 'svc-bench-home-'));
     const run = await onTerminal(['projects', 'list', '--all'], { ...env, HOME: home, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, TERM: 'xterm-256color' });
     rmSync(home, { recursive: true, force: true });
@@ -85,16 +89,22 @@ const row = (name, list) => {
   return [name, ms(wall), ratio(wall / tsvMs), ms(median(list.map((r) => r.cpuMs))), list.map((r) => r.exitCode).join(',')];
 };
 const table = results.table;
+const measured = [
+  ['-o tsv to a file', results.tsv],
+  ['-o ndjson to a file', results.ndjson],
+  ['table on an 80-column pty', table],
+].filter(([, list]) => list.length);
 process.stdout.write(
   [
     `### ${projects.toLocaleString('en-US')} projects, \`svc projects list --all\` (median of ${runs} runs, ${bin})`,
     '',
     markdownTable(
       ['output', 'wall', '× tsv', 'CPU (user+sys)', 'exit codes'],
-      [row('-o tsv to a file', results.tsv), row('-o ndjson to a file', results.ndjson), row('table on an 80-column pty', table)],
+      measured.map(([name, list]) => row(name, list)),
     ),
     '',
-    `Table: first row after ${ms(median(table.map((r) => r.firstRowMs)))}, ${table[0].rows} rows, widest line ${Math.max(...table.map((r) => r.widest))} columns.`,
-    '',
+    table.length
+      ? `Table: first row after ${ms(median(table.map((r) => r.firstRowMs)))}, ${table[0].rows} rows, widest line ${Math.max(...table.map((r) => r.widest))} columns.\n`
+      : '',
   ].join('\n'),
 );
