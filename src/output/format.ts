@@ -70,7 +70,17 @@ const RAW_IN_JSON = /[\u007f-\u009f]/g;
 
 /** Exact JSON for `-o json` (indented) and `-o ndjson` (one line). */
 export function jsonText(value: unknown, indented: boolean): string {
-  const text = indented ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+  return escapeRawInJson(indented ? JSON.stringify(value, null, 2) : JSON.stringify(value));
+}
+
+/** `-o ndjson` lines for many records at once, one line each. */
+export function ndjsonLines(values: unknown[]): string {
+  let text = '';
+  for (const value of values) text += `${JSON.stringify(value)}\n`;
+  return escapeRawInJson(text);
+}
+
+function escapeRawInJson(text: string): string {
   return text.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -6,6 +6,7 @@ import { displayWidth, truncateToWidth } from './width.js';
 
 const GAP = '  ';
 const NUMBER = /^-?\d+(\.\d+)?$/;
+const MIN_HEADER = 4;
 
 /** The width tables are fitted to when the output stream does not know its own. */
 export const DEFAULT_TERMINAL_COLUMNS = 80;
@@ -34,7 +35,8 @@ export function tableCells(record: unknown, columns: string[]): string[] {
 
 export function planTable(columns: string[], firstRows: string[][], lineWidth: number): TableLayout {
   const header = columns.map((column) => terminalSafe(column));
-  const data = header.map(() => 1);
+  // Room for at least a few letters of each name, however short its values.
+  const data = header.map((name) => Math.max(1, Math.min(displayWidth(name), MIN_HEADER)));
   for (const row of firstRows) {
     row.forEach((cell, i) => {
       data[i] = Math.max(data[i], displayWidth(cell));

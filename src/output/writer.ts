@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import { batchesOf } from './batches.js';
-import { getField, jsonText, pickFields, renderRecord, tsvLine, type OutputFormat } from './format.js';
+import { getField, jsonText, ndjsonLines, pickFields, renderRecord, tsvLine, type OutputFormat } from './format.js';
 import { planTable, renderTableHeader, renderTableRows, tableCells, terminalColumnsOf, type TableLayout } from './table.js';
 
 export interface OutputSettings {
@@ -112,7 +112,7 @@ function listRenderer(settings: OutputSettings, columns: string[], stdout: Writa
   }
   if (settings.format === 'ndjson') {
     return {
-      page: (records) => records.map((record) => `${jsonText(shape(record), false)}\n`).join(''),
+      page: (records) => ndjsonLines(records.map(shape)),
       end: () => '',
     };
   }
