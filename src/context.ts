@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { ExitCode, SvcError } from './errors.js';
 import { packageVersion } from './version.js';
+import { terminalSafe } from './output/terminal-safe.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, type GlobalValues } from './cli/global-options.js';
 import type { ConfigStore } from './config/store.js';
 import type { Target } from './config/resolve.js';
@@ -96,17 +97,18 @@ export class Context {
     return this.stdinContent;
   }
 
-  /** One human line on stderr (never data). */
+  /** One human line on stderr (never data); text from the server in it cannot drive the terminal. */
   info(line: string): void {
-    if (!this.globals.quiet) this.io.stderr.write(`${line}\n`);
+    if (!this.globals.quiet) this.io.stderr.write(`${terminalSafe(line, { multiline: true })}\n`);
   }
 
   warn(line: string): void {
-    this.io.stderr.write(`${this.stderrChalk.yellow(line.startsWith('warning:') ? line : `warning: ${line}`)}\n`);
+    const text = terminalSafe(line.startsWith('warning:') ? line : `warning: ${line}`, { multiline: true });
+    this.io.stderr.write(`${this.stderrChalk.yellow(text)}\n`);
   }
 
   debug(line: string): void {
-    if (this.debugEnabled) this.io.stderr.write(`${this.stderrChalk.dim(`[debug] ${line}`)}\n`);
+    if (this.debugEnabled) this.io.stderr.write(`${this.stderrChalk.dim(`[debug] ${terminalSafe(line, { multiline: true })}`)}\n`);
   }
 
   async config(): Promise<ConfigStore> {
@@ -181,10 +183,11 @@ export class Context {
   async spinner(text: string): Promise<Spinner> {
     if (!this.animated) return { update() {}, stop() {} };
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.io.stderr, isEnabled: true }).start();
+    // ora would put stdin in raw mode to hide keys typed meanwhile, which swallows Ctrl-C.
+    const spinner = ora({ text: terminalSafe(text), stream: this.io.stderr, isEnabled: true, discardStdin: false }).start();
     return {
       update: (next) => {
-        spinner.text = next;
+        spinner.text = terminalSafe(next);
       },
       stop: () => spinner.stop(),
     };

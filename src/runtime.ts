@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Context, GlobalOptions, Io } from './context.js';
 import { ExitCode, SvcError } from './errors.js';
 import { GLOBAL_OPTIONS, globalOptionHelp } from './cli/global-options.js';
+import { terminalSafe } from './output/terminal-safe.js';
 
 export { collect, intOption, secondsOption } from './cli/parsers.js';
 export { withExamples } from './cli/build.js';
@@ -58,8 +59,9 @@ export function createRuntime(io: Io, loadAll: () => Promise<Command>): Runtime 
 
 /** Maps anything thrown to one line on stderr and an exit code; stacks only under --debug. */
 export function reportError(error: unknown, io: Io, secrets: string[], debug: boolean): number {
-  const redact = (text: string) =>
-    secrets.filter((s) => s && s.length >= 4).reduce((acc, s) => acc.split(s).join('[redacted]'), text);
+  // Tokens are redacted, and what came from a server cannot drive the terminal nor break the one line.
+  const redact = (text: string, multiline = false) =>
+    terminalSafe(secrets.filter((s) => s && s.length >= 4).reduce((acc, s) => acc.split(s).join('[redacted]'), text), { multiline });
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     // commander has already printed its one-line message.
@@ -67,11 +69,11 @@ export function reportError(error: unknown, io: Io, secrets: string[], debug: bo
   }
   if (error instanceof SvcError) {
     io.stderr.write(`svc: ${redact(error.message)}\n`);
-    if (debug && error.details) io.stderr.write(`${redact(error.details)}\n`);
+    if (debug && error.details) io.stderr.write(`${redact(error.details, true)}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   io.stderr.write(`svc: unexpected error: ${redact(message ?? '')} (rerun with --debug for details)\n`);
-  if (debug && error instanceof Error && error.stack) io.stderr.write(`${redact(error.stack)}\n`);
+  if (debug && error instanceof Error && error.stack) io.stderr.write(`${redact(error.stack, true)}\n`);
   return ExitCode.failure;
 }

@@ -1,6 +1,8 @@
-import { createRequire } from 'node:module';
-import type TableConstructor from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
+import { terminalSafe, tsvEscape } from './terminal-safe.js';
+import { displayWidth } from './width.js';
+
+export { renderTable } from './table.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'tsv';
 export const OUTPUT_FORMATS: OutputFormat[] = ['table', 'json', 'ndjson', 'tsv'];
@@ -44,36 +46,42 @@ export function formatCell(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** One TSV field: tabs, newlines and backslashes escaped so every record stays on one line. */
+/** One TSV field on one line: backslashes doubled, tab, CR, LF and other control characters escaped (see terminal-safe.ts). */
 export function tsvField(value: unknown): string {
-  return formatCell(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return tsvEscape(formatCell(value));
 }
 
 export function tsvLine(values: unknown[]): string {
   return `${values.map(tsvField).join('\t')}\n`;
 }
 
-export function renderTable(records: unknown[], columns: string[], chalk: ChalkInstance): string {
-  // Loaded on first use: only terminal tables need it, and `svc --help` should not pay for it.
-  const Table = createRequire(import.meta.url)('cli-table3') as typeof TableConstructor;
-  const table = new Table({
-    head: columns.map((c) => chalk.bold(c)),
-    style: { head: [], border: [] },
-    chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-      right: '', 'right-mid': '', middle: '  ',
-    },
-  });
-  for (const record of records) table.push(columns.map((c) => formatCell(getField(record, c))));
-  return `${table.toString()}\n`;
+/** Key/value view of one record for terminals, one line per field. */
+export function renderRecord(record: unknown, fields: string[], chalk: ChalkInstance): string {
+  const names = fields.map((f) => terminalSafe(f));
+  const width = Math.max(0, ...names.map((name) => displayWidth(name)));
+  return names
+    .map((name, i) => `${chalk.bold(name)}${' '.repeat(width - displayWidth(name))}  ${terminalSafe(formatCell(getField(record, fields[i])))}\n`)
+    .join('');
 }
 
-/** Key/value view of one record for terminals. */
-export function renderRecord(record: unknown, fields: string[], chalk: ChalkInstance): string {
-  const width = Math.max(0, ...fields.map((f) => f.length));
-  return fields.map((f) => `${chalk.bold(f.padEnd(width))}  ${formatCell(getField(record, f))}\n`).join('');
+// JSON.stringify leaves DEL and the C1 controls (U+0080-U+009F, among them the 8-bit CSI) raw; as
+// \u escapes the document means the same and cannot drive a terminal it is printed to.
+const RAW_IN_JSON = /[\u007f-\u009f]/g;
+
+/** Exact JSON for `-o json` (indented) and `-o ndjson` (one line). */
+export function jsonText(value: unknown, indented: boolean): string {
+  return escapeRawInJson(indented ? JSON.stringify(value, null, 2) : JSON.stringify(value));
+}
+
+/** `-o ndjson` lines for many records at once, one line each. */
+export function ndjsonLines(values: unknown[]): string {
+  let text = '';
+  for (const value of values) text += `${JSON.stringify(value)}\n`;
+  return escapeRawInJson(text);
+}
+
+function escapeRawInJson(text: string): string {
+  return text.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function parseFieldList(value: string): string[] {

@@ -1,7 +1,9 @@
 import type { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import { SvcError } from '../errors.js';
-import { getField, pickFields, renderRecord, renderTable, tsvLine, type OutputFormat } from './format.js';
+import { batchesOf } from './batches.js';
+import { getField, jsonText, ndjsonLines, pickFields, renderRecord, tsvLine, type OutputFormat } from './format.js';
+import { planTable, renderTableHeader, renderTableRows, tableCells, terminalColumnsOf, type TableLayout } from './table.js';
 
 export interface OutputSettings {
   format: OutputFormat;
@@ -10,6 +12,8 @@ export interface OutputSettings {
   /** Told once when a --fields name is absent from the first record (a typo would otherwise print blanks). */
   warn?: (line: string) => void;
   stdoutIsTTY: boolean;
+  /** Width terminal tables are fitted to; the stdout stream's `columns` (or 80) when not set. */
+  terminalColumns?: number;
   chalk: ChalkInstance;
 }
 
@@ -68,46 +72,41 @@ export function write(stream: Writable, text: string | Uint8Array): Promise<void
 }
 
 /**
- * Writes records as they arrive. `json` holds them until the list is complete, so a failure
- * part-way prints no document that looks whole; `ndjson` and plain-text rows stream.
+ * Writes a listing a page at a time, each page in one write. `json` holds the records until the
+ * listing is complete, so a failure part-way prints no document that looks whole; `ndjson`, TSV
+ * and terminal tables print each page as it arrives (a table's column widths come from its first page).
  */
-export async function writeList(
+export async function writePages(
+  stdout: Writable,
+  settings: OutputSettings,
+  pages: AsyncIterable<unknown[]>,
+  defaultColumns: string[],
+): Promise<ListResult> {
+  const renderer = listRenderer(settings, settings.fields ?? defaultColumns, stdout);
+  let count = 0;
+  for await (const page of pages) {
+    if (page.length === 0) continue;
+    if (count === 0) warnMissingFields(settings, page[0]);
+    count += page.length;
+    const text = renderer.page(page);
+    if (text) await write(stdout, text);
+    // The reader went away (`| head`): what it took is all it wants; the source is closed, so no
+    // further page is fetched.
+    if (readerGone(stdout)) return { count };
+  }
+  const tail = renderer.end(count);
+  if (tail) await write(stdout, tail);
+  return { count };
+}
+
+/** Writes records as they arrive, those that arrive together (a page of a listing) in one write. */
+export function writeList(
   stdout: Writable,
   settings: OutputSettings,
   records: AsyncIterable<unknown>,
   defaultColumns: string[],
 ): Promise<ListResult> {
-  const columns = settings.fields ?? defaultColumns;
-  const shape = (record: unknown) => (settings.fields ? pickFields(record, settings.fields) : record);
-  let count = 0;
-  records = checkedFields(records, settings);
-  if (settings.format === 'json') {
-    const all: unknown[] = [];
-    for await (const record of records) all.push(shape(record));
-    await write(stdout, `${JSON.stringify(all, null, 2)}\n`);
-    return { count: all.length };
-  }
-  if (settings.format === 'ndjson') {
-    for await (const record of records) {
-      count++;
-      await write(stdout, `${JSON.stringify(shape(record))}\n`);
-    }
-    return { count };
-  }
-  if (settings.format === 'table' && settings.stdoutIsTTY) {
-    const all: unknown[] = [];
-    for await (const record of records) all.push(record);
-    if (all.length) await write(stdout, renderTable(all, columns, settings.chalk));
-    return { count: all.length };
-  }
-  // The header waits for the first record, so a listing that fails at once prints nothing.
-  for await (const record of records) {
-    if (count === 0) await write(stdout, tsvLine(columns));
-    count++;
-    await write(stdout, tsvLine(columns.map((c) => getField(record, c))));
-  }
-  if (count === 0) await write(stdout, tsvLine(columns));
-  return { count };
+  return writePages(stdout, settings, batchesOf(records), defaultColumns);
 }
 
 export async function writeRecord(
@@ -118,24 +117,65 @@ export async function writeRecord(
 ): Promise<void> {
   warnMissingFields(settings, record);
   const fields = settings.fields ?? defaultFields;
-  const shaped = settings.fields ? pickFields(record, settings.fields) : record;
-  if (settings.format === 'json') return write(stdout, `${JSON.stringify(shaped, null, 2)}\n`);
-  if (settings.format === 'ndjson') return write(stdout, `${JSON.stringify(shaped)}\n`);
-  if (settings.format === 'table' && settings.stdoutIsTTY) {
-    return write(stdout, renderRecord(record, fields, settings.chalk));
-  }
-  await write(stdout, tsvLine(fields));
-  return write(stdout, tsvLine(fields.map((f) => getField(record, f))));
+  if (settings.format === 'table' && settings.stdoutIsTTY) return write(stdout, renderRecord(record, fields, settings.chalk));
+  if (settings.format === 'json') return write(stdout, `${jsonText(shaper(settings)(record), true)}\n`);
+  return write(stdout, listRenderer(settings, fields, stdout).page([record]));
 }
 
+interface ListRenderer {
+  /** Text for one page of records, written at once. */
+  page(records: unknown[]): string;
+  /** Text after the last page, given how many records there were. */
+  end(count: number): string;
+}
 
-async function* checkedFields(records: AsyncIterable<unknown>, settings: OutputSettings): AsyncGenerator<unknown> {
-  let first = true;
-  for await (const record of records) {
-    if (first) warnMissingFields(settings, record);
-    first = false;
-    yield record;
+function shaper(settings: OutputSettings): (record: unknown) => unknown {
+  const fields = settings.fields;
+  return fields ? (record) => pickFields(record, fields) : (record) => record;
+}
+
+function listRenderer(settings: OutputSettings, columns: string[], stdout: Writable): ListRenderer {
+  const shape = shaper(settings);
+  if (settings.format === 'json') {
+    const all: unknown[] = [];
+    return {
+      page: (records) => {
+        for (const record of records) all.push(shape(record));
+        return '';
+      },
+      end: () => `${jsonText(all, true)}\n`,
+    };
   }
+  if (settings.format === 'ndjson') {
+    return {
+      page: (records) => ndjsonLines(records.map(shape)),
+      end: () => '',
+    };
+  }
+  if (settings.format === 'table' && settings.stdoutIsTTY) {
+    const lineWidth = settings.terminalColumns ?? terminalColumnsOf(stdout);
+    let layout: TableLayout | undefined;
+    return {
+      page: (records) => {
+        const rows = records.map((record) => tableCells(record, columns));
+        if (layout) return renderTableRows(layout, rows);
+        layout = planTable(columns, rows, lineWidth);
+        return renderTableHeader(layout, settings.chalk) + renderTableRows(layout, rows);
+      },
+      end: () => '',
+    };
+  }
+  // The header waits for the first record, so a listing that fails at once prints nothing.
+  let headerWritten = false;
+  return {
+    page: (records) => {
+      let text = headerWritten ? '' : tsvLine(columns);
+      headerWritten = true;
+      for (const record of records) text += tsvLine(columns.map((column) => getField(record, column)));
+      return text;
+    },
+    end: (count) => (count === 0 ? tsvLine(columns) : ''),
+  };
 }
 
 function warnMissingFields(settings: OutputSettings, record: unknown): void {

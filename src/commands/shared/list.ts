@@ -4,7 +4,7 @@ import { intOption } from '../../cli/parsers.js';
 import type { OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
-import { readerGone, writeList } from '../../output/writer.js';
+import { writePages } from '../../output/writer.js';
 
 export interface ListFlags {
   limit?: number;
@@ -49,27 +49,21 @@ export async function outputList<T>(
   const limit = listLimit(flags);
   let more = false;
   let requests = 0;
-  async function* records(): AsyncGenerator<T> {
+  async function* limited(): AsyncGenerator<T[]> {
     let emitted = 0;
     for await (const page of pages) {
       requests++;
-      // The reader went away (`| head`): what it took is all it wants, so no further page is fetched.
-      if (readerGone(ctx.stdout)) return;
-      for (let i = 0; i < page.items.length; i++) {
-        if (emitted >= limit) {
-          more = true;
-          return;
-        }
-        emitted++;
-        yield page.items[i] as T;
-      }
+      const room = limit - emitted;
+      const items = page.items.length > room ? page.items.slice(0, room) : page.items;
+      emitted += items.length;
+      yield items;
       if (emitted >= limit) {
-        more = page.hasNext;
+        more = page.items.length > room || page.hasNext;
         return;
       }
     }
   }
-  const result = await writeList(ctx.stdout, ctx.output, records(), columns);
+  const result = await writePages(ctx.stdout, ctx.output, limited(), columns);
   ctx.debug(`${result.count} records in ${requests} pages`);
   if (more) ctx.info(`showing the first ${result.count} records; more exist (use --all or --limit N)`);
 }

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { terminalSafe } from '../../output/terminal-safe.js';
 
 export interface ByteProgress {
   add(bytes: number): void;
@@ -17,7 +18,7 @@ export function byteProgress(ctx: Context, label: string, total: number | undefi
   let drawnAt = 0;
   const draw = () => {
     drawnAt = Date.now();
-    stderr.write(`\r\x1b[2K${formatProgress(label, seen, total)}`);
+    stderr.write(`\r\x1b[2K${formatProgress(terminalSafe(label), seen, total)}`);
   };
   draw();
   return {

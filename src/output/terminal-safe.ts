@@ -1,0 +1,51 @@
+/**
+ * Text from a server (names, descriptions, error bodies) must not drive the terminal it is shown on:
+ * `ESC[2J` clears the screen, OSC 52 writes the clipboard, `\r` overwrites what was printed. Every
+ * control character (C0, DEL, C1) is shown as a visible escape instead:
+ *
+ *   ESC → `\e`;  tab → `\t`, LF → `\n`, CR → `\r`;  any other → `\xHH`, the code point in two hex
+ *   digits (U+0007 → `\x07`, DEL → `\x7f`, the C1 CSI U+009B → `\x9b`).
+ *
+ * So that each escape reads one way, a backslash that a reader could take for the start of one
+ * (followed by `\`, `e`, `x`, `t`, `n` or `r`) is doubled: the name `a\nb` (a backslash, then n) is
+ * shown as `a\\nb`, while `C:\Users` is shown as it is.
+ */
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_OR_AMBIGUOUS_BACKSLASH = /[\u0000-\u001f\u007f-\u009f]|\\(?=[\\extnr])/g;
+const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f-\u009f\\]/g;
+
+export interface TerminalSafeOptions {
+  /** Keep tab and newline as they are, for text that spans lines (default: escape them too). */
+  multiline?: boolean;
+}
+
+/** `text` with every control character shown as a visible escape (see the top of this file). */
+export function terminalSafe(text: string, options: TerminalSafeOptions = {}): string {
+  if (!CONTROL.test(text) && !text.includes('\\')) return text;
+  return text.replace(CONTROL_OR_AMBIGUOUS_BACKSLASH, (char) => {
+    if (options.multiline && (char === '\t' || char === '\n')) return char;
+    return char === '\\' ? '\\\\' : controlEscape(char);
+  });
+}
+
+/** The documented TSV escaping: every backslash doubled, every control character escaped as above. */
+export function tsvEscape(text: string): string {
+  if (!CONTROL.test(text) && !text.includes('\\')) return text;
+  return text.replace(CONTROL_OR_BACKSLASH, (char) => (char === '\\' ? '\\\\' : controlEscape(char)));
+}
+
+function controlEscape(char: string): string {
+  switch (char) {
+    case '\t':
+      return '\\t';
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\u001b':
+      return '\\e';
+    default:
+      return `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  }
+}

@@ -1,0 +1,44 @@
+import { PassThrough } from 'node:stream';
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { planTable, renderTable, renderTableRows, terminalColumnsOf } from '../../src/output/table.js';
+
+const plain = new Chalk({ level: 0 });
+
+describe('terminal tables', () => {
+  it('align columns two spaces apart and leave the last one unpadded', () => {
+    expect(renderTable([{ id: 1, name: 'a' }, { id: 22, name: 'bb' }], ['id', 'name'], plain, 80)).toBe('id  name\n1   a\n22  bb\n');
+  });
+
+  it('fit the width by cutting the widest values with an ellipsis, names before values', () => {
+    const record = { id: 1, path: 'group/a-very-long-project-name', visibility: 'private' };
+    expect(renderTable([record], ['id', 'path', 'visibility'], plain, 20)).toBe('id  path     visibi…\n1   group/…  private\n');
+  });
+
+  it('count wide characters as two columns when cutting', () => {
+    expect(renderTable([{ id: 1, name: '日本語のプロジェクト' }], ['id', 'name'], plain, 12)).toBe('id  name\n1   日本語…\n');
+  });
+
+  it('keep the widths of the first rows for later ones: text is cut, a number is kept whole while the line has room', () => {
+    const layout = planTable(['id', 'name'], [['7', 'a']], 80);
+    expect(renderTableRows(layout, [['12345', 'a long name'], ['abcdef', 'x']])).toBe('12345  a long name\na…  x\n');
+    const narrow = planTable(['id', 'name'], [['7', 'a']], 8);
+    expect(renderTableRows(narrow, [['1234567890', 'x']])).toBe('1…  x\n');
+  });
+
+  it('show control characters in cells as escapes', () => {
+    expect(renderTable([{ name: 'a\x1b[2Jb\r' }], ['name'], plain, 80)).toBe('name\na\\e[2Jb\\r\n');
+  });
+
+  it('print the header in bold only when the chalk instance has colour', () => {
+    expect(renderTable([{ id: 1 }], ['id'], new Chalk({ level: 1 }), 80)).toBe('\x1b[1mid\x1b[22m\n1\n');
+    expect(renderTable([{ id: 1 }], ['id'], plain, 80)).toBe('id\n1\n');
+  });
+
+  it("take the width from the stream's columns, 80 when it has none", () => {
+    const terminal = Object.assign(new PassThrough(), { columns: 132 });
+    expect(terminalColumnsOf(terminal)).toBe(132);
+    expect(terminalColumnsOf(new PassThrough())).toBe(80);
+    expect(terminalColumnsOf(Object.assign(new PassThrough(), { columns: 0 }))).toBe(80);
+  });
+});
