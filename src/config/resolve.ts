@@ -98,8 +98,10 @@ function sameInstance(profileUrl: string | undefined, targetUrl: string | undefi
   }
 }
 
-/** Shows enough of a token to tell two apart, never enough to use it. */
+/**
+ * Shows enough of a token to tell two apart, never enough to use it: the last 4 characters, since
+ * every token of one kind shares its first ones (`glpat-`). Short tokens show nothing.
+ */
 export function redactToken(token: string): string {
-  const visible = token.length >= 12 ? 4 : token.length >= 8 ? 2 : 0;
-  return `${token.slice(0, visible)}${'*'.repeat(Math.max(3, Math.min(8, token.length - visible)))}`;
+  return `****${token.length >= 12 ? token.slice(-4) : ''}`;
 }
