@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -51,7 +51,7 @@ describe('svc auth login', () => {
     expect(result.exitCode).toBe(3);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/401/);
-    expect(readConfig(dir).profiles).toEqual({});
+    expect(existsSync(configFile(dir))).toBe(false);
   });
 
   it('takes an OAuth pair as two stdin lines, or the refresh token from a file', async () => {
