@@ -134,6 +134,7 @@ export class Context {
     if (!this.resolvedTarget) {
       const { resolveTarget } = await import('./config/resolve.js');
       this.resolvedTarget = resolveTarget(this.globals, this.env, await this.config());
+      for (const line of this.resolvedTarget.warnings) this.warn(line);
     }
     return this.resolvedTarget;
   }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,5 +82,35 @@ describe('a CI container: no config directory needed when none is used (#9 item 
       stderr: `svc: cannot write the config file ${home}/.config/svc/config.json: EACCES (SVC_CONFIG_DIR chooses another directory)\n`,
     });
     expect(readdirSync(home)).toEqual([]);
+  });
+});
+
+describe('a broken config file does not stop a command that does not need it', () => {
+  const garbage = '{"profiles": {"default": {"url": "http://x"';
+
+  it('warns in one line and runs when environment or flags give URL and token; the file stays as it was', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), garbage, { mode: 0o600 });
+    const expected = await svc(['releases', 'list', '2', '-o', 'json'], { env: sandboxEnv(sandbox) });
+    const warning =
+      `warning: cannot read the config file ${dir}/config.json: Expected ',' or '}' after property value in JSON at position 43 (fix or remove it); ` +
+      'left aside, as flags and environment give the URL and token\n';
+    const fromEnv = await svc(['releases', 'list', '2', '-o', 'json'], { configDir: dir, env: sandboxEnv(sandbox) });
+    expect(fromEnv).toEqual({ exitCode: 0, stdout: expected.stdout, stderr: warning });
+    const fromFlags = await svc(['releases', 'list', '2', '-o', 'json', '--url', sandbox.url, '--token', sandbox.tokens.admin], {
+      configDir: dir,
+    });
+    expect(fromFlags).toEqual({ exitCode: 0, stdout: expected.stdout, stderr: warning });
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(garbage);
+  });
+
+  it('still fails (exit 2, one line) when the config is needed: a profile asked for, or no token elsewhere', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), garbage, { mode: 0o600 });
+    const message = `svc: cannot read the config file ${dir}/config.json: Expected ',' or '}' after property value in JSON at position 43 (fix or remove it)\n`;
+    const withProfile = await svc(['releases', 'list', '2'], { configDir: dir, env: { ...sandboxEnv(sandbox), SVC_PROFILE: 'default' } });
+    expect(withProfile).toEqual({ exitCode: 2, stdout: '', stderr: message });
+    const noToken = await svc(['releases', 'list', '2'], { configDir: dir, env: { SVC_URL: sandbox.url } });
+    expect(noToken).toEqual({ exitCode: 2, stdout: '', stderr: message });
   });
 });
