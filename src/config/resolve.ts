@@ -22,7 +22,7 @@ export interface Target {
   caFile?: string;
   /** Whether the token came from the profile, so a refreshed OAuth pair can be saved back there. */
   tokenFromProfile: boolean;
-  /** Lines for stderr: a config file left aside. */
+  /** Lines for stderr: a config file left aside, a CI job token not used. */
   warnings: string[];
 }
 
@@ -81,6 +81,11 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, store:
       refreshToken: profile.refreshToken,
       oauthClientId: profile.oauthClientId,
     };
+    if (env.CI_JOB_TOKEN) {
+      warnings.push(
+        `using the token of profile '${profileName}' from the config file; CI_JOB_TOKEN is set but not used (SVC_TOKEN="$CI_JOB_TOKEN" SVC_TOKEN_TYPE=job would use it)`,
+      );
+    }
   } else if (env.CI_JOB_TOKEN) {
     token = { value: env.CI_JOB_TOKEN, source: 'CI_JOB_TOKEN', type: 'job' };
   }
