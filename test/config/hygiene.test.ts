@@ -14,7 +14,7 @@ function login(configDir: string) {
 }
 
 describe('config path hygiene (#10 item 13)', () => {
-  it('creates missing directories 0700 and the file 0600, whatever the umask', async () => {
+  it('creates missing directories 0700 and the file 0600', async () => {
     const base = tempDir();
     const configDir = join(base, 'a', 'b');
     expect((await login(configDir)).exitCode).toBe(0);
