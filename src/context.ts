@@ -114,7 +114,7 @@ export class Context {
   async config(): Promise<ConfigStore> {
     if (!this.configStore) {
       const { ConfigStore } = await import('./config/store.js');
-      this.configStore = new ConfigStore(this.env);
+      this.configStore = new ConfigStore(this.env, this.signal);
     }
     return this.configStore;
   }
@@ -123,6 +123,7 @@ export class Context {
     if (!this.resolvedTarget) {
       const { resolveTarget } = await import('./config/resolve.js');
       this.resolvedTarget = resolveTarget(this.globals, this.env, await this.config());
+      for (const line of this.resolvedTarget.warnings) this.warn(line);
     }
     return this.resolvedTarget;
   }
@@ -141,21 +142,22 @@ export class Context {
       throw new SvcError('no token: set SVC_TOKEN, pass --token, or run `svc auth login`', ExitCode.usage);
     }
     const token = target.token;
+    // A profile's OAuth pair is refreshed and saved under the config file's lock, so that parallel
+    // runs take the pair one of them refreshed instead of spending the rotated refresh token again.
+    const credentialStore = target.tokenFromProfile ? (await this.config()).credentialStore(target.profileName) : undefined;
     this.client = await this.createHttp({
       baseUrl: target.url.value,
       credentials: token
         ? { token: token.value, type: token.type, refreshToken: token.refreshToken, oauthClientId: token.oauthClientId }
         : undefined,
       caFile: target.caFile,
+      ...{ credentialStore },
       onCredentialsRefreshed: async (creds) => {
-        if (!target.tokenFromProfile) {
+        if (!credentialStore) {
           this.warn('the OAuth token was refreshed for this run only; store it with `svc auth login` to keep it');
           return;
         }
-        (await this.config()).updateProfile(target.profileName, {
-          token: creds.token,
-          refreshToken: creds.refreshToken,
-        });
+        await credentialStore.update(async () => ({ token: creds.token, refreshToken: creds.refreshToken }));
         this.debug(`saved the refreshed OAuth token to profile '${target.profileName}'`);
       },
     });

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { TokenType } from '../http/client.js';
-import type { ConfigStore, Profile } from './store.js';
+import { ConfigFileError, type ConfigStore, type Profile } from './store.js';
 
 export interface TargetFlags {
   url?: string;
@@ -22,6 +22,8 @@ export interface Target {
   caFile?: string;
   /** Whether the token came from the profile, so a refreshed OAuth pair can be saved back there. */
   tokenFromProfile: boolean;
+  /** Lines for stderr: a config file left aside, a CI job token not used. */
+  warnings: string[];
 }
 
 const TOKEN_TYPES: TokenType[] = ['private', 'oauth', 'job'];
@@ -41,7 +43,9 @@ export function profileNameFor(flags: TargetFlags, env: NodeJS.ProcessEnv, confi
  * Precedence, highest first: flags, SVC_* environment, the active profile, then the CI job's
  * predefined variables. Each value says where it came from, for `svc auth status`.
  */
-export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, config: ConfigStore | undefined): Target {
+export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, store: ConfigStore | undefined): Target {
+  const warnings: string[] = [];
+  const config = usableConfig(flags, env, store, warnings);
   const flagType = parseTokenType(flags.tokenType, '--token-type');
   const envType = parseTokenType(env.SVC_TOKEN_TYPE, 'SVC_TOKEN_TYPE');
   const profileName = profileNameFor(flags, env, config);
@@ -77,12 +81,35 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, config
       refreshToken: profile.refreshToken,
       oauthClientId: profile.oauthClientId,
     };
+    if (env.CI_JOB_TOKEN) {
+      warnings.push(
+        `using the token of profile '${profileName}' from the config file; CI_JOB_TOKEN is set but not used (SVC_TOKEN="$CI_JOB_TOKEN" SVC_TOKEN_TYPE=job would use it)`,
+      );
+    }
   } else if (env.CI_JOB_TOKEN) {
     token = { value: env.CI_JOB_TOKEN, source: 'CI_JOB_TOKEN', type: 'job' };
   }
 
   const caFile = flags.caFile || env.SVC_CA_FILE || profile?.caFile || undefined;
-  return { profileName, url, token, caFile, tokenFromProfile };
+  return { profileName, url, token, caFile, tokenFromProfile, warnings };
+}
+
+/**
+ * The config file when it can be read. A broken or unsafe one is only a warning when flags and
+ * environment give both URL and token (and no profile is asked for): a CI job need not repair
+ * the runner's home directory.
+ */
+function usableConfig(flags: TargetFlags, env: NodeJS.ProcessEnv, store: ConfigStore | undefined, warnings: string[]) {
+  try {
+    store?.load();
+    return store;
+  } catch (error) {
+    const hasUrl = flags.url || env.SVC_URL || env.CI_API_V4_URL || env.CI_SERVER_URL;
+    const hasToken = flags.token || env.SVC_TOKEN || env.CI_JOB_TOKEN;
+    if (!(error instanceof ConfigFileError) || flags.profile || env.SVC_PROFILE || !hasUrl || !hasToken) throw error;
+    warnings.push(`${error.message}; left aside, as flags and environment give the URL and token`);
+    return undefined;
+  }
 }
 
 /**
@@ -98,8 +125,10 @@ function sameInstance(profileUrl: string | undefined, targetUrl: string | undefi
   }
 }
 
-/** Shows enough of a token to tell two apart, never enough to use it. */
+/**
+ * Shows enough of a token to tell two apart, never enough to use it: the last 4 characters, since
+ * every token of one kind shares its first ones (`glpat-`). Short tokens show nothing.
+ */
 export function redactToken(token: string): string {
-  const visible = token.length >= 12 ? 4 : token.length >= 8 ? 2 : 0;
-  return `${token.slice(0, visible)}${'*'.repeat(Math.max(3, Math.min(8, token.length - visible)))}`;
+  return `****${token.length >= 12 ? token.slice(-4) : ''}`;
 }

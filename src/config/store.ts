@@ -1,139 +1,106 @@
-import { join } from 'node:path';
-import envPaths from 'env-paths';
-import Conf from 'conf';
 import { ExitCode, SvcError } from '../errors.js';
-import type { TokenType } from '../http/client.js';
+import { configFilePath, openForWrite, prepareDirectory, readConfigFile, writeFailure, type ConfigData, type Profile } from './config-file.js';
+import type { CredentialStore, StoredCredentials } from './credential-store.js';
+import { withFileLock } from './file-lock.js';
 
-export interface Profile {
-  url?: string;
-  token?: string;
-  tokenType?: TokenType;
-  refreshToken?: string;
-  oauthClientId?: string;
-  caFile?: string;
-}
-
-interface ConfigData {
-  activeProfile?: string;
-  profiles: Record<string, Profile>;
-}
+export { ConfigFileError, configFilePath, type Profile } from './config-file.js';
 
 /** Settings a user may change with `svc config set` (tokens go through `svc auth login`). */
 export const SETTABLE_KEYS = ['url', 'tokenType', 'caFile', 'oauthClientId'] as const;
 export type SettableKey = (typeof SETTABLE_KEYS)[number];
 
-/** Where conf keeps the file, known without reading it (so a broken file can be named). */
-export function configFilePath(env: NodeJS.ProcessEnv): string {
-  return join(env.SVC_CONFIG_DIR || envPaths('svc', { suffix: '' }).config, 'config.json');
-}
-
-const TOKEN_TYPES: readonly string[] = ['private', 'oauth', 'job'];
-
 /**
- * conf's reader: a file of the wrong shape (`[]`, a profile that is not an object, an unknown
- * token type) is refused like broken JSON, before anything reads it or writes over it.
+ * The config file: read once when first needed, never created by reading. Every change takes the
+ * file's lock, re-reads the file and applies itself to what is there now, so that concurrent
+ * `svc` processes each keep what the others wrote.
  */
-function parseConfigFile(text: string): ConfigData {
-  const data: unknown = JSON.parse(text);
-  if (!isObject(data)) throw new Error('expected a JSON object');
-  if (data.activeProfile !== undefined && typeof data.activeProfile !== 'string') throw new Error('activeProfile must be a string');
-  if (data.profiles === undefined) return data as unknown as ConfigData;
-  if (!isObject(data.profiles)) throw new Error('profiles must be an object');
-  for (const [name, profile] of Object.entries(data.profiles)) {
-    if (!isObject(profile)) throw new Error(`profile '${name}' must be an object`);
-    const notText = Object.keys(profile).find((key) => typeof profile[key] !== 'string');
-    if (notText) throw new Error(`profiles.${name}.${notText} must be a string`);
-    if (profile.tokenType !== undefined && !TOKEN_TYPES.includes(profile.tokenType as string)) {
-      throw new Error(`profiles.${name}.tokenType must be one of ${TOKEN_TYPES.join(', ')} (got '${profile.tokenType}')`);
-    }
-  }
-  return data as unknown as ConfigData;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export class ConfigStore {
-  private readonly conf: Conf<ConfigData>;
+  readonly path: string;
+  private snapshot?: ConfigData;
+  private readonly signal?: AbortSignal;
 
-  constructor(env: NodeJS.ProcessEnv) {
-    try {
-      this.conf = new Conf<ConfigData>({
-        projectName: 'svc',
-        projectSuffix: '',
-        cwd: env.SVC_CONFIG_DIR || undefined,
-        configFileMode: 0o600,
-        defaults: { profiles: {} },
-        clearInvalidConfig: false,
-        deserialize: parseConfigFile,
-      });
-    } catch (error) {
-      throw new SvcError(
-        `cannot read the config file ${configFilePath(env)}: ${(error as Error).message.split('\n')[0]} (fix or remove it)`,
-        ExitCode.usage,
-      );
-    }
+  constructor(env: NodeJS.ProcessEnv, signal?: AbortSignal) {
+    this.path = configFilePath(env);
+    this.signal = signal;
   }
 
-  get path(): string {
-    return this.conf.path;
+  /** Reads the file now, so that a broken one fails here (ConfigFileError) and not later. */
+  load(): void {
+    this.snapshot ??= readConfigFile(this.path);
   }
 
   get activeProfile(): string | undefined {
-    return this.conf.get('activeProfile');
+    return this.data().activeProfile;
   }
 
   profileNames(): string[] {
-    return Object.keys(this.profiles());
+    return Object.keys(this.data().profiles);
   }
 
   profile(name: string): Profile | undefined {
-    return this.profiles()[name];
+    return this.data().profiles[name];
   }
 
-  saveProfile(name: string, profile: Profile, makeActive = false): void {
-    this.write(() => {
-      const profiles = { ...this.profiles(), [name]: stripUndefined(profile) };
-      this.conf.set('profiles', profiles);
-      if (makeActive || !this.activeProfile) this.conf.set('activeProfile', name);
+  saveProfile(name: string, profile: Profile, makeActive = false): Promise<void> {
+    return this.modify(async (data) => {
+      data.profiles[name] = withoutEmpty(profile);
+      if (makeActive || !data.activeProfile) data.activeProfile = name;
     });
   }
 
-  updateProfile(name: string, change: Partial<Profile>): void {
-    this.saveProfile(name, { ...(this.profile(name) ?? {}), ...change });
-  }
-
-  removeProfile(name: string): boolean {
-    const profiles = { ...this.profiles() };
-    if (!(name in profiles)) return false;
-    delete profiles[name];
-    this.write(() => {
-      this.conf.set('profiles', profiles);
-      if (this.activeProfile === name) this.conf.delete('activeProfile');
+  /** Changes some keys of a profile as it is in the file now (undefined removes a key). */
+  updateProfile(name: string, change: Partial<Profile>): Promise<void> {
+    return this.modify(async (data) => {
+      data.profiles[name] = withoutEmpty({ ...data.profiles[name], ...change });
     });
-    return true;
   }
 
-  setActive(name: string): void {
-    this.write(() => this.conf.set('activeProfile', name));
+  setActive(name: string): Promise<void> {
+    return this.modify(async (data) => {
+      if (!(name in data.profiles)) throw new SvcError(`no profile named '${name}'`, ExitCode.usage);
+      data.activeProfile = name;
+    });
   }
 
-  private profiles(): Record<string, Profile> {
-    const profiles = this.conf.get('profiles');
-    return profiles && typeof profiles === 'object' ? profiles : {};
+  /** The store side of the HTTP client's OAuth refresh: one refresh at a time across processes. */
+  credentialStore(profileName: string): CredentialStore {
+    return {
+      update: (change) =>
+        this.modify(async (data) => {
+          const profile = data.profiles[profileName];
+          const current: StoredCredentials | undefined = profile?.token
+            ? withoutEmpty({ token: profile.token, refreshToken: profile.refreshToken })
+            : undefined;
+          const next = await change(current);
+          if (!next) return current;
+          // A profile logged out meanwhile stays logged out.
+          if (profile?.token) data.profiles[profileName] = withoutEmpty({ ...profile, token: next.token, refreshToken: next.refreshToken });
+          return next;
+        }),
+    };
   }
 
-  private write(change: () => void): void {
-    try {
-      change();
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new SvcError(`cannot write the config file ${this.conf.path}: ${code ?? (error as Error).message}`, ExitCode.failure);
-    }
+  private data(): ConfigData {
+    this.load();
+    return this.snapshot as ConfigData;
+  }
+
+  /** Lock, re-read, change, write (only if something changed), unlock. */
+  private async modify<T>(change: (data: ConfigData) => Promise<T>): Promise<T> {
+    prepareDirectory(this.path);
+    const lockOptions = { signal: this.signal, describeFailure: (code: string) => writeFailure(this.path, code) };
+    return withFileLock(`${this.path}.lock`, lockOptions, async () => {
+      const file = openForWrite(this.path);
+      const before = JSON.stringify(file.data);
+      const data: ConfigData = structuredClone(file.data);
+      const result = await change(data);
+      if (JSON.stringify(data) !== before) file.save(data);
+      this.snapshot = data;
+      return result;
+    });
   }
 }
 
-function stripUndefined(profile: Profile): Profile {
-  return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined && v !== '')) as Profile;
+function withoutEmpty<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined && v !== '')) as T;
 }

@@ -115,10 +115,11 @@ const fileCases: Case[] = [
 
 const configCases: Case[] = [
   {
-    name: 'config file is not JSON',
+    name: 'config file is not JSON, when the token is to come from it',
     args: list(),
     exit: USAGE,
     line: /cannot read the config file/,
+    env: (url) => ({ SVC_URL: url }),
     setup: (dir) => {
       mkdirSync(join(dir, 'config'), { recursive: true });
       writeFileSync(join(dir, 'config', 'config.json'), '{"profiles": {"default": {"url": ');

@@ -60,7 +60,7 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
     });
     ctx.info(`token works: ${describeUser(user)}`);
   }
-  store.saveProfile(
+  await store.saveProfile(
     profileName,
     { url, token, tokenType: type, refreshToken, oauthClientId: existing.oauthClientId, caFile },
     true,

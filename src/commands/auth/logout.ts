@@ -25,6 +25,6 @@ export async function run(ctx: Context): Promise<void> {
     ctx.info(`profile '${name}' holds no token; nothing to remove`);
     return;
   }
-  store.updateProfile(name, Object.fromEntries(CREDENTIAL_KEYS.map((key) => [key, undefined])));
+  await store.updateProfile(name, Object.fromEntries(CREDENTIAL_KEYS.map((key) => [key, undefined])));
   ctx.info(`removed the token of profile '${name}' from ${store.path}; its other settings stay (svc config list)`);
 }

@@ -25,10 +25,10 @@ export async function run(ctx: Context, rawKey: string, value: string): Promise<
   const { store, name } = await profileInUse(ctx);
   if (key === 'activeProfile') {
     existingProfile(store, value);
-    store.setActive(value);
+    await store.setActive(value);
     ctx.info(`active profile is now '${value}'`);
     return;
   }
-  store.updateProfile(name, { [key]: await validValue(key, value) });
+  await store.updateProfile(name, { [key]: await validValue(key, value) });
   ctx.info(`set ${key} in profile '${name}'`);
 }

@@ -24,6 +24,6 @@ export async function run(ctx: Context, rawKey: string): Promise<void> {
     ctx.info(`${key} was not set in profile '${name}'`);
     return;
   }
-  store.updateProfile(name, { [key]: undefined });
+  await store.updateProfile(name, { [key]: undefined });
   ctx.info(`cleared ${key} in profile '${name}'`);
 }

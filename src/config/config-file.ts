@@ -1,0 +1,155 @@
+import { lstatSync, mkdirSync, statSync, type Stats } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import envPaths from 'env-paths';
+import Conf from 'conf';
+import { ExitCode, SvcError } from '../errors.js';
+import type { TokenType } from '../http/client.js';
+
+export interface Profile {
+  url?: string;
+  token?: string;
+  tokenType?: TokenType;
+  refreshToken?: string;
+  oauthClientId?: string;
+  caFile?: string;
+}
+
+export interface ConfigData {
+  activeProfile?: string;
+  profiles: Record<string, Profile>;
+}
+
+/** A config file that cannot be used: unreadable, malformed, or in a place others can change. */
+export class ConfigFileError extends SvcError {
+  constructor(message: string) {
+    super(message, ExitCode.usage);
+    this.name = 'ConfigFileError';
+  }
+}
+
+/** Where the file is, known without touching the disk (so a broken file can be named). */
+export function configFilePath(env: NodeJS.ProcessEnv): string {
+  return join(resolve(env.SVC_CONFIG_DIR || envPaths('svc', { suffix: '' }).config), 'config.json');
+}
+
+const TOKEN_TYPES: readonly string[] = ['private', 'oauth', 'job'];
+
+/**
+ * conf's reader: a file of the wrong shape (`[]`, a profile that is not an object, an unknown
+ * token type) is refused like broken JSON, before anything reads it or writes over it.
+ */
+function parseConfigFile(text: string): ConfigData {
+  const data: unknown = JSON.parse(text);
+  if (!isObject(data)) throw new Error('expected a JSON object');
+  if (data.activeProfile !== undefined && typeof data.activeProfile !== 'string') throw new Error('activeProfile must be a string');
+  if (data.profiles === undefined) return data as unknown as ConfigData;
+  if (!isObject(data.profiles)) throw new Error('profiles must be an object');
+  for (const [name, profile] of Object.entries(data.profiles)) {
+    if (!isObject(profile)) throw new Error(`profile '${name}' must be an object`);
+    const notText = Object.keys(profile).find((key) => typeof profile[key] !== 'string');
+    if (notText) throw new Error(`profiles.${name}.${notText} must be a string`);
+    if (profile.tokenType !== undefined && !TOKEN_TYPES.includes(profile.tokenType as string)) {
+      throw new Error(`profiles.${name}.tokenType must be one of ${TOKEN_TYPES.join(', ')} (got '${profile.tokenType}')`);
+    }
+  }
+  return data as unknown as ConfigData;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The file's content, or an empty config when there is none; reading never creates anything. */
+export function readConfigFile(path: string): ConfigData {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { profiles: {} };
+    throw new ConfigFileError(`cannot read the config file ${path}: ${code ?? (error as Error).message}`);
+  }
+  checkSafe('config directory', dirname(path), statSync(dirname(path)));
+  checkSafe('config file', path, stats);
+  return openConf(path).data;
+}
+
+/** Makes the directory (0700) for a write and checks that only its owner can change it. */
+export function prepareDirectory(path: string): void {
+  const dir = dirname(path);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw writeFailure(path, (error as NodeJS.ErrnoException).code ?? 'EIO');
+  }
+  checkSafe('config directory', dir, statSync(dir));
+}
+
+export interface WritableConfig {
+  data: ConfigData;
+  /** Replaces the file (conf writes a temporary file and renames it over the old one). */
+  save(data: ConfigData): void;
+}
+
+/**
+ * The file as it is now, to change and save under the lock. A symlink in its place is refused
+ * rather than followed: conf's writer would write to its target.
+ */
+export function openForWrite(path: string): WritableConfig {
+  let existing: Stats | undefined;
+  try {
+    existing = lstatSync(path);
+  } catch {
+    existing = undefined;
+  }
+  if (existing?.isSymbolicLink()) {
+    throw new ConfigFileError(`refusing to write the config file ${path}: it is a symbolic link (replace it with a regular file)`);
+  }
+  if (existing) checkSafe('config file', path, existing);
+  const { conf, data } = openConf(path);
+  return {
+    data,
+    save(next) {
+      try {
+        conf.store = next;
+      } catch (error) {
+        throw writeFailure(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+      }
+    },
+  };
+}
+
+export function writeFailure(path: string, code: string): SvcError {
+  return new SvcError(`cannot write the config file ${path}: ${code} (SVC_CONFIG_DIR chooses another directory)`, ExitCode.failure);
+}
+
+/** conf without defaults, so that opening an existing file never writes it. */
+function openConf(path: string): { conf: Conf<ConfigData>; data: ConfigData } {
+  try {
+    const conf = new Conf<ConfigData>({
+      cwd: dirname(path),
+      configFileMode: 0o600,
+      clearInvalidConfig: false,
+      accessPropertiesByDotNotation: false,
+      deserialize: parseConfigFile,
+    });
+    const data = conf.store;
+    return { conf, data: { ...data, profiles: isObject(data.profiles) ? data.profiles : {} } };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code ?? `${(error as Error).message.split('\n')[0]} (fix or remove it)`;
+    throw new ConfigFileError(`cannot read the config file ${path}: ${reason}`);
+  }
+}
+
+/** ssh's rule for its own files: owned by the user or root, and writable by nobody else. */
+function checkSafe(what: 'config directory' | 'config file', path: string, stats: Stats): void {
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid && stats.uid !== 0) {
+    throw new ConfigFileError(`refusing the ${what} ${path}: it belongs to uid ${stats.uid}, not to you (uid ${uid}) or root`);
+  }
+  if (stats.mode & 0o022) {
+    const mode = (stats.mode & 0o777).toString(8).padStart(4, '0');
+    throw new ConfigFileError(`refusing the ${what} ${path}: it is writable by group or others (mode ${mode}); fix it with chmod go-w ${path}`);
+  }
+}
