@@ -5,6 +5,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { execa } from 'execa';
 import { BIN, cleanupTempDirs, isolatedEnv, svc, tempDir } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
+import { spawnPty } from '../support/pty.js';
 
 let sandbox: Sandbox;
 
@@ -335,5 +336,37 @@ describe('a profile token stays with its instance', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('the login prompt on a real terminal (#9 item 2)', () => {
+  it('keeps `token: ` on screen while the hidden token is typed, and leaves the terminal as it found it', async () => {
+    const dir = tempDir();
+    const typed = 'typed-at-the-prompt-0123456789';
+    const term = spawnPty(['node', BIN, 'auth', 'login', '--url', sandbox.url, '--no-verify'], { env: isolatedEnv({ configDir: dir }) });
+    await term.waitFor('token: ');
+    term.write(typed.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    term.write(`${typed.slice(10)}\r`);
+    const end = await term.exit();
+    expect(end.exitCode).toBe(0);
+    const afterPrompt = end.output.slice(end.output.indexOf('token: ') + 'token: '.length);
+    // Nothing moved the cursor back over the prompt or erased it before the Enter's new line.
+    expect(afterPrompt.startsWith('\r\n')).toBe(true);
+    expect(end.output).not.toContain(typed);
+    expect(end.mode).toMatchObject({ echo: true, canonical: true });
+    expect(readConfig(dir).profiles.default?.token).toBe(typed);
+  });
+
+  it('Ctrl-C at the prompt exits 130, saves nothing and restores echo', async () => {
+    const dir = tempDir();
+    const term = spawnPty(['node', BIN, 'auth', 'login', '--url', sandbox.url, '--no-verify'], { env: isolatedEnv({ configDir: dir }) });
+    await term.waitFor('token: ');
+    term.write('abc\x03');
+    const end = await term.exit();
+    expect(end.exitCode).toBe(130);
+    expect(end.output).toContain('svc: interrupted');
+    expect(end.mode).toMatchObject({ echo: true, canonical: true });
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 });

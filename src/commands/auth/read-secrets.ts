@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 
@@ -27,20 +26,36 @@ export async function readSecrets(ctx: Context, names: string[]): Promise<string
   return values;
 }
 
+/**
+ * Reads one line from the terminal without echoing it, keeping the prompt on screen: readline
+ * redraws its line on every key, which erased the prompt along with the hidden text.
+ */
 function promptHidden(ctx: Context, question: string): Promise<string> {
+  const stdin = ctx.io.stdin as NodeJS.ReadStream;
   return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: true });
+    let typed = '';
+    const wasRaw = stdin.isRaw;
+    // Echo goes off before the prompt shows, so nothing typed after it can appear.
+    stdin.setRawMode(true);
     ctx.io.stderr.write(question);
-    // readline echoes what is typed through this method; silencing it hides the secret.
-    (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput = () => {};
-    rl.question('', (answer) => {
-      rl.close();
+    stdin.resume();
+    const finish = (error?: Error) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(wasRaw);
+      stdin.pause();
       ctx.io.stderr.write('\n');
-      resolve(answer.trim());
-    });
-    rl.on('SIGINT', () => {
-      rl.close();
-      reject(new InterruptedError());
-    });
+      if (error) reject(error);
+      else resolve(typed.trim());
+    };
+    const onData = (chunk: Buffer) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish();
+        if (char === '\u0003') return finish(new InterruptedError());
+        if (char === '\u0004' && typed === '') return finish();
+        if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1);
+        else if (char >= ' ') typed += char;
+      }
+    };
+    stdin.on('data', onData);
   });
 }

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startScriptedServer } from '../drills/scripted-server.js';
+import { BIN, cleanupTempDirs, isolatedEnv } from '../support/harness.js';
+import { spawnPty } from '../support/pty.js';
+
+let server: Awaited<ReturnType<typeof startScriptedServer>>;
+let running: string;
+
+beforeAll(async () => {
+  server = await startScriptedServer();
+  // A pipeline that never ends: the wait goes on until the user stops it.
+  running = server.add('running', json(200, { id: 9, status: 'running', ref: 'main', web_url: 'http://x.test/p/-/pipelines/9' }));
+});
+
+afterAll(async () => {
+  await server.close();
+  cleanupTempDirs();
+});
+
+/** Ctrl-C under a spinner on a real terminal (#9 item 1). */
+describe('Ctrl-C during a wait on a terminal', () => {
+  it('pipeline wait: exits 130 with the resume line, and leaves echo and canonical mode on', async () => {
+    const env = { ...isolatedEnv({ env: { SVC_URL: running, SVC_TOKEN: 'plain-token-0123456789' } }), TERM: 'xterm-256color' };
+    const term = spawnPty(['node', BIN, 'pipeline', 'wait', '1', '9', '--interval', '0.2'], { env });
+    await term.waitFor('pipeline 9: running');
+    term.write('x\x03');
+    const end = await term.exit();
+    expect(end.exitCode).toBe(130);
+    expect(end.output).toContain('svc: interrupted; pipeline 9 keeps running on the server');
+    expect(end.mode).toMatchObject({ echo: true, canonical: true, signals: true });
+  });
+});
