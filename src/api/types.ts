@@ -17,6 +17,7 @@ export interface Project {
   name_with_namespace?: string;
   description?: string | null;
   visibility?: string;
+  default_branch?: string | null;
   repository_storage?: string;
   last_activity_at?: string;
   created_at?: string;

@@ -86,13 +86,34 @@ describe('files get', () => {
     expect(bytes.length).toBe(expected.length);
   });
 
-  it('exits 5 for a missing file or ref and 2 without --ref', async () => {
+  it('exits 5 for a missing file or ref', async () => {
     const missing = await suite.run(['files', 'get', '1', 'no/such.md', '--ref', 'main', '--raw']);
     expect(missing.exitCode).toBe(5);
     expect(missing.stdout).toBe('');
-    expect(missing.stderr).toBe('svc: GET /projects/1/repository/files/no%2Fsuch.md failed: 404 File Not Found\n');
-    const noRef = await suite.run(['files', 'get', '1', 'README.md']);
-    expect(noRef.exitCode).toBe(2);
+    expect(missing.stderr).toBe('svc: GET /projects/1/repository/files/no%2Fsuch.md/raw failed: 404 File Not Found\n');
+    const noRef = await suite.run(['files', 'get', '1', 'README.md', '--ref', 'no-such-branch']);
+    expect(noRef.exitCode).toBe(5);
+  });
+
+  it("reads the project's default branch without --ref (#9 item 7)", async () => {
+    const result = await suite.run(['files', 'get', '1', 'README.md', '-o', 'json', '--fields', 'file_path,ref']);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ file_path: 'README.md', ref: 'main' });
+    expect(suite.requests().map((r) => `${r.method} ${r.rawPath}?${r.rawQuery}`)).toEqual([
+      'GET /api/v4/projects/1?',
+      'GET /api/v4/projects/1/repository/files/README.md?ref=main',
+    ]);
+  });
+
+  it('streams --raw from the raw route, which a CI job token may use (#9 item 7)', async () => {
+    // Project 2 is the job token's own project.
+    const expected = await fetch(`${suite.sandbox.url}/api/v4/projects/2/repository/files/README.md/raw?ref=main`);
+    const result = await suite.run(['files', 'get', '2', 'README.md', '--raw'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(await expected.text());
+    const request = onlyRequest(suite, 'GET', /files/);
+    expect(request.rawPath).toBe('/api/v4/projects/2/repository/files/README.md/raw');
+    expect(request.rawQuery).toBe('');
   });
 });
 

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { fileMultipart } from '../../src/api/multipart.js';
-import { decodeContent } from '../../src/commands/files/get.js';
 import { ACTIVE_PIPELINE_STATUSES } from '../../src/commands/pipeline/shared/follow.js';
 import { columnsFor } from '../../src/commands/projects/list.js';
 import { parseAssignment } from '../../src/commands/shared/assignment.js';
@@ -53,15 +52,6 @@ describe('projects list columns', () => {
     expect(columnsFor(base, undefined)).not.toContain('repository_storage');
     expect(columnsFor({ ...base, repository_storage: 'default' }, undefined)).toContain('repository_storage');
     expect(columnsFor(undefined, 'default')).toContain('repository_storage');
-  });
-});
-
-describe('decodeContent', () => {
-  it('decodes base64 and checks the SHA-256', () => {
-    const bytes = Buffer.from([0, 255, 1, 2]);
-    const file = { file_name: 'x', file_path: 'x', size: 4, encoding: 'base64', ref: 'main', content: bytes.toString('base64'), content_sha256: createHash('sha256').update(bytes).digest('hex') };
-    expect(decodeContent(file).equals(bytes)).toBe(true);
-    expect(() => decodeContent({ ...file, content_sha256: '0'.repeat(64) })).toThrow('does not match its SHA-256');
   });
 });
 

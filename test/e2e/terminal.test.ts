@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startScriptedServer } from '../drills/scripted-server.js';
 import { BIN, cleanupTempDirs, isolatedEnv } from '../support/harness.js';
 import { spawnPty } from '../support/pty.js';
+import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
 let running: string;
@@ -28,5 +29,22 @@ describe('Ctrl-C during a wait on a terminal', () => {
     expect(end.exitCode).toBe(130);
     expect(end.output).toContain('svc: interrupted; pipeline 9 keeps running on the server');
     expect(end.mode).toMatchObject({ echo: true, canonical: true, signals: true });
+  });
+});
+
+describe('binary content and a terminal', () => {
+  it('files get --raw refuses to write a binary file to a terminal (exit 2) and writes nothing of it', async () => {
+    const sandbox = await startTestSandbox({ projects: 2 });
+    try {
+      const env = { ...isolatedEnv({ env: sandboxEnv(sandbox) }), TERM: 'xterm-256color' };
+      const end = await spawnPty(['node', BIN, 'files', 'get', '1', 'assets/logo.png', '--raw'], { env }).exit();
+      expect(end.exitCode).toBe(2);
+      expect(end.output).toBe('svc: assets/logo.png: refusing to write binary content to a terminal; redirect stdout to a file\r\n');
+      const text = await spawnPty(['node', BIN, 'files', 'get', '1', 'README.md', '--raw'], { env }).exit();
+      expect(text.exitCode).toBe(0);
+      expect(text.output.startsWith('# ')).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../../context.js';
-import { getRepositoryFile } from '../../api/repository.js';
-import type { RepositoryFile } from '../../api/types.js';
-import { SvcError } from '../../errors.js';
+import { getProject } from '../../api/projects.js';
+import { getRepositoryFile, streamRepositoryFile } from '../../api/repository.js';
+import type { HttpClient } from '../../http/client.js';
+import { SvcError, UsageError } from '../../errors.js';
 import { write, writeRecord } from '../../output/writer.js';
 import { defineCommand } from '../../cli/spec.js';
 import { PROJECT_ARGUMENT, projectRef, requiredText, requiredTextParser } from '../shared/args.js';
@@ -10,20 +11,20 @@ import { PROJECT_ARGUMENT, projectRef, requiredText, requiredTextParser } from '
 const FILE_FIELDS = ['file_path', 'size', 'ref', 'blob_id', 'last_commit_id', 'content_sha256'];
 
 interface GetOptions {
-  ref: string;
+  ref?: string;
   raw?: boolean;
 }
 
 export const GET = defineCommand<GetOptions>({
   name: 'get',
-  description: "Show a file's metadata, or with --raw write its bytes to stdout (binary-safe)",
+  description: "Show a file's metadata, or with --raw stream its bytes to stdout (binary-safe; works with a CI job token)",
   args: [
     { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
     { name: 'file-path', help: 'path of the file in the repository, e.g. docs/guide/intro.md', parse: (value) => requiredText('file path', value.replace(/^\/+/, '')) },
   ],
   options: [
-    { flags: '--ref <ref>', help: 'branch, tag or commit to read the file from', parse: requiredTextParser('--ref'), required: true },
-    { flags: '--raw', help: "write the file's decoded content to stdout instead of its metadata" },
+    { flags: '--ref <ref>', help: "branch, tag or commit to read the file from (default: the project's default branch)", parse: requiredTextParser('--ref') },
+    { flags: '--raw', help: "write the file's bytes to stdout instead of its metadata (not to a terminal when binary)" },
   ],
   examples: [
     'svc files get acme/platform/api docs/guide/intro.md --ref main',
@@ -34,24 +35,50 @@ export const GET = defineCommand<GetOptions>({
 
 async function run(ctx: Context, project: string, filePath: string, opts: GetOptions): Promise<void> {
   const http = await ctx.http();
-  const file = await getRepositoryFile(http, project, filePath, opts.ref);
-  if (opts.raw) {
-    await write(ctx.stdout, decodeContent(file));
-    return;
-  }
-  // Metadata only: the content belongs to --raw, where it is decoded and checked.
-  const { content: _content, ...metadata } = file;
+  if (opts.raw) return writeRaw(ctx, http, project, filePath, opts.ref);
+  const ref = opts.ref ?? (await defaultBranch(http, project));
+  // Metadata only: the bytes belong to --raw, which streams them from the raw route.
+  const { content: _content, ...metadata } = await getRepositoryFile(http, project, filePath, ref);
   await writeRecord(ctx.stdout, ctx.output, metadata, FILE_FIELDS);
 }
 
-/** The content as sent (base64 unless stated otherwise), checked against the service's SHA-256. */
-export function decodeContent(file: RepositoryFile): Buffer {
-  const bytes = Buffer.from(file.content, file.encoding === 'base64' ? 'base64' : 'utf8');
-  if (file.content_sha256) {
-    const actual = createHash('sha256').update(bytes).digest('hex');
-    if (actual !== file.content_sha256) {
-      throw new SvcError(`${file.file_path}: the content received does not match its SHA-256 (${file.content_sha256}); nothing written`);
+async function defaultBranch(http: HttpClient, project: string): Promise<string> {
+  const branch = (await getProject(http, project)).default_branch;
+  if (!branch) throw new UsageError(`project ${project} has no default branch (an empty repository?); give --ref`);
+  return branch;
+}
+
+/**
+ * Streams the bytes to stdout, never holding the file in memory, and checks them against the
+ * SHA-256 the service sends with them. Binary content is not written to a terminal.
+ */
+async function writeRaw(ctx: Context, http: HttpClient, project: string, filePath: string, ref: string | undefined): Promise<void> {
+  const res = await streamRepositoryFile(http, project, filePath, ref);
+  const expected = res.headers['x-gitlab-content-sha256'];
+  const hash = createHash('sha256');
+  let first = true;
+  for await (const chunk of res.data as AsyncIterable<Buffer>) {
+    if (first && ctx.io.isTTY.stdout && looksBinary(chunk)) {
+      res.data.destroy();
+      throw new UsageError(`${filePath}: refusing to write binary content to a terminal; redirect stdout to a file`);
     }
+    first = false;
+    hash.update(chunk);
+    await write(ctx.stdout, chunk);
   }
-  return bytes;
+  if (expected && hash.digest('hex') !== expected) {
+    throw new SvcError(`${filePath}: the content received does not match its SHA-256 (${expected})`);
+  }
+}
+
+/** Binary: a NUL byte among the first 8,000 bytes (git's test), or bytes that are not UTF-8 text. */
+function looksBinary(chunk: Buffer): boolean {
+  const head = chunk.subarray(0, 8000);
+  if (head.includes(0)) return true;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+    return false;
+  } catch {
+    return true;
+  }
 }
