@@ -99,11 +99,11 @@ export class Context {
 
   /** One human line on stderr (never data); text from the server in it cannot drive the terminal. */
   info(line: string): void {
-    if (!this.globals.quiet) this.io.stderr.write(`${terminalSafe(line, { multiline: true })}\n`);
+    if (!this.globals.quiet) this.io.stderr.write(`${terminalSafe(line)}\n`);
   }
 
   warn(line: string): void {
-    const text = terminalSafe(line.startsWith('warning:') ? line : `warning: ${line}`, { multiline: true });
+    const text = terminalSafe(line.startsWith('warning:') ? line : `warning: ${line}`);
     this.io.stderr.write(`${this.stderrChalk.yellow(text)}\n`);
   }
 

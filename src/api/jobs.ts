@@ -12,3 +12,7 @@ export function downloadJobArtifacts(http: HttpClient, project: string, jobId: s
     responseType: 'stream',
   });
 }
+
+export function getJob(http: HttpClient, project: string, jobId: string | number): Promise<Record<string, unknown>> {
+  return http.record<Record<string, unknown>>({ path: apiPath`/projects/${project}/jobs/${jobId}` });
+}

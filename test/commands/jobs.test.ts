@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
@@ -96,6 +96,12 @@ describe('jobs artifacts', () => {
     expect(forced.exitCode).toBe(0);
     expect(readFileSync(out).subarray(0, 2).toString()).toBe('PK');
     expect(readdirSync(dir)).toEqual(['artifacts.zip']);
+    const dangling = join(dir, 'dangling.zip');
+    symlinkSync(join(dir, 'nowhere'), dangling);
+    const overLink = await suite.run(['jobs', 'artifacts', '2', '7', '--out', dangling]);
+    expect(overLink.exitCode).toBe(2);
+    expect(overLink.stderr).toBe(`svc: --out ${dangling} already exists; pass --force to replace it or --out another file\n`);
+    expect(readlinkSync(dangling)).toBe(join(dir, 'nowhere'));
     const intoDirectory = await suite.run(['jobs', 'artifacts', '2', '7', '--out', dir]);
     expect(intoDirectory.exitCode).toBe(2);
     expect(intoDirectory.stderr).toContain('is a directory');
@@ -106,8 +112,10 @@ describe('jobs artifacts', () => {
     const testJob = await suite.run(['jobs', 'artifacts', '2', '8', '--out', join(dir, 'x.zip')]);
     expect(testJob.exitCode).toBe(5);
     expect(testJob.stdout).toBe('');
+    expect(testJob.stderr).toMatch(/^svc: GET \/projects\/2\/jobs\/8\/artifacts failed: 404 .* \(job 8 has no artifacts, or they expired\)\n$/);
     const unknown = await suite.run(['jobs', 'artifacts', '2', '999999', '--out', join(dir, 'y.zip')]);
     expect(unknown.exitCode).toBe(5);
+    expect(unknown.stderr).toMatch(/^svc: GET \/projects\/2\/jobs\/999999\/artifacts failed: 404 .* \(no job 999999 in this project\)\n$/);
     expect(readdirSync(dir)).toEqual([]);
     const badId = await suite.run(['jobs', 'artifacts', '2', 'x']);
     expect(badId.exitCode).toBe(2);

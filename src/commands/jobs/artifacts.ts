@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
-import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../context.js';
-import { downloadJobArtifacts } from '../../api/jobs.js';
+import { downloadJobArtifacts, getJob } from '../../api/jobs.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
+import { ApiError } from '../../http/api-error.js';
+import type { HttpClient } from '../../http/client.js';
 import { writeRecord } from '../../output/writer.js';
 import { defineCommand } from '../../cli/spec.js';
 import { idDigits, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
@@ -42,7 +44,7 @@ async function run(ctx: Context, project: string, jobId: string, opts: Artifacts
   if (opts.out === '-') {
     if (ctx.io.isTTY.stdout) throw new UsageError('--out -: refusing to write a zip archive to a terminal; redirect stdout or give a file');
     const http = await ctx.http();
-    const res = await downloadJobArtifacts(http, project, jobId);
+    const res = await explainNotFound(http, project, jobId, () => downloadJobArtifacts(http, project, jobId));
     await transfer(ctx, res.data, contentLength(res.headers), 'artifacts', ctx.stdout, false);
     return;
   }
@@ -51,7 +53,7 @@ async function run(ctx: Context, project: string, jobId: string, opts: Artifacts
   const partial = await PartialFile.create(target);
   try {
     const http = await ctx.http();
-    const res = await downloadJobArtifacts(http, project, jobId);
+    const res = await explainNotFound(http, project, jobId, () => downloadJobArtifacts(http, project, jobId));
     const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
     await partial.commit();
     ctx.info(`saved ${target} (${formatBytes(size)})`);
@@ -61,8 +63,33 @@ async function run(ctx: Context, project: string, jobId: string, opts: Artifacts
   }
 }
 
+/**
+ * The service answers both a job without artifacts and a job that does not exist with a 404:
+ * asking for the job itself tells which (a job token may not ask, so it is told both).
+ */
+async function explainNotFound<T>(http: HttpClient, project: string, jobId: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 404 || /project not found/i.test(error.message)) throw error;
+    const hint = http.tokenType === 'job' ? `job ${jobId} has no artifacts, or there is no such job` : await whyNoArtifacts(http, project, jobId);
+    throw new ApiError(error.status, error.body, `${error.message} (${hint})`, error.exitCode);
+  }
+}
+
+async function whyNoArtifacts(http: HttpClient, project: string, jobId: string): Promise<string> {
+  try {
+    await getJob(http, project, jobId);
+    return `job ${jobId} has no artifacts, or they expired`;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return `no job ${jobId} in this project`;
+    throw error;
+  }
+}
+
 async function checkTarget(target: string, force: boolean, flag: string): Promise<void> {
-  const existing = await stat(target).catch(() => undefined);
+  // lstat: a symbolic link at the target, even a dangling one, is something that exists there.
+  const existing = await lstat(target).catch(() => undefined);
   if (existing?.isDirectory()) throw new UsageError(`${flag}${target}: is a directory; give a file name`);
   if (existing && !force) throw new UsageError(`${flag}${target} already exists; pass --force to replace it or --out another file`);
 }
