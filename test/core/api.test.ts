@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, parseNdjson, svc, tempDir } from '../support/harness.js';
+import { json, startScriptedServer } from '../drills/scripted-server.js';
+import { cleanupTempDirs, parseNdjson, spawnSvc, svc, tempDir } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 
 let sandbox: Sandbox;
@@ -114,8 +116,8 @@ describe('svc api: requests', () => {
       [['user', '-f', 'novalue'], /expected key=value/],
       [['user', '-f', 'a[b=1'], /invalid parameter name/],
       [['user', '-H', 'nocolon'], /Name: value/],
-      [['user', '-F', 'x=@/no/such/file'], /cannot read the file/],
-      [['user', '--input', '/no/such/file'], /cannot read the file/],
+      [['user', '-F', 'x=@/no/such/file'], /^svc: -F \/no\/such\/file: no such file\n$/],
+      [['user', '--input', '/no/such/file'], /^svc: --input \/no\/such\/file: no such file\n$/],
       [['projects', '--paginate', '-X', 'POST'], /GET requests only/],
       [['projects', '-o', 'tsv'], /needs --fields/],
     ];
@@ -178,5 +180,54 @@ describe('svc api: output', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toMatch(/→ GET .*\/api\/v4\/user\?private_token=\[redacted\] \(attempt 1\/5\)/);
     expect(result.stderr).toMatch(/← 200 in \d+ ms \(attempt 1\)/);
+  });
+});
+
+describe('svc api: hostile answers and local input (#9, #10)', () => {
+  it('says that fields made a GET a POST when the answer is 405', async () => {
+    const server = await startScriptedServer();
+    try {
+      const url = server.add('only-get', (req, res) => {
+        if (req.method === 'GET') json(200, { ok: true })(req, res, { base: '', other: '' });
+        else json(405, { message: '405 Method Not Allowed' })(req, res, { base: '', other: '' });
+      });
+      const result = await svc(['api', 'projects/1/repository/tree', '-f', 'ref=main'], { env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
+      expect(result.exitCode).toBe(6);
+      expect(result.stderr).toBe(
+        'svc: POST /projects/1/repository/tree failed: 405 Method Not Allowed (fields make the request a POST; add -X GET to send them as the query of a GET)\n',
+      );
+      const asGet = await svc(['api', 'projects/1/repository/tree', '-X', 'GET', '-f', 'ref=main'], { env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
+      expect(asGet.exitCode).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('prints nothing, exit 1, for a JSON answer cut short', async () => {
+    const server = await startScriptedServer();
+    try {
+      const url = server.add('cut', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[{"id": 1}, {"id": 2');
+      });
+      const result = await svc(['api', 'projects'], { env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe('svc: the answer (200) says it is JSON but is truncated or malformed; nothing printed\n');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--input from a FIFO nobody writes to ends on Ctrl-C (exit 130)', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'body.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawnSvc(['api', 'projects', '--input', fifo], { env });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr)).toBe(`svc: interrupted while reading ${fifo}\n`);
+    expect(apiRequests()).toHaveLength(0);
   });
 });

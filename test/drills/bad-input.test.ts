@@ -100,9 +100,10 @@ const apiCases: Case[] = [
 ];
 
 const fileCases: Case[] = [
-  { name: 'api: -F @ missing file', args: ['api', 'projects', '-F', 'body=@/nonexistent/file'], exit: USAGE, line: /cannot read the file \(ENOENT\)/ },
-  { name: 'api: --input missing file', args: ['api', 'projects', '--input', '/nonexistent/body.json'], exit: USAGE, line: /cannot read the file \(ENOENT\)/ },
-  { name: 'api: --input is a directory', args: ['api', 'projects', '--input', '/tmp'], exit: USAGE, line: /cannot read the file \(EISDIR\)/ },
+  { name: 'api: -F @ missing file', args: ['api', 'projects', '-F', 'body=@/nonexistent/file'], exit: USAGE, line: /^svc: -F \/nonexistent\/file: no such file$/ },
+  { name: 'api: --input missing file', args: ['api', 'projects', '--input', '/nonexistent/body.json'], exit: USAGE, line: /^svc: --input \/nonexistent\/body.json: no such file$/ },
+  { name: 'api: --input is a directory', args: ['api', 'projects', '--input', '/tmp'], exit: USAGE, line: /^svc: --input \/tmp: is a directory, not a file$/ },
+  { name: 'api: -F @/dev/zero is capped', args: ['api', 'projects', '-F', 'body=@/dev/zero'], exit: USAGE, line: /^svc: -F \/dev\/zero: larger than the 64 MiB svc reads from a file$/ },
   { name: '--ca-file missing', args: ['--ca-file', '/nonexistent/ca.pem', ...list()], exit: USAGE, line: /cannot read CA file/ },
   {
     name: '--ca-file without a certificate',

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -9,6 +8,7 @@ import { isCredentialHeader } from '../../http/credential-headers.js';
 import type { OutputFormat } from '../../output/format.js';
 import { write, writeList, writeRecord } from '../../output/writer.js';
 import { collect, withExamples, type Runtime } from '../../runtime.js';
+import { readLocalFile, readTextFile } from '../shared/local-file.js';
 import { addParam, parseHeader, splitField, typedValue, type Params } from './params.js';
 
 interface ApiOptions {
@@ -89,6 +89,9 @@ export async function run(ctx: Context, rawPath: string, opts: ApiOptions): Prom
       await writeHead(ctx, error.status, error.headers);
       if (error.text) await write(ctx.stdout, error.text.endsWith('\n') ? error.text : `${error.text}\n`);
     }
+    if (error instanceof ApiError && error.status === 405 && opts.method === undefined && method === 'POST') {
+      throw new ApiError(error.status, error.body, `${error.message} (fields make the request a POST; add -X GET to send them as the query of a GET)`, error.exitCode);
+    }
     throw error;
   }
   if (opts.include) await writeHead(ctx, response.status, response.headers);
@@ -111,23 +114,11 @@ async function collectParams(ctx: Context, opts: ApiOptions): Promise<Params> {
 
 async function readValueFile(ctx: Context, source: string): Promise<string> {
   if (source === '-') return (await ctx.readStdin()).toString('utf8');
-  try {
-    return readFileSync(source, 'utf8');
-  } catch (error) {
-    throw new SvcError(`-F @${source}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, ExitCode.usage);
-  }
+  return readTextFile('-F', source, ctx.signal);
 }
 
 async function inputBody(ctx: Context, source: string): Promise<RequestBody> {
-  let content: Buffer;
-  if (source === '-') content = await ctx.readStdin();
-  else {
-    try {
-      content = readFileSync(source);
-    } catch (error) {
-      throw new SvcError(`--input ${source}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, ExitCode.usage);
-    }
-  }
+  const content = source === '-' ? await ctx.readStdin() : await readLocalFile('--input', source, ctx.signal);
   // A -H 'Content-Type: …' given by the user replaces this default.
   return { contentType: 'application/json', length: content.length, create: () => content };
 }
@@ -138,17 +129,20 @@ async function writeHead(ctx: Context, status: number, headers: Record<string, s
   await write(ctx.stdout, `${lines.join('\n')}\n\n`);
 }
 
-/** JSON is re-printed in the chosen format; anything else goes out byte for byte. */
+/**
+ * JSON is re-printed in the chosen format, and only when whole: a body that says it is JSON but
+ * does not parse (cut short) prints nothing. Anything else goes out byte for byte.
+ */
 async function writeBody(ctx: Context, format: OutputFormat, response: ApiResponse<Buffer>): Promise<void> {
   const raw = response.data ?? Buffer.alloc(0);
   if (raw.length === 0) return;
+  if (!/json/i.test(response.headers['content-type'] ?? '')) return write(ctx.stdout, raw);
   let data: unknown;
   try {
-    data = /json/i.test(response.headers['content-type'] ?? '') ? JSON.parse(raw.toString('utf8')) : undefined;
+    data = JSON.parse(raw.toString('utf8'));
   } catch {
-    data = undefined;
+    throw new SvcError(`the answer (${response.status}) says it is JSON but is truncated or malformed; nothing printed`);
   }
-  if (data === undefined) return write(ctx.stdout, raw);
   const settings = { ...ctx.output, format };
   if (!Array.isArray(data)) return writeRecord(ctx.stdout, settings, data, ctx.globals.fields ?? []);
   async function* records() {

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ExitCode, SvcError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { parseTokenType, profileNameFor } from '../../config/resolve.js';
 import { withExamples, type Runtime } from '../../runtime.js';
+import { readTextFile } from '../shared/local-file.js';
 import { readSecrets } from './read-secrets.js';
 import { describeUser, verifyToken } from './verify.js';
 
@@ -40,7 +40,7 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   if (type === 'oauth') wanted = opts.refreshTokenFile ? ['access token'] : ['access token', 'refresh token'];
   const secrets = ctx.globals.token ? [ctx.globals.token] : await readSecrets(ctx, wanted);
   let token = secrets[0] as string;
-  let refreshToken = type === 'oauth' ? (secrets[1] ?? readRefreshTokenFile(opts.refreshTokenFile)) : undefined;
+  let refreshToken = type === 'oauth' ? (secrets[1] ?? (await readRefreshTokenFile(ctx, opts.refreshTokenFile))) : undefined;
   if (type === 'oauth' && !refreshToken) {
     throw new UsageError('an OAuth login needs the refresh token too: as the second stdin line or with --refresh-token-file');
   }
@@ -68,11 +68,7 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   ctx.info(`saved profile '${profileName}' for ${url} in ${store.path}`);
 }
 
-function readRefreshTokenFile(path: string | undefined): string | undefined {
+async function readRefreshTokenFile(ctx: Context, path: string | undefined): Promise<string | undefined> {
   if (!path) return undefined;
-  try {
-    return readFileSync(path, 'utf8').trim() || undefined;
-  } catch (error) {
-    throw new SvcError(`cannot read --refresh-token-file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, ExitCode.usage);
-  }
+  return (await readTextFile('--refresh-token-file', path, ctx.signal)).trim() || undefined;
 }

@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { access, readFile, stat } from 'node:fs/promises';
-import { UsageError } from '../../errors.js';
+import { closeSync, constants, createReadStream, openSync } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { InterruptedError, UsageError } from '../../errors.js';
 
 export interface LocalFile {
   path: string;
@@ -23,14 +23,63 @@ export async function readableFile(flag: string, path: string): Promise<LocalFil
   return { path, size };
 }
 
-/** The whole file as UTF-8 text (pipeline variables, snippet content). */
-export async function readTextFile(flag: string, path: string): Promise<string> {
-  await readableFile(flag, path);
+/** What svc reads of one local file into memory (variables, snippet content, request bodies). */
+export const MAX_LOCAL_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A whole local file, read in chunks up to a cap: a regular file, or a pipe or device (`/dev/stdin`,
+ * a FIFO), which can be endless (`/dev/zero`) or wait for a writer, so Ctrl-C ends the wait.
+ */
+export async function readLocalFile(flag: string, path: string, signal?: AbortSignal): Promise<Buffer> {
+  const tooBig = () => new UsageError(`${flag} ${path}: larger than the ${MAX_LOCAL_FILE_BYTES / 1024 / 1024} MiB svc reads from a file`);
   try {
-    return await readFile(path, 'utf8');
+    const info = await stat(path);
+    if (info.isDirectory()) throw new UsageError(`${flag} ${path}: is a directory, not a file`);
+    if (info.isFile() && info.size > MAX_LOCAL_FILE_BYTES) throw tooBig();
+    const stream = createReadStream(path);
+    const read = (async () => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        if (total > MAX_LOCAL_FILE_BYTES) throw tooBig();
+        chunks.push(chunk);
+      }
+      return Buffer.concat(chunks);
+    })();
+    // Opening a FIFO blocks until a writer comes, and an open in progress cannot be aborted:
+    // on Ctrl-C, svc opens it for writing itself, so the waiting open ends and the process can exit.
+    const release = info.isFIFO() ? () => unblockFifo(path) : () => undefined;
+    return await Promise.race([read, aborted(signal, release)]).finally(() => stream.destroy());
   } catch (error) {
+    if (signal?.aborted) throw new InterruptedError(`interrupted while reading ${path}`);
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`${flag} ${path}: ${describeFsError(error)}`);
   }
+}
+
+function aborted(signal: AbortSignal | undefined, onAbort: () => void): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    const stop = () => {
+      onAbort();
+      reject(signal?.reason);
+    };
+    if (signal?.aborted) stop();
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+function unblockFifo(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // nobody was waiting on it after all
+  }
+}
+
+/** The whole file as UTF-8 text (pipeline variables, snippet content, a refresh token). */
+export async function readTextFile(flag: string, path: string, signal?: AbortSignal): Promise<string> {
+  return (await readLocalFile(flag, path, signal)).toString('utf8');
 }
 
 export function describeFsError(error: unknown): string {
