@@ -58,6 +58,13 @@ describe('svc completion', () => {
     expect(complete(script, 'svc projects list --limit 5 --')).toContain('--all');
   });
 
+  it('bash keeps a value with a space as one word and completes choices of arguments (#9 item 11)', async () => {
+    const script = (await svc(['completion', 'bash'])).stdout;
+    expect(complete(script, 'svc storage-move list --state cl')).toEqual(['cleanup\\ failed']);
+    expect(complete(script, 'svc completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete(script, 'svc completion z')).toEqual(['zsh']);
+  });
+
   it('zsh and fish scripts hold every noun, verb and option', async () => {
     const zsh = (await svc(['completion', 'zsh'])).stdout;
     expect(zsh.split('\n')[0]).toBe('#compdef svc');

@@ -14,6 +14,8 @@ export interface CommandNode {
   description: string;
   options: OptionNode[];
   children: CommandNode[];
+  /** Values of a positional argument that names them (`completion <shell>`: bash zsh fish). */
+  argumentChoices: string[];
 }
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -32,6 +34,7 @@ export function commandTree(command: Command): CommandNode {
         choices: o.argChoices,
       })),
     children: command.commands.filter((c) => c.name() !== 'help').map(commandTree),
+    argumentChoices: command.registeredArguments.flatMap((a) => a.argChoices ?? []),
   };
 }
 
@@ -68,6 +71,7 @@ function candidates(level: Level, root: CommandNode): Array<{ word: string; desc
   const options = levelOptions(level, root);
   return [
     ...level.node.children.map((c) => ({ word: c.name, description: c.description })),
+    ...level.node.argumentChoices.map((word) => ({ word, description: '' })),
     ...options.flatMap((o) => o.names.filter((n) => n.startsWith('--')).map((n) => ({ word: n, description: o.description }))),
   ];
 }
@@ -115,21 +119,30 @@ function choiceArms(options: OptionNode[], item: (values: string[]) => string, f
 }
 
 function bashScript(root: CommandNode): string {
-  const words = (values: string[]) => `svc_words="${values.join(' ')}"`;
+  // One word per line, so a value with a space (`cleanup failed`) stays one value.
+  const list = (values: string[]) => `$'${values.map((v) => v.replace(/'/g, "\\'")).join('\\n')}'`;
+  const values = (choices: string[]) => `svc_words=${list(choices)}; svc_opts=''`;
+  // Subcommands and argument values first; options once a '-' is typed, or when nothing else fits.
+  const level = (words: string[], options: string[]) => `svc_words=${list(words)}; svc_opts=${list(options)}`;
+  const optionWords = (l: Level) => candidates(l, root).filter((c) => c.word.startsWith('-')).map((c) => c.word);
+  const otherWords = (l: Level) => candidates(l, root).filter((c) => !c.word.startsWith('-')).map((c) => c.word);
   const cases = orderedLevels(root).map(
-    (level) => `    ${casePattern(level)}) ${choiceArms(levelOptions(level, root), words, words(candidates(level, root).map((c) => c.word)))} ;;`,
+    (l) => `    ${casePattern(l)}) ${choiceArms(levelOptions(l, root), values, level(otherWords(l), optionWords(l)))} ;;`,
   );
   const globals = candidates({ path: '', node: { ...root, children: [] } }, root).map((c) => c.word);
   return [
     '# bash completion for svc; load with: source <(svc completion bash)',
     '_svc_completion() {',
-    '  local cur=${COMP_WORDS[COMP_CWORD]} svc_prev=${COMP_WORDS[COMP_CWORD-1]} svc_words',
+    '  local cur=${COMP_WORDS[COMP_CWORD]} svc_prev=${COMP_WORDS[COMP_CWORD-1]} svc_words svc_opts',
     ...pathScanner(root, '1', 'COMP_WORDS', 'COMP_CWORD').map((l) => `  ${l}`),
     '  case "$svc_path" in',
     ...cases,
-    `    *) ${choiceArms(root.options, words, words(globals))} ;;`,
+    `    *) ${choiceArms(root.options, values, level([], globals))} ;;`,
     '  esac',
+    '  if [[ "$cur" == -* || -z "$svc_words" ]]; then svc_words=$svc_opts; fi',
+    "  local IFS=$'\\n'",
     '  COMPREPLY=($(compgen -W "$svc_words" -- "$cur"))',
+    '  COMPREPLY=("${COMPREPLY[@]// /\\\\ }")',
     '}',
     'complete -o default -F _svc_completion svc',
     '',
