@@ -3,7 +3,7 @@ import type { Io } from './context.js';
 import { packageVersion } from './version.js';
 import { NOUNS, type CommandModule, type NounEntry } from './commands/index.js';
 import { addCommand, addWrappedHelp, renamedOptionsOf, withExamples } from './cli/build.js';
-import { GLOBAL_FLAGS_WITH_VALUES } from './cli/global-options.js';
+import { GLOBAL_FLAGS_WITH_VALUES } from './global-options.js';
 import { outputFailure } from './output/writer.js';
 import { addGlobalOptions, createRuntime, reportError, type Runtime } from './runtime.js';
 

@@ -3,7 +3,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { ExitCode, SvcError } from './errors.js';
 import { packageVersion } from './version.js';
 import { terminalSafe } from './output/terminal-safe.js';
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, type GlobalValues } from './cli/global-options.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, type GlobalValues } from './global-options.js';
 import type { ConfigStore } from './config/store.js';
 import type { Target } from './config/resolve.js';
 import type { HttpClient, HttpClientOptions } from './http/client.js';

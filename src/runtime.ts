@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Context, GlobalOptions, Io } from './context.js';
 import { ExitCode, SvcError } from './errors.js';
-import { GLOBAL_OPTIONS, globalOptionHelp } from './cli/global-options.js';
+import { GLOBAL_OPTIONS, globalOptionHelp } from './global-options.js';
 import { terminalSafe } from './output/terminal-safe.js';
 
 export { collect, intOption, secondsOption } from './cli/parsers.js';

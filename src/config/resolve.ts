@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { GLOBAL_OPTIONS } from '../global-options.js';
 import type { TokenType } from '../http/client.js';
 import { ConfigFileError, type ConfigStore, type Profile } from './store.js';
 
@@ -59,12 +60,10 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, store:
   }
   const profileLabel = `profile '${profileName}' in the config file`;
 
-  let url: Resolved<string> | undefined;
-  if (flags.url) url = { value: flags.url, source: '--url' };
-  else if (env.SVC_URL) url = { value: env.SVC_URL, source: 'SVC_URL' };
-  else if (profile?.url) url = { value: profile.url, source: profileLabel };
-  else if (env.CI_API_V4_URL) url = { value: env.CI_API_V4_URL, source: 'CI_API_V4_URL' };
-  else if (env.CI_SERVER_URL) url = { value: env.CI_SERVER_URL, source: 'CI_SERVER_URL' };
+  const layers: Layers = { flags, env, profile, profileLabel };
+  let url = layered('url', layers);
+  if (!url && env.CI_API_V4_URL) url = { value: env.CI_API_V4_URL, source: 'CI_API_V4_URL' };
+  else if (!url && env.CI_SERVER_URL) url = { value: env.CI_SERVER_URL, source: 'CI_SERVER_URL' };
 
   let token: Target['token'];
   let tokenFromProfile = false;
@@ -90,8 +89,26 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, store:
     token = { value: env.CI_JOB_TOKEN, source: 'CI_JOB_TOKEN', type: 'job' };
   }
 
-  const caFile = flags.caFile || env.SVC_CA_FILE || profile?.caFile || undefined;
+  const caFile = layered('caFile', layers)?.value;
   return { profileName, url, token, caFile, tokenFromProfile, warnings };
+}
+
+interface Layers {
+  flags: TargetFlags;
+  env: NodeJS.ProcessEnv;
+  profile: Profile | undefined;
+  profileLabel: string;
+}
+
+/** A setting from its flag, else its environment variable, else its profile key, as the options table names them. */
+function layered(name: 'url' | 'caFile', { flags, env, profile, profileLabel }: Layers): Resolved<string> | undefined {
+  const option = GLOBAL_OPTIONS.find((o) => o.name === name);
+  const flag = flags[name];
+  if (flag) return { value: flag, source: option?.flags.split(' ')[0] ?? name };
+  const fromEnv = option?.env ? env[option.env] : undefined;
+  if (fromEnv) return { value: fromEnv, source: option?.env as string };
+  const fromProfile = option?.config ? profile?.[option.config as keyof Profile] : undefined;
+  return fromProfile ? { value: fromProfile, source: profileLabel } : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { OUTPUT_FORMATS } from '../output/format.js';
-import { fieldsOption, intOption, secondsOption } from './parsers.js';
+import { OUTPUT_FORMATS } from './output/format.js';
+import { fieldsOption, intOption, secondsOption } from './cli/parsers.js';
 
 export const TOKEN_TYPES = ['private', 'oauth', 'job'] as const;
 export const DEFAULT_TIMEOUT_S = 30;
