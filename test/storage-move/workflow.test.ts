@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { StorageMove } from '../../src/api/storage-moves.js';
-import { resumeCommand } from '../../src/commands/storage-move/options.js';
-import { formatProgressLine } from '../../src/commands/storage-move/progress.js';
-import { describeOutcome, formatDuration, formatSummaryDocument, SUMMARY_COLUMNS, summaryRecords, type MoveSummary } from '../../src/commands/storage-move/summary.js';
-import { KindTracker } from '../../src/commands/storage-move/tracker.js';
 import { FINAL_STATES } from '../../src/api/storage-moves.js';
-import { parseWeights } from '../../src/commands/storage-move/weights.js';
+import { summarizeKind } from '../../src/workflows/storage-move/finish.js';
+import { formatProgressLine } from '../../src/workflows/storage-move/progress.js';
+import { resumeCommand } from '../../src/workflows/storage-move/settings.js';
+import { describeOutcome, formatDuration, formatSummaryDocument, SUMMARY_COLUMNS, summaryRecords, type MoveSummary } from '../../src/workflows/storage-move/summary.js';
+import { KindTracker } from '../../src/workflows/storage-move/tracker.js';
+import { nextPollDelay } from '../../src/workflows/storage-move/watch.js';
 
 function summary(overrides: Partial<MoveSummary> = {}): MoveSummary {
   return {
@@ -15,8 +16,8 @@ function summary(overrides: Partial<MoveSummary> = {}): MoveSummary {
     timed_out: false,
     requests: { total: 40, polls: 9, max_per_poll: 3 },
     kinds: [
-      { kind: 'projects', total: 10000, finished: 9990, cleanup_failed: 4, failed: 2, still_on_source: 2, retries: 31, scheduled_singly: 5, duration_seconds: 3723.4, not_moved: [7, 12], cleanup_failed_ids: [1, 2, 3, 4] },
-      { kind: 'snippets', total: 3, finished: 3, cleanup_failed: 0, failed: 0, still_on_source: 0, retries: 0, scheduled_singly: 0, duration_seconds: 12.25, not_moved: [], cleanup_failed_ids: [] },
+      { kind: 'projects', total: 10000, finished: 9990, cleanup_failed: 4, failed: 2, in_flight: 1, still_on_source: 3, retries: 31, scheduled_singly: 5, duration_seconds: 3723.4, not_moved: [7, 12], cleanup_failed_ids: [1, 2, 3, 4] },
+      { kind: 'snippets', total: 3, finished: 3, cleanup_failed: 0, failed: 0, in_flight: 0, still_on_source: 0, retries: 0, scheduled_singly: 0, duration_seconds: 12.25, not_moved: [], cleanup_failed_ids: [] },
     ],
     ...overrides,
   };
@@ -26,8 +27,8 @@ describe('summary records', () => {
   it('gives one table row per kind, with the duration as people read it', () => {
     const rows = summaryRecords(summary(), 'tsv');
     expect(rows.map((r) => SUMMARY_COLUMNS.map((c) => r[c]))).toEqual([
-      ['projects', 10000, 9990, 4, 2, 2, 31, '1h02m03s'],
-      ['snippets', 3, 3, 0, 0, 0, 0, '12.3s'],
+      ['projects', 10000, 9990, 4, 2, 1, 3, 31, '1h02m03s'],
+      ['snippets', 3, 3, 0, 0, 0, 0, 0, '12.3s'],
     ]);
   });
 
@@ -48,12 +49,13 @@ describe('summary records', () => {
   });
 
   it('says what is left in one line', () => {
-    expect(describeOutcome(summary())).toBe('incomplete: projects: 2 not moved (7, 12)');
-    expect(describeOutcome(summary({ timed_out: true }))).toMatch(/^incomplete: timed out; /);
-    expect(describeOutcome(summary({ complete: true }))).toBe('every repository moved from default to storage2');
+    expect(describeOutcome(summary(), false)).toBe('incomplete: projects: 2 not moved (7, 12)');
+    expect(describeOutcome(summary({ timed_out: true }), false)).toBe('incomplete: timed out; projects: 2 not moved (7, 12)');
+    expect(describeOutcome(summary({ complete: true }), false)).toBe('every repository moved from default to storage2');
+    expect(describeOutcome(summary({ complete: true }), true)).toBe('every named repository moved from default to storage2');
     const many = summary();
     (many.kinds[0] as { not_moved: number[] }).not_moved = Array.from({ length: 13 }, (_, i) => i + 1);
-    expect(describeOutcome(many)).toBe('incomplete: projects: 13 not moved (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … 3 more)');
+    expect(describeOutcome(many, false)).toBe('incomplete: projects: 13 not moved (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … 3 more)');
   });
 
   it('formats durations', () => {
@@ -77,22 +79,28 @@ describe('formatProgressLine', () => {
 });
 
 describe('resumeCommand', () => {
-  it('repeats --from/--to/--kind/--retries/--interval and adds --since', () => {
+  it('repeats --from/--to/--kind/--move-retries/--interval and adds --since', () => {
     const flags = { from: 'default', to: 'storage 2', kind: ['project' as const] };
-    expect(resumeCommand(flags, { retries: 2, intervalMs: 500 }, '2024-05-01T10:00:00.000Z')).toBe(
-      "svc storage-move wait --from default --to 'storage 2' --kind projects --retries 2 --interval 0.5 --since 2024-05-01T10:00:00.000Z",
+    expect(resumeCommand(flags, { moveRetries: 2, intervalMs: 500 }, '2024-05-01T10:00:00.000Z')).toBe(
+      "svc storage-move wait --from default --to 'storage 2' --kind projects --move-retries 2 --interval 0.5 --since 2024-05-01T10:00:00.000Z",
     );
     const all = { from: 'a', to: 'b', kind: ['project' as const, 'snippet' as const, 'group' as const], maxInFlight: 4 };
-    expect(resumeCommand(all, { retries: 3, intervalMs: 5000 }, undefined)).toBe('svc storage-move wait --from a --to b --kind all --retries 3 --interval 5 --max-in-flight 4');
+    expect(resumeCommand(all, { moveRetries: 3, intervalMs: 5000 }, undefined)).toBe(
+      'svc storage-move wait --from a --to b --kind all --move-retries 3 --interval 5 --max-in-flight 4',
+    );
   });
 });
 
-describe('parseWeights', () => {
-  it('accepts NAME=0..100 and refuses anything else', () => {
-    expect(parseWeights(['default=0', 'storage2=100'])).toEqual({ default: 0, storage2: 100 });
-    for (const bad of ['default', 'default=101', 'default=-1', 'default=1.5', '=5', 'default=x']) {
-      expect(() => parseWeights([bad]), bad).toThrow(/STORAGE=WEIGHT/);
-    }
+describe('nextPollDelay', () => {
+  const rolling = { intervalMs: 5000, maxInFlight: 20 };
+  it('looks again soon after refilling a slot while moves run, backing off to the interval', () => {
+    expect(nextPollDelay(rolling, 5000, true, true)).toBe(20);
+    expect(nextPollDelay(rolling, 20, true, false)).toBe(40);
+    expect(nextPollDelay(rolling, 4000, true, false)).toBe(5000);
+  });
+  it('keeps the interval when no move runs or waits, and in bulk mode', () => {
+    expect(nextPollDelay(rolling, 20, false, true)).toBe(5000);
+    expect(nextPollDelay({ intervalMs: 5000, maxInFlight: Number.POSITIVE_INFINITY }, 20, true, true)).toBe(5000);
   });
 });
 
@@ -241,5 +249,27 @@ describe('KindTracker', () => {
     t.observe(move(2, 9, 'started'), 0);
     expect([...t.containers.keys()]).toEqual([9]);
     expect(t.done(0, 1000)).toBe(false);
+  });
+});
+
+describe('summarizeKind', () => {
+  it('puts every container in one column, so the columns add up to total, a move in flight included', () => {
+    const t = tracker({ bulk: false });
+    for (const id of [5, 6]) t.expect({ id, label: `p${id}` });
+    t.scheduled(t.containers.get(1)!, move(11, 1, 'finished'), 0);
+    t.scheduled(t.containers.get(2)!, move(12, 2, 'cleanup failed'), 0);
+    t.scheduled(t.containers.get(3)!, move(13, 3, 'started'), 0);
+    t.containers.get(1)!.outcome = 'finished';
+    t.containers.get(2)!.outcome = 'cleanup failed';
+    t.settleFailed(t.containers.get(4)!);
+    t.containers.get(6)!.outcome = 'finished';
+    const columns = (s: ReturnType<typeof summarizeKind>) => [s.total, s.finished, s.cleanup_failed, s.failed, s.in_flight, s.still_on_source];
+    const timedOut = summarizeKind(t, undefined, 1);
+    expect(columns(timedOut)).toEqual([6, 2, 1, 1, 1, 1]);
+    expect(timedOut.not_moved).toEqual([3, 4, 5]);
+    // The fresh listing finds 6 back on the source, and 9, which the run never saw.
+    const verified = summarizeKind(t, new Set([5, 6, 9]), 1);
+    expect(columns(verified)).toEqual([7, 1, 1, 1, 1, 3]);
+    expect(verified.not_moved).toEqual([3, 4, 5, 6, 9]);
   });
 });

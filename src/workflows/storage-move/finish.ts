@@ -1,56 +1,67 @@
-import type { Context } from '../../context.js';
-import { ExitCode, IncompleteError, InterruptedError } from '../../errors.js';
+import { InterruptedError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
-import { write, writeList } from '../../output/writer.js';
 import { listContainersOnStorage } from '../../api/storage-containers.js';
-import { KIND_NAMES, resumeCommand, toAsync, type WatchFlags, type WatchSettings } from './options.js';
-import { Progress } from './progress.js';
-import { describeOutcome, formatSummaryDocument, SUMMARY_COLUMNS, summaryRecords, type KindSummary, type MoveSummary } from './summary.js';
+import { FINAL_STATES } from '../../api/storage-moves.js';
+import type { Deadline } from '../shared/deadline.js';
+import type { WorkflowHost } from '../shared/host.js';
+import { KIND_NAMES } from './kinds.js';
+import { resumeCommand, type WatchRequest, type WatchSettings } from './settings.js';
+import type { KindSummary, MoveSummary } from './summary.js';
 import type { KindTracker } from './tracker.js';
-import { watchMoves, type WatchPlan, type WatchStats } from './watch.js';
+import { watchMoves, type WatchPlan } from './watch.js';
 
 /**
- * Ids still on the source: a fresh listing where the instance has one (every container there, or
- * only the tracked ones when single containers were named), else what the moves say.
+ * Ids on the source now: a fresh listing where the instance has one (every container there, or
+ * only the tracked ones when single containers were named); undefined where it cannot list.
  */
-export async function remainingOnSource(http: HttpClient, tracker: KindTracker, onlyTracked: boolean): Promise<number[]> {
-  if (tracker.options.listed) {
-    const listing = await listContainersOnStorage(http, tracker.kind, tracker.options.source);
-    if (listing) {
-      const ids = listing.containers.map((c) => c.id);
-      return onlyTracked ? ids.filter((id) => tracker.containers.has(id)) : ids;
-    }
-  }
-  return [...tracker.containers.values()]
-    .filter((c) => c.outcome !== 'finished' && c.outcome !== 'cleanup failed')
-    .map((c) => c.id);
+async function listedOnSource(http: HttpClient, tracker: KindTracker, onlyTracked: boolean): Promise<Set<number> | undefined> {
+  if (!tracker.options.listed) return undefined;
+  const listing = await listContainersOnStorage(http, tracker.kind, tracker.options.source);
+  if (!listing) return undefined;
+  const ids = listing.containers.map((c) => c.id);
+  return new Set(onlyTracked ? ids.filter((id) => tracker.containers.has(id)) : ids);
 }
 
-export function summarizeKind(tracker: KindTracker, remaining: number[], durationSeconds: number): KindSummary {
+/**
+ * Every container in exactly one column, so they add up to `total`: settled (finished, cleanup
+ * failed, failed), in flight (a move not final, or one that ended and awaits a read of its
+ * storage), or still on the source (no move running, or found there again by the fresh listing).
+ */
+export function summarizeKind(tracker: KindTracker, onSource: Set<number> | undefined, durationSeconds: number): KindSummary {
+  const columns = { finished: [] as number[], cleanupFailed: [] as number[], failed: [] as number[], inFlight: [] as number[], onSource: [] as number[] };
+  for (const c of tracker.containers.values()) {
+    const moved = c.outcome === 'finished' || c.outcome === 'cleanup failed';
+    if (moved && onSource?.has(c.id)) columns.onSource.push(c.id);
+    else if (c.outcome === 'finished') columns.finished.push(c.id);
+    else if (c.outcome === 'cleanup failed') columns.cleanupFailed.push(c.id);
+    else if (c.outcome === 'failed') columns.failed.push(c.id);
+    else if (c.readStorage || (c.move && !FINAL_STATES.has(c.move.state))) columns.inFlight.push(c.id);
+    else columns.onSource.push(c.id);
+  }
+  const untracked = [...(onSource ?? [])].filter((id) => !tracker.containers.has(id));
+  columns.onSource.push(...untracked);
   const containers = [...tracker.containers.values()];
-  const ids = (outcome: string) => containers.filter((c) => c.outcome === outcome).map((c) => c.id);
-  const failed = ids('failed');
-  const cleanupFailed = ids('cleanup failed');
-  const unsettled = containers.filter((c) => !c.outcome).map((c) => c.id);
   return {
     kind: KIND_NAMES[tracker.kind],
-    total: containers.length,
-    finished: ids('finished').length,
-    cleanup_failed: cleanupFailed.length,
-    failed: failed.length,
-    still_on_source: remaining.length,
+    total: containers.length + untracked.length,
+    finished: columns.finished.length,
+    cleanup_failed: columns.cleanupFailed.length,
+    failed: columns.failed.length,
+    in_flight: columns.inFlight.length,
+    still_on_source: columns.onSource.length,
     retries: containers.reduce((sum, c) => sum + tracker.retriesUsed(c), 0),
     scheduled_singly: containers.filter((c) => c.scheduledSingly).length,
     duration_seconds: Math.round(durationSeconds * 10) / 10,
-    not_moved: [...new Set([...failed, ...remaining, ...unsettled])].sort((a, b) => a - b),
-    cleanup_failed_ids: cleanupFailed,
+    not_moved: [...columns.failed, ...columns.inFlight, ...columns.onSource].sort((a, b) => a - b),
+    cleanup_failed_ids: columns.cleanupFailed,
   };
 }
 
-export interface FinishInput {
-  flags: WatchFlags;
+export interface FollowInput {
+  request: WatchRequest;
   settings: WatchSettings;
-  plan: WatchPlan;
+  plan: Omit<WatchPlan, 'deadline'>;
+  deadline: Deadline;
   sinceIso?: string;
   startedAt: number;
   /** Single containers were named: only they must leave the source. */
@@ -58,45 +69,37 @@ export interface FinishInput {
 }
 
 /**
- * Watches, verifies and reports. Exit 0 only when every container moved and nothing is left on
- * the source; otherwise the summary still goes to stdout and an IncompleteError (8, also at
- * --timeout) says what is left; Ctrl-C → 130 with the command that resumes.
+ * Watches the moves to the end, then verifies with a fresh listing. At the deadline it reports
+ * what it knows without another request (the server may be what hangs) and says how to resume;
+ * on Ctrl-C it throws InterruptedError with the command that resumes.
  */
-export async function watchVerifyReport(ctx: Context, http: HttpClient, trackers: KindTracker[], input: FinishInput): Promise<number> {
-  const progress = await Progress.start(ctx, `watching moves from ${input.flags.from} to ${input.flags.to}`);
-  let stats: WatchStats;
+export async function followMoves(host: WorkflowHost, http: HttpClient, trackers: KindTracker[], input: FollowInput): Promise<MoveSummary> {
+  const resume = () => resumeCommand(input.request, input.settings, input.sinceIso);
+  const status = await host.status(`watching moves from ${input.request.from} to ${input.request.to}`);
+  let stats;
   try {
-    stats = await watchMoves(ctx, http, trackers, input.plan, progress);
+    stats = await watchMoves(host, http, trackers, { ...input.plan, deadline: input.deadline }, status);
   } catch (error) {
-    progress.stop();
-    if (error instanceof InterruptedError || ctx.signal.aborted) {
-      throw new InterruptedError(
-        `stopped watching; the moves go on on the server. Resume with: ${resumeCommand(input.flags, input.settings, input.sinceIso)}`,
-      );
+    if (error instanceof InterruptedError || host.signal.aborted) {
+      throw new InterruptedError(`stopped watching; the moves go on on the server. Resume with: ${resume()}`);
     }
     throw error;
+  } finally {
+    status.stop();
   }
-  progress.stop();
-  const duration = (Date.now() - input.startedAt) / 1000;
+  if (stats.timedOut) host.info(`timed out; the moves go on on the server. Resume with: ${resume()}`);
+  const duration = (host.clock.now() - input.startedAt) / 1000;
   const kinds: KindSummary[] = [];
-  for (const tracker of trackers) kinds.push(summarizeKind(tracker, await remainingOnSource(http, tracker, input.singles), duration));
-  const summary: MoveSummary = {
-    from: input.flags.from,
-    to: input.flags.to,
+  for (const tracker of trackers) {
+    const onSource = stats.timedOut ? undefined : await listedOnSource(http, tracker, input.singles);
+    kinds.push(summarizeKind(tracker, onSource, duration));
+  }
+  return {
+    from: input.request.from,
+    to: input.request.to,
     complete: !stats.timedOut && kinds.every((k) => k.not_moved.length === 0),
     timed_out: stats.timedOut,
     kinds,
     requests: { total: stats.requests, polls: stats.polls, max_per_poll: stats.maxRequestsPerPoll },
   };
-  await writeSummary(ctx, summary);
-  if (!summary.complete) throw new IncompleteError(describeOutcome(summary));
-  ctx.info(describeOutcome(summary));
-  return ExitCode.ok;
-}
-
-/** The summary honours -o and --fields like any listing; JSON is one document with the run's figures around the kinds. */
-async function writeSummary(ctx: Context, summary: MoveSummary): Promise<void> {
-  const { format, fields } = ctx.output;
-  if (format === 'json') return write(ctx.stdout, formatSummaryDocument(summary, fields));
-  await writeList(ctx.stdout, ctx.output, toAsync(summaryRecords(summary, format)), [...SUMMARY_COLUMNS]);
 }

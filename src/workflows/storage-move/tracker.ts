@@ -133,6 +133,25 @@ export class KindTracker {
     return this.record(container, move, stale, now);
   }
 
+  /**
+   * A move from the source that was already running when this run started: followed like a move
+   * a single POST ran into, so nothing is posted for its container. An unlisted kind takes in only
+   * moves to this run's destination.
+   */
+  adoptRunning(move: StorageMove, now: number): boolean {
+    const ref = moveContainer(move);
+    if (!ref || move.source_storage_name !== this.options.source) return false;
+    if (!this.containers.has(ref.id)) {
+      if (this.options.listed || !this.options.growFromMoves || move.destination_storage_name !== this.options.destination) return false;
+      this.expect({ id: ref.id, label: ref.label });
+      (this.containers.get(ref.id) as TrackedContainer).onSourceAtStart = false;
+    }
+    const container = this.containers.get(ref.id) as TrackedContainer;
+    if (container.outcome || (container.move && container.move.id >= move.id)) return false;
+    this.record(container, move, true, now);
+    return true;
+  }
+
   /** A move the client created or found for a queued container: recorded even when it predates the run or goes elsewhere. */
   scheduled(container: TrackedContainer, move: StorageMove, now: number): void {
     if (container.queued === 'missing') container.scheduledSingly = true;
@@ -205,6 +224,13 @@ export class KindTracker {
       if (c.move && !FINAL_STATES.has(c.move.state)) ids.push(c.move.id);
     }
     return ids;
+  }
+
+  /** Containers waiting for the client to schedule a move. */
+  queuedCount(): number {
+    let n = 0;
+    for (const c of this.containers.values()) if (c.queued && !c.outcome) n++;
+    return n;
   }
 
   inFlight(): number {

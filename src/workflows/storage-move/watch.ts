@@ -31,7 +31,6 @@
  * move that had landed before the listing showed the container on the source is adopted, not trusted.
  * Nothing is kept locally: a new process rebuilds all of this from the server.
  */
-import type { Context } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { getContainer } from '../../api/storage-containers.js';
@@ -43,17 +42,20 @@ import {
   scheduleStorageMove,
   type MoveKind,
 } from '../../api/storage-moves.js';
-import { isUncertainFailure, KIND_NAMES } from './options.js';
-import { sleep } from '../shared/wait.js';
-import { formatProgressLine, type Progress } from './progress.js';
+import type { Deadline } from '../shared/deadline.js';
+import type { StatusLines, WorkflowHost } from '../shared/host.js';
+import { isUncertainFailure, KIND_NAMES } from './kinds.js';
+import { formatProgressLine } from './progress.js';
 import type { KindTracker, TrackedContainer } from './tracker.js';
 
 const PER_PAGE = 100;
 const UNLISTED_WINDOW_PAGES = 50;
+/** Rolling mode: the first look after a slot was refilled; it doubles while no move ends, up to the interval. */
+const REFILL_FIRST_LOOK_MS = 20;
 
 export interface WatchPlan {
   intervalMs: number;
-  deadline?: number;
+  deadline: Deadline;
   maxInFlight: number;
   /** `wait` without a boundary: the first poll looks for moves that already exist. */
   rebuild: boolean;
@@ -71,55 +73,115 @@ export function graceMs(intervalMs: number, sawMoves: boolean): number {
   return sawMoves ? Math.max(3 * intervalMs, 2_000) : Math.max(12 * intervalMs, 30_000);
 }
 
-export async function watchMoves(
-  ctx: Context,
-  http: HttpClient,
-  trackers: KindTracker[],
-  plan: WatchPlan,
-  progress: Progress,
-): Promise<WatchStats> {
-  const stats: WatchStats = { timedOut: false, polls: 0, requests: 0, maxRequestsPerPoll: 0 };
-  const warnedCleanup = new Set<string>();
-  const sawMoves = new Set<MoveKind>();
-  const startRequests = http.requestsSent;
-  for (;;) {
-    const before = http.requestsSent;
-    const perKind: string[] = [];
-    for (const tracker of trackers) {
-      const kindBefore = http.requestsSent;
-      const grace = graceMs(plan.intervalMs, sawMoves.has(tracker.kind));
-      await pollKind(http, tracker, grace, plan.rebuild && stats.polls === 0);
-      if (tracker.unfinishedMoveIds().length || [...tracker.containers.values()].some((c) => c.move)) sawMoves.add(tracker.kind);
-      const { cleanupFailed } = tracker.evaluate(Date.now(), grace);
-      for (const c of cleanupFailed) {
-        const key = `${tracker.kind}:${c.id}`;
-        if (warnedCleanup.has(key)) continue;
-        warnedCleanup.add(key);
-        ctx.warn(`${tracker.kind} ${c.label} (${c.id}) moved, but the copy on the source remains (cleanup failed): remove it by hand`);
-      }
-      for (const c of tracker.containers.values()) if (c.readStorage) await locate(ctx, http, tracker, c);
-      await scheduleQueued(ctx, http, tracker, plan.maxInFlight);
-      perKind.push(`${KIND_NAMES[tracker.kind]} ${http.requestsSent - kindBefore}`);
-    }
-    stats.polls++;
-    const used = http.requestsSent - before;
-    stats.maxRequestsPerPoll = Math.max(stats.maxRequestsPerPoll, used);
-    ctx.debug(`poll ${stats.polls}: ${used} requests (${perKind.join(', ')})`);
-    progress.update(trackers.map((t) => formatProgressLine(KIND_NAMES[t.kind], t.counts())));
-    const now = Date.now();
-    if (trackers.every((t) => t.done(now, graceMs(plan.intervalMs, sawMoves.has(t.kind))))) break;
-    if (plan.deadline !== undefined && now >= plan.deadline) {
-      stats.timedOut = true;
-      break;
-    }
-    await sleep(Math.min(plan.intervalMs, plan.deadline === undefined ? plan.intervalMs : plan.deadline - now), ctx.signal);
-  }
-  stats.requests = http.requestsSent - startRequests;
-  return stats;
+/**
+ * The time to the next poll. In the rolling mode a slot must be refilled as soon as a move ends
+ * (and the run end when the last one does), so while moves run or wait for a slot the next look
+ * comes soon after a poll that scheduled one and backs off while none ends.
+ */
+export function nextPollDelay(plan: Pick<WatchPlan, 'intervalMs' | 'maxInFlight'>, previousMs: number, busy: boolean, refilled: boolean): number {
+  if (!Number.isFinite(plan.maxInFlight) || !busy) return plan.intervalMs;
+  if (refilled) return Math.min(REFILL_FIRST_LOOK_MS, plan.intervalMs);
+  return Math.min(previousMs * 2, plan.intervalMs);
 }
 
-async function pollKind(http: HttpClient, tracker: KindTracker, grace: number, rebuild: boolean): Promise<void> {
-  const now = Date.now();
+class WatchRun {
+  readonly stats: WatchStats = { timedOut: false, polls: 0, requests: 0, maxRequestsPerPoll: 0 };
+  private readonly warnedCleanup = new Set<string>();
+  private readonly cleanupFailedByKind = new Map<MoveKind, number>();
+  private readonly sawMoves = new Set<MoveKind>();
+
+  constructor(
+    private readonly host: WorkflowHost,
+    private readonly http: HttpClient,
+    private readonly trackers: KindTracker[],
+    private readonly plan: WatchPlan,
+  ) {}
+
+  grace(tracker: KindTracker): number {
+    return graceMs(this.plan.intervalMs, this.sawMoves.has(tracker.kind));
+  }
+
+  /** One poll of every kind; returns how many single moves it scheduled. */
+  async poll(): Promise<number> {
+    const { host, http } = this;
+    const before = http.requestsSent;
+    const perKind: string[] = [];
+    let scheduled = 0;
+    for (const tracker of this.trackers) {
+      const kindBefore = http.requestsSent;
+      await pollKind(http, tracker, this.grace(tracker), this.plan.rebuild && this.stats.polls === 0, host.clock.now());
+      if (tracker.unfinishedMoveIds().length || [...tracker.containers.values()].some((c) => c.move)) this.sawMoves.add(tracker.kind);
+      const { cleanupFailed } = tracker.evaluate(host.clock.now(), this.grace(tracker));
+      for (const c of cleanupFailed) this.noteCleanupFailed(tracker.kind, c);
+      for (const c of tracker.containers.values()) if (c.readStorage) await locate(host, http, tracker, c);
+      scheduled += await scheduleQueued(host, http, tracker, this.plan);
+      perKind.push(`${KIND_NAMES[tracker.kind]} ${http.requestsSent - kindBefore}`);
+    }
+    this.stats.polls++;
+    const used = http.requestsSent - before;
+    this.stats.maxRequestsPerPoll = Math.max(this.stats.maxRequestsPerPoll, used);
+    host.debug(`poll ${this.stats.polls}: ${used} requests (${perKind.join(', ')})`);
+    return scheduled;
+  }
+
+  /** On a terminal one line per container; in a log one line at the end with the count. */
+  private noteCleanupFailed(kind: MoveKind, c: TrackedContainer): void {
+    const key = `${kind}:${c.id}`;
+    if (this.warnedCleanup.has(key)) return;
+    this.warnedCleanup.add(key);
+    this.cleanupFailedByKind.set(kind, (this.cleanupFailedByKind.get(kind) ?? 0) + 1);
+    if (this.host.interactive) this.host.warn(`${kind} ${c.label} (${c.id}) moved, but the copy on the source remains (cleanup failed): remove it by hand`);
+  }
+
+  reportCleanupFailed(): void {
+    if (this.host.interactive || !this.cleanupFailedByKind.size) return;
+    const counts = [...this.cleanupFailedByKind].map(([kind, n]) => `${n} ${KIND_NAMES[kind]}`);
+    const total = [...this.cleanupFailedByKind.values()].reduce((a, b) => a + b, 0);
+    this.host.warn(
+      `${total} moved ${total === 1 ? 'repository keeps its copy' : 'repositories keep their copies'} on the source (cleanup failed: ${counts.join(', ')}): remove them by hand; their ids are the summary's cleanup_failed_ids (-o json)`,
+    );
+  }
+
+  allDone(): boolean {
+    const now = this.host.clock.now();
+    return this.trackers.every((t) => t.done(now, this.grace(t)));
+  }
+
+  /** Moves running or containers waiting for a slot. */
+  busy(): boolean {
+    return this.trackers.some((t) => t.queuedCount() > 0 || t.inFlight() > 0);
+  }
+}
+
+export async function watchMoves(host: WorkflowHost, http: HttpClient, trackers: KindTracker[], plan: WatchPlan, status: StatusLines): Promise<WatchStats> {
+  const run = new WatchRun(host, http, trackers, plan);
+  const startRequests = http.requestsSent;
+  let delay = plan.intervalMs;
+  for (;;) {
+    const raced = await plan.deadline.race(run.poll());
+    if (raced.expired) {
+      run.stats.timedOut = true;
+      break;
+    }
+    status.update(trackers.map((t) => formatProgressLine(KIND_NAMES[t.kind], t.counts())));
+    if (run.allDone()) break;
+    if (plan.deadline.expired()) {
+      run.stats.timedOut = true;
+      break;
+    }
+    delay = nextPollDelay(plan, delay, run.busy(), raced.value > 0);
+    await host.clock.sleep(Math.min(delay, plan.deadline.remainingMs()), host.signal);
+    if (plan.deadline.expired()) {
+      run.stats.timedOut = true;
+      break;
+    }
+  }
+  run.reportCleanupFailed();
+  run.stats.requests = http.requestsSent - startRequests;
+  return run.stats;
+}
+
+async function pollKind(http: HttpClient, tracker: KindTracker, grace: number, rebuild: boolean, now: number): Promise<void> {
   const discovering = rebuild || tracker.needsDiscovery(now, grace);
   const pending = new Set(tracker.unfinishedMoveIds());
   const head = Math.max(tracker.newestMoveId, ...pending);
@@ -174,64 +236,69 @@ async function adoptLatestMoves(http: HttpClient, tracker: KindTracker, now: num
   }
 }
 
-async function scheduleQueued(ctx: Context, http: HttpClient, tracker: KindTracker, maxInFlight: number): Promise<void> {
+/** Schedules queued containers while slots are free; stops at the deadline, whose report is already out. */
+async function scheduleQueued(host: WorkflowHost, http: HttpClient, tracker: KindTracker, plan: WatchPlan): Promise<number> {
   const { destination } = tracker.options;
-  for (const container of tracker.nextToSchedule(maxInFlight)) {
+  let scheduled = 0;
+  for (const container of tracker.nextToSchedule(plan.maxInFlight)) {
+    if (plan.deadline.expired()) break;
     const reason = container.queued === 'retry' ? 'retrying after a failed move' : container.queued === 'missing' ? 'no move from the bulk job' : 'scheduling';
-    ctx.debug(`${tracker.kind} ${container.id}: ${reason}`);
+    host.debug(`${tracker.kind} ${container.id}: ${reason}`);
     // The bulk job passes a container that is read-only or already gone from the source: look before moving it.
-    if (container.queued === 'missing' && !container.uncertain && (await locate(ctx, http, tracker, container)) !== 'source') continue;
+    if (container.queued === 'missing' && !container.uncertain && (await locate(host, http, tracker, container)) !== 'source') continue;
+    scheduled++;
     try {
       if (container.uncertain) {
         const latest = await latestMoveOf(http, tracker.kind, container.id);
         if (latest && latest.id > (container.move?.id ?? 0) && !tracker.isBeforeRun(latest)) {
-          tracker.scheduled(container, latest, Date.now());
+          tracker.scheduled(container, latest, host.clock.now());
           continue;
         }
       }
-      tracker.scheduled(container, await scheduleStorageMove(http, tracker.kind, container.id, destination), Date.now());
+      tracker.scheduled(container, await scheduleStorageMove(http, tracker.kind, container.id, destination), host.clock.now());
     } catch (error) {
-      if (isUncertainFailure(error) && !ctx.signal.aborted) {
+      if (isUncertainFailure(error) && !host.signal.aborted) {
         container.uncertain = true;
-        ctx.debug(`${tracker.kind} ${container.id}: ${(error as Error).message}; will look again next poll`);
+        host.debug(`${tracker.kind} ${container.id}: ${(error as Error).message}; will look again next poll`);
       } else if (isAlreadyMoving(error, tracker.kind)) {
         const running = await latestMoveOf(http, tracker.kind, container.id);
-        if (running && running.id !== container.move?.id) tracker.scheduled(container, running, Date.now());
+        if (running && running.id !== container.move?.id) tracker.scheduled(container, running, host.clock.now());
         else {
           tracker.settleFailed(container);
-          ctx.warn(`${tracker.kind} ${container.label} (${container.id}) is read-only but no move is running for it; not moved`);
+          host.warn(`${tracker.kind} ${container.label} (${container.id}) is read-only but no move is running for it; not moved`);
         }
       } else if (error instanceof ApiError && error.status === 404) {
-        settleGone(ctx, tracker, container);
+        settleGone(host, tracker, container);
       } else {
         throw error;
       }
     }
   }
+  return scheduled;
 }
 
 /** Reads where a container's repository is now and settles or queues it accordingly; a failed read is tried again next poll. */
-async function locate(ctx: Context, http: HttpClient, tracker: KindTracker, container: TrackedContainer): Promise<string> {
+async function locate(host: WorkflowHost, http: HttpClient, tracker: KindTracker, container: TrackedContainer): Promise<string> {
   let storage: string | undefined;
   try {
     storage = (await getContainer(http, tracker.kind, String(container.id))).storage;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
-      settleGone(ctx, tracker, container);
+      settleGone(host, tracker, container);
       return 'gone';
     }
-    if (!isUncertainFailure(error) || ctx.signal.aborted) throw error;
-    ctx.debug(`${tracker.kind} ${container.id}: ${(error as Error).message}; will look again next poll`);
+    if (!isUncertainFailure(error) || host.signal.aborted) throw error;
+    host.debug(`${tracker.kind} ${container.id}: ${(error as Error).message}; will look again next poll`);
     return 'unknown';
   }
   const where = tracker.located(container, storage);
   if (where === 'elsewhere') {
-    ctx.warn(`${tracker.kind} ${container.label} (${container.id}) is on ${storage ?? 'another storage'}, neither ${tracker.options.source} nor ${tracker.options.destination}; not moved`);
+    host.warn(`${tracker.kind} ${container.label} (${container.id}) is on ${storage ?? 'another storage'}, neither ${tracker.options.source} nor ${tracker.options.destination}; not moved`);
   }
   return where;
 }
 
-function settleGone(ctx: Context, tracker: KindTracker, container: TrackedContainer): void {
+function settleGone(host: WorkflowHost, tracker: KindTracker, container: TrackedContainer): void {
   tracker.settleFailed(container);
-  ctx.warn(`${tracker.kind} ${container.label} (${container.id}) no longer exists; not moved`);
+  host.warn(`${tracker.kind} ${container.label} (${container.id}) no longer exists; not moved`);
 }
