@@ -93,14 +93,20 @@ describe('resumeCommand', () => {
 
 describe('nextPollDelay', () => {
   const rolling = { intervalMs: 5000, maxInFlight: 20 };
-  it('looks again soon after refilling a slot while moves run, backing off to the interval', () => {
-    expect(nextPollDelay(rolling, 5000, true, true)).toBe(20);
-    expect(nextPollDelay(rolling, 20, true, false)).toBe(40);
-    expect(nextPollDelay(rolling, 4000, true, false)).toBe(5000);
+  const look = (previousMs: number, refilled: boolean, shortestMoveMs = Number.POSITIVE_INFINITY) => ({ previousMs, busy: true, refilled, shortestMoveMs });
+  it('before any move ended, looks again soon after scheduling one and backs off to the interval', () => {
+    expect(nextPollDelay(rolling, look(5000, true))).toBe(20);
+    expect(nextPollDelay(rolling, look(20, false))).toBe(40);
+    expect(nextPollDelay(rolling, look(4000, false))).toBe(5000);
+  });
+  it('then looks four times per the shortest move, at most every 20 ms and at least every interval', () => {
+    expect(nextPollDelay(rolling, look(20, false, 400))).toBe(100);
+    expect(nextPollDelay(rolling, look(20, true, 30))).toBe(20);
+    expect(nextPollDelay(rolling, look(20, true, 1_800_000))).toBe(5000);
   });
   it('keeps the interval when no move runs or waits, and in bulk mode', () => {
-    expect(nextPollDelay(rolling, 20, false, true)).toBe(5000);
-    expect(nextPollDelay({ intervalMs: 5000, maxInFlight: Number.POSITIVE_INFINITY }, 20, true, true)).toBe(5000);
+    expect(nextPollDelay(rolling, { ...look(20, true, 400), busy: false })).toBe(5000);
+    expect(nextPollDelay({ intervalMs: 5000, maxInFlight: Number.POSITIVE_INFINITY }, look(20, true, 400))).toBe(5000);
   });
 });
 
@@ -271,5 +277,21 @@ describe('summarizeKind', () => {
     const verified = summarizeKind(t, new Set([5, 6, 9]), 1);
     expect(columns(verified)).toEqual([7, 1, 1, 1, 1, 3]);
     expect(verified.not_moved).toEqual([3, 4, 5, 6, 9]);
+  });
+});
+
+describe('KindTracker.shortestMoveMs', () => {
+  it('is the shortest time from scheduling a move to seeing it final', () => {
+    const t = tracker({ bulk: false });
+    expect(t.shortestMoveMs).toBeUndefined();
+    t.scheduled(t.containers.get(1)!, move(11, 1, 'scheduled'), 100);
+    t.scheduled(t.containers.get(2)!, move(12, 2, 'scheduled'), 150);
+    t.observe(move(11, 1, 'started'), 300);
+    t.observe(move(11, 1, 'finished'), 460);
+    expect(t.shortestMoveMs).toBe(360);
+    t.observe(move(12, 2, 'failed'), 400);
+    expect(t.shortestMoveMs).toBe(250);
+    t.observe(move(12, 2, 'failed'), 900);
+    expect(t.shortestMoveMs).toBe(250);
   });
 });

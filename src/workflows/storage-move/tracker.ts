@@ -14,6 +14,8 @@ export interface TrackedMove {
    * elsewhere), so once it is final the client reads where the repository is.
    */
   adopted: boolean;
+  /** When the client scheduled it (clock ms): its end tells how long moves take here. */
+  scheduledAt?: number;
 }
 
 /**
@@ -70,6 +72,8 @@ export class KindTracker {
   newestMoveId: number;
   /** When discovery last found a move this run cares about (ms). */
   lastNewMoveAt: number;
+  /** The shortest time from a POST of this run to seeing its move final (ms): how often a rolling run looks. */
+  shortestMoveMs?: number;
   /** Highest container id with a move, as of the previous poll: the bulk job walks containers by id. */
   private passedBelow = 0;
   private highestMovedContainer = 0;
@@ -159,6 +163,7 @@ export class KindTracker {
     container.uncertain = false;
     this.observe(move, now);
     if (move.id > (container.move?.id ?? 0)) this.record(container, move, true, now);
+    if (container.move?.id === move.id && !FINAL_STATES.has(move.state)) container.move.scheduledAt ??= now;
   }
 
   /**
@@ -193,6 +198,10 @@ export class KindTracker {
     if (move.state === 'failed' && !adopted) container.failedMoveIds.add(move.id);
     const isNew = container.move?.id !== move.id;
     const changed = isNew || container.move?.state !== move.state;
+    const scheduledAt = isNew ? undefined : container.move?.scheduledAt;
+    if (scheduledAt !== undefined && changed && FINAL_STATES.has(move.state)) {
+      this.shortestMoveMs = Math.min(this.shortestMoveMs ?? Number.POSITIVE_INFINITY, now - scheduledAt);
+    }
     container.move = {
       id: move.id,
       state: move.state,
@@ -200,6 +209,7 @@ export class KindTracker {
       source: move.source_storage_name,
       destination: move.destination_storage_name,
       adopted,
+      scheduledAt,
     };
     if (isNew) {
       container.queued = undefined;

@@ -50,8 +50,10 @@ import type { KindTracker, TrackedContainer } from './tracker.js';
 
 const PER_PAGE = 100;
 const UNLISTED_WINDOW_PAGES = 50;
-/** Rolling mode: the first look after a slot was refilled; it doubles while no move ends, up to the interval. */
+/** Rolling mode: the soonest look after a poll; before any move ended it doubles while none ends, up to the interval. */
 const REFILL_FIRST_LOOK_MS = 20;
+/** Single-container POSTs sent at once: a refill of many slots takes one round trip, not many. */
+const SCHEDULE_CONCURRENCY = 20;
 
 export interface WatchPlan {
   intervalMs: number;
@@ -75,13 +77,18 @@ export function graceMs(intervalMs: number, sawMoves: boolean): number {
 
 /**
  * The time to the next poll. In the rolling mode a slot must be refilled as soon as a move ends
- * (and the run end when the last one does), so while moves run or wait for a slot the next look
- * comes soon after a poll that scheduled one and backs off while none ends.
+ * (and the run end when the last one does): while moves run, it looks four times per the shortest
+ * move seen so far (a slot waits at most a quarter of a move), never less often than the interval;
+ * before any move ended, soon after a poll that scheduled one, backing off while none ends.
  */
-export function nextPollDelay(plan: Pick<WatchPlan, 'intervalMs' | 'maxInFlight'>, previousMs: number, busy: boolean, refilled: boolean): number {
-  if (!Number.isFinite(plan.maxInFlight) || !busy) return plan.intervalMs;
-  if (refilled) return Math.min(REFILL_FIRST_LOOK_MS, plan.intervalMs);
-  return Math.min(previousMs * 2, plan.intervalMs);
+export function nextPollDelay(
+  plan: Pick<WatchPlan, 'intervalMs' | 'maxInFlight'>,
+  look: { previousMs: number; busy: boolean; refilled: boolean; shortestMoveMs: number },
+): number {
+  if (!Number.isFinite(plan.maxInFlight) || !look.busy) return plan.intervalMs;
+  if (Number.isFinite(look.shortestMoveMs)) return Math.min(Math.max(look.shortestMoveMs / 4, REFILL_FIRST_LOOK_MS), plan.intervalMs);
+  if (look.refilled) return Math.min(REFILL_FIRST_LOOK_MS, plan.intervalMs);
+  return Math.min(look.previousMs * 2, plan.intervalMs);
 }
 
 class WatchRun {
@@ -169,7 +176,8 @@ export async function watchMoves(host: WorkflowHost, http: HttpClient, trackers:
       run.stats.timedOut = true;
       break;
     }
-    delay = nextPollDelay(plan, delay, run.busy(), raced.value > 0);
+    const shortestMoveMs = Math.min(...trackers.map((t) => t.shortestMoveMs ?? Number.POSITIVE_INFINITY));
+    delay = nextPollDelay(plan, { previousMs: delay, busy: run.busy(), refilled: raced.value > 0, shortestMoveMs });
     await host.clock.sleep(Math.min(delay, plan.deadline.remainingMs()), host.signal);
     if (plan.deadline.expired()) {
       run.stats.timedOut = true;
@@ -236,45 +244,53 @@ async function adoptLatestMoves(http: HttpClient, tracker: KindTracker, now: num
   }
 }
 
-/** Schedules queued containers while slots are free; stops at the deadline, whose report is already out. */
+/** Schedules queued containers while slots are free, a few POSTs at a time; stops at the deadline, whose report is already out. */
 async function scheduleQueued(host: WorkflowHost, http: HttpClient, tracker: KindTracker, plan: WatchPlan): Promise<number> {
-  const { destination } = tracker.options;
+  const batch = tracker.nextToSchedule(plan.maxInFlight);
   let scheduled = 0;
-  for (const container of tracker.nextToSchedule(plan.maxInFlight)) {
-    if (plan.deadline.expired()) break;
-    const reason = container.queued === 'retry' ? 'retrying after a failed move' : container.queued === 'missing' ? 'no move from the bulk job' : 'scheduling';
-    host.debug(`${tracker.kind} ${container.id}: ${reason}`);
-    // The bulk job passes a container that is read-only or already gone from the source: look before moving it.
-    if (container.queued === 'missing' && !container.uncertain && (await locate(host, http, tracker, container)) !== 'source') continue;
-    scheduled++;
-    try {
-      if (container.uncertain) {
-        const latest = await latestMoveOf(http, tracker.kind, container.id);
-        if (latest && latest.id > (container.move?.id ?? 0) && !tracker.isBeforeRun(latest)) {
-          tracker.scheduled(container, latest, host.clock.now());
-          continue;
-        }
-      }
-      tracker.scheduled(container, await scheduleStorageMove(http, tracker.kind, container.id, destination), host.clock.now());
-    } catch (error) {
-      if (isUncertainFailure(error) && !host.signal.aborted) {
-        container.uncertain = true;
-        host.debug(`${tracker.kind} ${container.id}: ${(error as Error).message}; will look again next poll`);
-      } else if (isAlreadyMoving(error, tracker.kind)) {
-        const running = await latestMoveOf(http, tracker.kind, container.id);
-        if (running && running.id !== container.move?.id) tracker.scheduled(container, running, host.clock.now());
-        else {
-          tracker.settleFailed(container);
-          host.warn(`${tracker.kind} ${container.label} (${container.id}) is read-only but no move is running for it; not moved`);
-        }
-      } else if (error instanceof ApiError && error.status === 404) {
-        settleGone(host, tracker, container);
-      } else {
-        throw error;
-      }
+  for (let i = 0; i < batch.length && !plan.deadline.expired(); i += SCHEDULE_CONCURRENCY) {
+    const results = await Promise.allSettled(batch.slice(i, i + SCHEDULE_CONCURRENCY).map((c) => scheduleOne(host, http, tracker, c)));
+    for (const result of results) {
+      if (result.status === 'rejected') throw result.reason;
+      if (result.value) scheduled++;
     }
   }
   return scheduled;
+}
+
+/** One single-container move; false when a read showed the container needs none. */
+async function scheduleOne(host: WorkflowHost, http: HttpClient, tracker: KindTracker, container: TrackedContainer): Promise<boolean> {
+  const reason = container.queued === 'retry' ? 'retrying after a failed move' : container.queued === 'missing' ? 'no move from the bulk job' : 'scheduling';
+  host.debug(`${tracker.kind} ${container.id}: ${reason}`);
+  // The bulk job passes a container that is read-only or already gone from the source: look before moving it.
+  if (container.queued === 'missing' && !container.uncertain && (await locate(host, http, tracker, container)) !== 'source') return false;
+  try {
+    if (container.uncertain) {
+      const latest = await latestMoveOf(http, tracker.kind, container.id);
+      if (latest && latest.id > (container.move?.id ?? 0) && !tracker.isBeforeRun(latest)) {
+        tracker.scheduled(container, latest, host.clock.now());
+        return true;
+      }
+    }
+    tracker.scheduled(container, await scheduleStorageMove(http, tracker.kind, container.id, tracker.options.destination), host.clock.now());
+  } catch (error) {
+    if (isUncertainFailure(error) && !host.signal.aborted) {
+      container.uncertain = true;
+      host.debug(`${tracker.kind} ${container.id}: ${(error as Error).message}; will look again next poll`);
+    } else if (isAlreadyMoving(error, tracker.kind)) {
+      const running = await latestMoveOf(http, tracker.kind, container.id);
+      if (running && running.id !== container.move?.id) tracker.scheduled(container, running, host.clock.now());
+      else {
+        tracker.settleFailed(container);
+        host.warn(`${tracker.kind} ${container.label} (${container.id}) is read-only but no move is running for it; not moved`);
+      }
+    } else if (error instanceof ApiError && error.status === 404) {
+      settleGone(host, tracker, container);
+    } else {
+      throw error;
+    }
+  }
+  return true;
 }
 
 /** Reads where a container's repository is now and settles or queues it accordingly; a failed read is tried again next poll. */
