@@ -62,8 +62,9 @@ export async function run(ctx: Context, opts: ListOptions): Promise<void> {
       status = undefined;
       return;
     }
-    status ??= await host.status('scanning storage moves');
-    status.update([`scanning ${kind} moves: ${number.format(read)} read, ${number.format(matched)} matched`]);
+    const line = `scanning ${kind} moves: ${number.format(read)} read, ${number.format(matched)} matched`;
+    status ??= await host.status(line);
+    status.update([line]);
   }
   async function* pages(): AsyncGenerator<Page<StorageMove & { kind: string }>> {
     try {
