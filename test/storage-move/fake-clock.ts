@@ -38,4 +38,9 @@ export class FakeClock implements Clock {
   get sleeping(): number {
     return this.sleepers.length;
   }
+
+  /** When the next sleeper wakes, or undefined when none sleeps. */
+  get nextWake(): number | undefined {
+    return this.sleepers.length ? Math.min(...this.sleepers.map((s) => s.at)) : undefined;
+  }
 }
