@@ -38,7 +38,7 @@ describe('followMoves on a fake clock', () => {
     try {
       const request = { from: 'default', to: 'storage2', kind: ['project' as const], maxInFlight: 2 };
       const plan = await planSchedule(host, http, request, []);
-      await startSchedule(host, http, plan);
+      await startSchedule(host, http, plan, true);
       expect(plan.trackers[0]?.containers.size).toBe(5);
       const summary = followMoves(host, http, plan.trackers, {
         request: plan.request,

@@ -22,6 +22,9 @@ describe('a move that existed before the run', () => {
     const sb = await sandbox({ projects: 20, moveMs: SLOW_MOVE_MS });
     const first = await svc(schedule('--project', '2'), { env: env(sb) });
     expect(first.exitCode, first.stderr).toBe(0);
+    const again = await svc(schedule('--project', '2'), { env: env(sb) });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toBe('warning: found 1 project move from default already running, started before this run; not scheduling it again\n');
     const r = await svc(schedule('--project', '2', '--wait', '--wait-timeout', '40', ...FAST, '-o', 'json'), { env: env(sb) });
     expect(posts(sb, '/projects/2/repository_storage_moves').map((p) => p.status)).toEqual([201]);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -72,9 +72,10 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
   const http = await ctx.http({ requireToken: true });
   const plan = await planSchedule(host, http, { ...opts, kind }, named);
   if (opts.dryRun) return dryRun(ctx, plan.trackers, opts.from);
-  await startSchedule(host, http, plan);
+  const watching = Boolean(opts.wait) || plan.rolling;
+  await startSchedule(host, http, plan, watching);
   const resume = resumeCommand(plan.request, plan.settings, plan.sinceIso);
-  if (!opts.wait && !plan.rolling) {
+  if (!watching) {
     if (!plan.bulk) return scheduleNamedNow(ctx, http, plan.trackers, opts.to);
     ctx.info(`watch them with: ${resume}`);
     return ExitCode.ok;

@@ -78,14 +78,14 @@ export async function planSchedule(host: WorkflowHost, http: HttpClient, request
 }
 
 /**
- * Starts the run: follows the moves from the source that are already running (saying so), then
- * in bulk mode asks the service to move every container of each kind.
+ * Starts the run: takes in the moves from the source that are already running (saying so; a
+ * watching run follows them), then in bulk mode asks the service to move every container of each kind.
  */
-export async function startSchedule(host: WorkflowHost, http: HttpClient, plan: SchedulePlan): Promise<void> {
+export async function startSchedule(host: WorkflowHost, http: HttpClient, plan: SchedulePlan, watching: boolean): Promise<void> {
   const { from, to } = plan.request;
   for (const tracker of plan.trackers) {
     if (!tracker.options.listed) warnUnlisted(host, tracker.kind);
-    await followRunning(host, http, tracker);
+    await takeInRunning(host, http, tracker, watching);
   }
   if (!plan.bulk) return;
   for (const tracker of plan.trackers) {
@@ -106,12 +106,13 @@ async function runningMovesFrom(http: HttpClient, kind: MoveKind, source: string
   return running;
 }
 
-async function followRunning(host: WorkflowHost, http: HttpClient, tracker: KindTracker): Promise<void> {
+async function takeInRunning(host: WorkflowHost, http: HttpClient, tracker: KindTracker, watching: boolean): Promise<void> {
   const running = await runningMovesFrom(http, tracker.kind, tracker.options.source);
   const adopted = running.filter((move) => tracker.adoptRunning(move, host.clock.now())).length;
   if (!adopted) return;
-  const moves = adopted === 1 ? `1 ${tracker.kind} move` : `${adopted} ${tracker.kind} moves`;
-  host.warn(`found ${moves} from ${tracker.options.source} already running, started before this run; following ${adopted === 1 ? 'it' : 'them'}`);
+  const [moves, them] = adopted === 1 ? [`1 ${tracker.kind} move`, 'it'] : [`${adopted} ${tracker.kind} moves`, 'them'];
+  const what = watching ? `following ${them}` : `not scheduling ${them} again`;
+  host.warn(`found ${moves} from ${tracker.options.source} already running, started before this run; ${what}`);
 }
 
 /** A bulk POST lost to a 5xx or a reset is sent again: a second bulk job skips what the first scheduled. */
