@@ -172,10 +172,6 @@ export async function watchMoves(host: WorkflowHost, http: HttpClient, trackers:
     }
     status.update(trackers.map((t) => formatProgressLine(KIND_NAMES[t.kind], t.counts())));
     if (run.allDone()) break;
-    if (plan.deadline.expired()) {
-      run.stats.timedOut = true;
-      break;
-    }
     const shortestMoveMs = Math.min(...trackers.map((t) => t.shortestMoveMs ?? Number.POSITIVE_INFINITY));
     delay = nextPollDelay(plan, { previousMs: delay, busy: run.busy(), refilled: raced.value > 0, shortestMoveMs });
     await host.clock.sleep(Math.min(delay, plan.deadline.remainingMs()), host.signal);
