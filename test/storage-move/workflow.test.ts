@@ -104,6 +104,13 @@ describe('nextPollDelay', () => {
     expect(nextPollDelay(rolling, look(20, true, 30))).toBe(20);
     expect(nextPollDelay(rolling, look(20, true, 1_800_000))).toBe(5000);
   });
+  it('looks when the next running move should end, and in short steps while it is just overdue', () => {
+    expect(nextPollDelay(rolling, { ...look(20, false, 400), dueInMs: 37 })).toBe(37);
+    expect(nextPollDelay(rolling, { ...look(20, false, 400), dueInMs: 2 })).toBe(10);
+    expect(nextPollDelay(rolling, { ...look(20, false, 60), dueInMs: -3 })).toBe(5);
+    expect(nextPollDelay(rolling, { ...look(20, false, 400), dueInMs: 250 })).toBe(100);
+    expect(nextPollDelay(rolling, { ...look(20, false, 600_000), dueInMs: -1000 })).toBe(5000);
+  });
   it('keeps the interval when no move runs or waits, and in bulk mode', () => {
     expect(nextPollDelay(rolling, { ...look(20, true, 400), busy: false })).toBe(5000);
     expect(nextPollDelay({ intervalMs: 5000, maxInFlight: Number.POSITIVE_INFINITY }, look(20, true, 400))).toBe(5000);
@@ -293,5 +300,18 @@ describe('KindTracker.shortestMoveMs', () => {
     expect(t.shortestMoveMs).toBe(250);
     t.observe(move(12, 2, 'failed'), 900);
     expect(t.shortestMoveMs).toBe(250);
+  });
+
+  it('tells when the next running move it scheduled should end, and while one is just overdue', () => {
+    const t = tracker({ bulk: false });
+    t.scheduled(t.containers.get(1)!, move(11, 1, 'scheduled'), 0);
+    t.observe(move(11, 1, 'finished'), 100);
+    expect(t.dueInMs(100, 25)).toBeUndefined();
+    t.scheduled(t.containers.get(2)!, move(12, 2, 'scheduled'), 100);
+    t.scheduled(t.containers.get(3)!, move(13, 3, 'scheduled'), 130);
+    expect(t.dueInMs(150, 25)).toBe(50);
+    expect(t.dueInMs(210, 25)).toBe(-10);
+    expect(t.dueInMs(226, 25)).toBe(4);
+    expect(t.dueInMs(260, 25)).toBeUndefined();
   });
 });

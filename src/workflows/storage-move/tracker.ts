@@ -236,6 +236,23 @@ export class KindTracker {
     return ids;
   }
 
+  /**
+   * Time until the first running move this run scheduled should end, judging by the shortest
+   * move so far; below zero while one is overdue by less than `overdueLimitMs`. Undefined otherwise.
+   */
+  dueInMs(now: number, overdueLimitMs: number): number | undefined {
+    const shortest = this.shortestMoveMs;
+    if (shortest === undefined) return undefined;
+    let due: number | undefined;
+    for (const c of this.containers.values()) {
+      const move = c.move;
+      if (move?.scheduledAt === undefined || FINAL_STATES.has(move.state)) continue;
+      const left = move.scheduledAt + shortest - now;
+      if (left > -overdueLimitMs && (due === undefined || left < due)) due = left;
+    }
+    return due;
+  }
+
   /** Containers waiting for the client to schedule a move. */
   queuedCount(): number {
     let n = 0;
