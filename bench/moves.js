@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ROOT, SVC_BIN } from './lib/clients.js';
 import { measure, median } from './lib/measure.js';
 import { startSandboxProcess, statsDelta } from './lib/sandbox.js';
-import { markdownTable, mb, ms } from './lib/table.js';
+import { markdownTable, mb, ms, ratio, verdict } from './lib/table.js';
 
 const PROJECTS = 5000;
 const SANDBOX = { projects: PROJECTS, moveMs: 20, moveConcurrency: 50 };
@@ -16,8 +16,18 @@ const VARIANTS = [
 ];
 const FINAL = new Set(['finished', 'failed', 'cleanup failed']);
 
-async function runVariant(variant, { timeoutMs, log }) {
-  const sandbox = await startSandboxProcess(SANDBOX);
+/** The rolling mode against the bulk path on the same instance (issue #9 item 10: within 1.5x). */
+const ROLLING_PROJECTS = 2000;
+const ROLLING_SANDBOX = { ...SANDBOX, projects: ROLLING_PROJECTS };
+const ROLLING_TARGET = 1.5;
+const PROJECTS_ONLY = ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--debug'];
+const ROLLING_VARIANTS = [
+  { args: [...PROJECTS_ONLY, '--wait'], kinds: ['project'] },
+  { args: [...PROJECTS_ONLY, '--max-in-flight', '20'], kinds: ['project'] },
+];
+
+async function runVariant(variant, sandboxOptions, { timeoutMs, log }) {
+  const sandbox = await startSandboxProcess(sandboxOptions);
   const scratch = mkdtempSync(join(tmpdir(), 'svc-bench-moves-'));
   try {
     const before = await sandbox.stats();
@@ -59,8 +69,31 @@ export async function benchMoves(options) {
     return { missing: 'the storage-move command is not in dist/ (not written or not built yet)' };
   }
   const results = [];
-  for (const variant of VARIANTS) results.push(await runVariant(variant, options));
-  return { results };
+  for (const variant of VARIANTS) results.push(await runVariant(variant, SANDBOX, options));
+  const rolling = [];
+  for (const variant of ROLLING_VARIANTS) rolling.push(await runVariant(variant, ROLLING_SANDBOX, options));
+  return { results, rolling };
+}
+
+function renderRolling(rolling) {
+  const [bulk, rollingRun] = rolling;
+  const factor = rollingRun.run.wallMs / bulk.run.wallMs;
+  const rows = rolling.map((r) => [
+    `\`svc ${r.variant.args.join(' ')}\``,
+    ms(r.run.wallMs),
+    String(r.run.exitCode),
+    `${r.projectsFinished}/${ROLLING_PROJECTS} projects finished, ${r.remaining} left on default`,
+    String(r.delta.requests),
+    String(r.polls),
+    ms(r.tailMs),
+  ]);
+  return [
+    `### Rolling moves: ${ROLLING_PROJECTS.toLocaleString('en-US')} projects at --max-in-flight 20 next to the bulk path (same sandbox settings)`,
+    '',
+    markdownTable(['command', 'wall', 'exit', 'result', 'requests', 'polls', 'last move final → exit'], rows),
+    '',
+    `Rolling / bulk wall time: ${ratio(factor)} (target ≤ ${ROLLING_TARGET}×: ${verdict(factor <= ROLLING_TARGET)})`,
+  ].join('\n');
 }
 
 export function renderMoves(result) {
@@ -88,5 +121,7 @@ export function renderMoves(result) {
     '',
     'Requests per poll come from the command\'s `--debug` lines (`poll N: R requests`); total requests and the time each move reached its final state from the sandbox.',
     ...result.results.map((r) => `Last line on stderr of \`${r.variant.args.slice(8).join(' ') || 'all kinds'}\`: \`${r.lastLine}\``),
+    '',
+    renderRolling(result.rolling),
   ].join('\n');
 }

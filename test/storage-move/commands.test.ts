@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { parseWeights } from '../../src/commands/storage-move/weights.js';
 import { cleanupTempDirs, svc } from '../support/harness.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { env, FAST, idsOn } from './helpers.js';
@@ -36,13 +37,29 @@ describe('bad input', () => {
     expect(r.stderr).toMatch(/storage moves need an administrator's token: .*403/);
   });
 
-  it('rejects bad --interval, --retries, --timeout, --kind and --max-in-flight values with exit 2', async () => {
+  it('rejects bad --interval, --move-retries, --wait-timeout, --kind and --max-in-flight values with exit 2', async () => {
+    sb.clearRequests();
     const base = ['storage-move', 'wait', '--from', 'default', '--to', 'storage2'];
-    for (const extra of [['--interval', '0'], ['--interval', 'soon'], ['--retries', '-1'], ['--retries', '99'], ['--timeout', '0.5'], ['--kind', 'wikis'], ['--max-in-flight', '0']]) {
+    const cases: Array<[string[], string]> = [
+      [['--interval', '0'], '--interval must be at least 0.05'],
+      [['--interval', 'soon'], '--interval must be a number of seconds'],
+      [['--interval', '86401'], '--interval must be at most 86,400 seconds'],
+      [['--move-retries', '-1'], '--move-retries must be between 0 and 20'],
+      [['--move-retries', '99'], '--move-retries must be between 0 and 20'],
+      [['--wait-timeout', '0.5'], '--wait-timeout must be at least 1'],
+      [['--wait-timeout', '2592001'], '--wait-timeout must be at most 2,592,000 seconds'],
+      [['--kind', 'wikis'], 'expected projects, snippets, groups or all'],
+      [['--max-in-flight', '0'], '--max-in-flight must be at least 1'],
+    ];
+    for (const [extra, line] of cases) {
       const r = await svc([...base, ...extra], { env: env(sb) });
       expect(r.exitCode, extra.join(' ')).toBe(2);
+      // The wording around the reason is commander's; the reason is ours.
       expect(r.stderr.trim().split('\n'), extra.join(' ')).toHaveLength(1);
+      expect(r.stderr.startsWith('svc: '), r.stderr).toBe(true);
+      expect(r.stderr.trimEnd().endsWith(` is invalid. ${line}`), r.stderr).toBe(true);
     }
+    expect(sb.requests()).toHaveLength(0);
   });
 
   it('takes the same --kind words in every verb, with one message listing them', async () => {
@@ -87,6 +104,15 @@ describe('bad input', () => {
     expect(all.exitCode).toBe(0);
     expect(all.stderr).toMatch(/warning: skipping groups/);
     expect(all.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['kind', 'projects', 'snippets', '']);
+  });
+});
+
+describe('parseWeights', () => {
+  it('accepts NAME=0..100 and refuses anything else', () => {
+    expect(parseWeights(['default=0', 'storage2=100'])).toEqual({ default: 0, storage2: 100 });
+    for (const bad of ['default', 'default=101', 'default=-1', 'default=1.5', '=5', 'default=x']) {
+      expect(() => parseWeights([bad]), bad).toThrow(/STORAGE=WEIGHT/);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KindSummary } from '../../src/commands/storage-move/summary.js';
+import type { KindSummary } from '../../src/workflows/storage-move/summary.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { svc } from '../support/harness.js';
 import { env, FAST, idsOn, sandboxPerTest, waitUntil } from './helpers.js';

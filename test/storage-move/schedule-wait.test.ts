@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KindSummary } from '../../src/commands/storage-move/summary.js';
+import type { KindSummary } from '../../src/workflows/storage-move/summary.js';
 import { spawnSvc, svc } from '../support/harness.js';
 import { env, FAST, idsOn, sandboxPerTest, moveListRequests, waitUntil } from './helpers.js';
 
@@ -26,9 +26,8 @@ describe('schedule --wait', () => {
     expect(failedMoves).toBeGreaterThan(0);
     expect(projects.retries).toBe(failedMoves);
     expect(projects.cleanup_failed_ids).toHaveLength(projects.cleanup_failed);
-    if (projects.cleanup_failed) expect(r.stderr).toMatch(/cleanup failed\): remove it by hand/);
     expect(Object.keys(projects).sort()).toEqual(
-      ['kind', 'total', 'finished', 'cleanup_failed', 'failed', 'still_on_source', 'retries', 'scheduled_singly', 'duration_seconds', 'not_moved', 'cleanup_failed_ids'].sort(),
+      ['kind', 'total', 'finished', 'cleanup_failed', 'failed', 'in_flight', 'still_on_source', 'retries', 'scheduled_singly', 'duration_seconds', 'not_moved', 'cleanup_failed_ids'].sort(),
     );
     expect(summary.requests.polls).toBeGreaterThan(0);
   });
@@ -49,8 +48,8 @@ describe('schedule --wait', () => {
     const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'groups', '--wait', ...FAST], { env: env(sb) });
     expect(r.exitCode, r.stderr).toBe(0);
     const [header, row] = r.stdout.trimEnd().split('\n');
-    expect(header).toBe('kind\ttotal\tfinished\tcleanup_failed\tfailed\tstill_on_source\tretries\tduration');
-    expect(row, r.stderr).toMatch(/^groups\t6\t6\t0\t0\t0\t0\t\d+\.\ds$/);
+    expect(header).toBe('kind\ttotal\tfinished\tcleanup_failed\tfailed\tin_flight\tstill_on_source\tretries\tduration');
+    expect(row, r.stderr).toMatch(/^groups\t6\t6\t0\t0\t0\t0\t0\t\d+\.\ds$/);
     expect(r.stderr, r.stdout).toMatch(/^groups \d+\/6 finished/m);
   });
 
@@ -81,16 +80,24 @@ describe('schedule --wait', () => {
     expect(idsOn(sb, 'project', 'default')).toEqual([]);
   });
 
-  it('ends with 8 and the summary at --timeout', async () => {
+  it('ends with 8, the summary and the command that resumes at --wait-timeout; the columns add up to total', async () => {
     const sb = await sandbox({ projects: 60, moveMs: 400, moveConcurrency: 2 });
-    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--timeout', '1', ...FAST, '-o', 'json'], { env: env(sb) });
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--wait-timeout', '1', ...FAST, '-o', 'json'], { env: env(sb) });
     expect(r.exitCode).toBe(8);
     const summary = JSON.parse(r.stdout) as { complete: boolean; timed_out: boolean; kinds: KindSummary[] };
     expect(summary).toMatchObject({ complete: false, timed_out: true });
-    expect(summary.kinds[0]?.not_moved.length).toBeGreaterThan(0);
-    // The run's last word is one `svc:` line, like every failure.
+    const projects = summary.kinds[0] as KindSummary;
+    expect(projects.total).toBe(60);
+    expect(projects.finished + projects.cleanup_failed + projects.failed + projects.in_flight + projects.still_on_source).toBe(60);
+    // Two moves run at once on the server, and the timeout found them running.
+    expect(projects.in_flight).toBeGreaterThan(0);
+    expect(projects.not_moved).toHaveLength(projects.failed + projects.in_flight + projects.still_on_source);
     const lines = r.stderr.trimEnd().split('\n');
-    expect(lines.at(-1)).toMatch(/^svc: incomplete: timed out; projects: \d+ not moved \(/);
+    expect(lines.filter((l) => l.startsWith('timed out;'))).toEqual([
+      expect.stringMatching(/^timed out; the moves go on on the server\. Resume with: svc storage-move wait --from default --to storage2 --kind projects --move-retries 3 --interval 0\.05 --since \S+Z$/),
+    ]);
+    // The run's last word is one `svc:` line, like every failure.
+    expect(lines.at(-1)).toBe(`svc: incomplete: timed out; projects: ${projects.not_moved.length} not moved (${projects.not_moved.slice(0, 10).join(', ')}, … ${projects.not_moved.length - 10} more)`);
     expect(lines.filter((l) => l.includes('incomplete'))).toHaveLength(1);
   });
 
@@ -140,14 +147,14 @@ describe('wait', () => {
 
   it('stops on Ctrl-C with exit 130 and the exact command that resumes, which then finishes the job', async () => {
     const sb = await sandbox({ projects: 100, moveMs: 30, moveConcurrency: 4 });
-    const child = spawnSvc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--retries', '2', ...FAST], { env: env(sb) });
+    const child = spawnSvc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--move-retries', '2', ...FAST], { env: env(sb) });
     await waitUntil(() => sb.state.moves('project').some((m) => m.state === 'finished'));
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(130);
     const stderr = String(result.stderr);
     const match = /Resume with: (svc storage-move wait .*)$/m.exec(stderr);
-    expect(match?.[1]).toMatch(/^svc storage-move wait --from default --to storage2 --kind projects --retries 2 --interval 0\.05 --since \S+Z$/);
+    expect(match?.[1]).toMatch(/^svc storage-move wait --from default --to storage2 --kind projects --move-retries 2 --interval 0\.05 --since \S+Z$/);
     expect(idsOn(sb, 'project', 'default').length).toBeGreaterThan(0);
     const resumed = await svc([...(match?.[1] as string).split(' ').slice(1), '-o', 'json'], { env: env(sb) });
     expect(resumed.exitCode).toBe(0);

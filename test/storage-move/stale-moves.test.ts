@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { KindSummary } from '../../src/commands/storage-move/summary.js';
+import type { KindSummary } from '../../src/workflows/storage-move/summary.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { svc } from '../support/harness.js';
 import { env, FAST, idsOn, sandboxPerTest } from './helpers.js';
 
 // Moves that existed before the run, containers not on --from, and history that a newer move
 // made stale: each used to leave a container with no move, no queue entry and no outcome, so the
-// watch waited for ever. The --timeout bounds a regression; the assertions say it was not needed.
+// watch waited for ever. The --wait-timeout bounds a regression; the assertions say it was not needed.
 
 const sandbox = sandboxPerTest();
 
@@ -18,13 +18,20 @@ const posts = (sb: Sandbox, path: string) => sb.requests().filter((r) => r.metho
 const SLOW_MOVE_MS = 4_000;
 
 describe('a move that existed before the run', () => {
-  it('is followed to its end when a single POST finds the container read-only', async () => {
+  it('is found at the start, said, and followed to its end without a second POST', async () => {
     const sb = await sandbox({ projects: 20, moveMs: SLOW_MOVE_MS });
     const first = await svc(schedule('--project', '2'), { env: env(sb) });
     expect(first.exitCode, first.stderr).toBe(0);
-    const r = await svc(schedule('--project', '2', '--wait', '--timeout', '40', ...FAST, '-o', 'json'), { env: env(sb) });
-    expect(posts(sb, '/projects/2/repository_storage_moves').map((p) => p.status)).toEqual([201, 400]);
+    const again = await svc(schedule('--project', '2'), { env: env(sb) });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toBe('warning: found 1 project move from default already running, started before this run; not scheduling it again\n');
+    const r = await svc(schedule('--project', '2', '--wait', '--wait-timeout', '40', ...FAST, '-o', 'json'), { env: env(sb) });
+    expect(posts(sb, '/projects/2/repository_storage_moves').map((p) => p.status)).toEqual([201]);
     expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
+      'warning: found 1 project move from default already running, started before this run; following it',
+    ]);
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe('every named repository moved from default to storage2');
     const projects = (JSON.parse(r.stdout) as { timed_out: boolean; kinds: KindSummary[] });
     expect(projects.timed_out).toBe(false);
     expect(projects.kinds[0]).toMatchObject({ total: 1, finished: 1, not_moved: [] });
@@ -32,14 +39,17 @@ describe('a move that existed before the run', () => {
     expect(sb.state.moves('project')).toHaveLength(1);
   });
 
-  it('in bulk mode, is neither POSTed again nor followed by a no-op move once it finishes', async () => {
+  it('in bulk mode, is said, neither POSTed again nor followed by a no-op move once it finishes', async () => {
     const sb = await sandbox({ projects: 20, moveMs: SLOW_MOVE_MS, moveConcurrency: 50 });
     const first = await svc(schedule('--project', '3'), { env: env(sb) });
     expect(first.exitCode, first.stderr).toBe(0);
-    const r = await svc(schedule('--kind', 'projects', '--wait', '--timeout', '40', ...FAST, '-o', 'json'), { env: env(sb) });
+    const r = await svc(schedule('--kind', 'projects', '--wait', '--wait-timeout', '40', ...FAST, '-o', 'json'), { env: env(sb) });
     expect(sb.state.skippedMoves().some((line) => /\(3\) was skipped: project is read-only/.test(line))).toBe(true);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(posts(sb, '/projects/3/repository_storage_moves').length).toBeLessThanOrEqual(2);
+    expect(posts(sb, '/projects/3/repository_storage_moves')).toHaveLength(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('warning: found'))).toEqual([
+      'warning: found 1 project move from default already running, started before this run; following it',
+    ]);
     const project3 = sb.state.moves('project').filter((m) => m.containerId === 3);
     expect(project3.map((m) => `${m.source}>${m.dest}`)).toEqual(['default>storage2']);
     expect(idsOn(sb, 'project', 'default')).toEqual([]);
@@ -50,7 +60,7 @@ describe('named containers not on --from', () => {
   it('counts one already on --to as done without sending a move', async () => {
     const sb = await sandbox({ projects: 20, moveMs: 5 });
     sb.state.setProjectStorage(10, 'storage2');
-    const r = await svc(schedule('--project', '10', '--wait', '--timeout', '20', ...FAST, '-o', 'json'), { env: env(sb) });
+    const r = await svc(schedule('--project', '10', '--wait', '--wait-timeout', '20', ...FAST, '-o', 'json'), { env: env(sb) });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/project .*\(10\) is already on storage2/);
     expect((JSON.parse(r.stdout) as { kinds: KindSummary[] }).kinds[0]).toMatchObject({ total: 1, finished: 1, not_moved: [] });
@@ -63,7 +73,7 @@ describe('named containers not on --from', () => {
   it('refuses one on a third storage before sending anything (exit 6)', async () => {
     const sb = await sandbox({ projects: 20, moveMs: 5, storages: ['default', 'storage2', 'storage3'] });
     sb.state.setProjectStorage(10, 'storage3');
-    const r = await svc(schedule('--project', '4', '--project', '10', '--wait', '--timeout', '20', ...FAST), { env: env(sb) });
+    const r = await svc(schedule('--project', '4', '--project', '10', '--wait', '--wait-timeout', '20', ...FAST), { env: env(sb) });
     expect(r.exitCode).toBe(6);
     expect(r.stderr.trim()).toMatch(/^svc: project .*\(10\) is on storage3, not on default: nothing was scheduled$/);
     expect(sb.requests().filter((q) => q.method === 'POST')).toEqual([]);
@@ -79,7 +89,7 @@ describe('wait without --since', () => {
     expect(back.exitCode, back.stderr).toBe(0);
     const onDefault = idsOn(sb, 'project', 'default');
     expect(onDefault).toContain(6);
-    const r = await svc(['storage-move', 'wait', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--timeout', '40', ...FAST, '-o', 'json'], { env: env(sb) });
+    const r = await svc(['storage-move', 'wait', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait-timeout', '40', ...FAST, '-o', 'json'], { env: env(sb) });
     expect(r.exitCode, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { kinds: KindSummary[] }).kinds[0]).toMatchObject({ total: onDefault.length, still_on_source: 0, retries: 0, not_moved: [] });
     expect(idsOn(sb, 'project', 'default')).toEqual([]);

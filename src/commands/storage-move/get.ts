@@ -3,9 +3,10 @@ import type { Context } from '../../context.js';
 import { getStorageMove, type MoveKind } from '../../api/storage-moves.js';
 import { writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
+import { explainForbidden } from '../../workflows/storage-move/kinds.js';
 import { numericId } from '../shared/args.js';
-import { withContainer } from './list.js';
-import { explainForbidden, kindOption, singleKind } from './options.js';
+import { kindOption, singleKind } from './shared/options.js';
+import { withContainer } from './shared/records.js';
 
 const MOVE_FIELDS = ['id', 'state', 'source_storage_name', 'destination_storage_name', 'container_id', 'container', 'created_at', 'error_message'];
 

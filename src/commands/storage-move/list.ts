@@ -1,25 +1,24 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
-import { listStorageMoves, moveContainer, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
+import { listStorageMoves, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
 import { withExamples, type Runtime } from '../../runtime.js';
+import type { StatusLines } from '../../workflows/shared/host.js';
+import { explainForbidden, KIND_NAMES, probeKinds } from '../../workflows/storage-move/kinds.js';
 import { addListOptions, outputList, perPageFor, type ListFlags } from '../shared/list.js';
-import { explainForbidden, KIND_NAMES, kindOption, probeKinds } from './options.js';
+import { hostFor, progressIntervalMs } from './shared/host.js';
+import { kindOption } from './shared/options.js';
+import { MOVE_COLUMNS, MOVE_STATES, withContainer } from './shared/records.js';
 
-export const MOVE_STATES = ['initial', 'scheduled', 'started', 'replicated', 'finished', 'failed', 'cleanup failed'];
-export const MOVE_COLUMNS = ['id', 'state', 'source_storage_name', 'destination_storage_name', 'container_id', 'container', 'created_at'];
+/** A filtered scan says how far it got after this long, and again as often, when it is not on a terminal. */
+const SCAN_PROGRESS_MS = 5_000;
+const number = new Intl.NumberFormat('en-US');
 
 interface ListOptions extends ListFlags {
   kind: MoveKind[];
   from?: string;
   to?: string;
   state?: string;
-}
-
-/** A move record plus `container_id`/`container` (the project path, snippet title or group name) for tables. */
-export function withContainer(move: StorageMove): StorageMove & { container_id?: number; container?: string } {
-  const ref = moveContainer(move);
-  return { ...move, container_id: ref?.id, container: ref?.label };
 }
 
 export function register(parent: Command, runtime: Runtime): void {
@@ -41,20 +40,46 @@ export function register(parent: Command, runtime: Runtime): void {
 
 /** Each kind in turn (projects, snippets, groups), each newest first, with a `kind` column. */
 export async function run(ctx: Context, opts: ListOptions): Promise<void> {
+  const intervalMs = progressIntervalMs(ctx.env, SCAN_PROGRESS_MS);
+  const host = hostFor(ctx, intervalMs);
   const http = await ctx.http({ requireToken: true });
-  const kinds = (await probeKinds(ctx, http, opts.kind)).map((p) => p.kind);
+  const kinds = (await probeKinds(host, http, opts.kind)).map((p) => p.kind);
   const matches = (m: StorageMove) =>
     (!opts.from || m.source_storage_name === opts.from) &&
     (!opts.to || m.destination_storage_name === opts.to) &&
     (!opts.state || m.state === opts.state);
   const filtering = Boolean(opts.from || opts.to || opts.state);
+  const startedAt = host.clock.now();
+  // The filters are applied here, so a long history is read page by page: say how far the scan is.
+  let status: StatusLines | undefined;
+  let read = 0;
+  let matched = 0;
+  async function showScan(kind: MoveKind, found: number): Promise<void> {
+    if (!filtering || host.clock.now() - startedAt < intervalMs) return;
+    // On a terminal the rows and the spinner share the screen: the spinner goes while rows are written.
+    if (found && host.interactive) {
+      status?.stop();
+      status = undefined;
+      return;
+    }
+    const line = `scanning ${kind} moves: ${number.format(read)} read, ${number.format(matched)} matched`;
+    status ??= await host.status(line);
+    status.update([line]);
+  }
   async function* pages(): AsyncGenerator<Page<StorageMove & { kind: string }>> {
-    for (const [index, kind] of kinds.entries()) {
-      const laterKinds = index < kinds.length - 1;
-      for await (const page of listStorageMoves(http, kind, { perPage: filtering ? 100 : perPageFor(opts) })) {
-        const items = page.items.filter(matches).map((m) => ({ kind: KIND_NAMES[kind], ...withContainer(m) }));
-        yield { ...page, items, hasNext: page.hasNext || laterKinds };
+    try {
+      for (const [index, kind] of kinds.entries()) {
+        const laterKinds = index < kinds.length - 1;
+        for await (const page of listStorageMoves(http, kind, { perPage: filtering ? 100 : perPageFor(opts) })) {
+          const items = page.items.filter(matches).map((m) => ({ kind: KIND_NAMES[kind], ...withContainer(m) }));
+          read += page.items.length;
+          matched += items.length;
+          await showScan(kind, items.length);
+          yield { ...page, items, hasNext: page.hasNext || laterKinds };
+        }
       }
+    } finally {
+      status?.stop();
     }
   }
   await outputList(ctx, pages(), opts, ['kind', ...MOVE_COLUMNS]).catch(explainForbidden);

@@ -1,23 +1,15 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { listContainersOnStorage } from '../../api/storage-containers.js';
 import { withExamples, type Runtime } from '../../runtime.js';
-import { watchVerifyReport } from './finish.js';
-import {
-  addWatchOptions,
-  checkStorages,
-  explainForbidden,
-  kindOption,
-  parseSince,
-  preflight,
-  probeKinds,
-  takeWatchSettings,
-  type WatchFlags,
-  warnUnlisted,
-} from './options.js';
-import { KindTracker } from './tracker.js';
+import { Deadline } from '../../workflows/shared/deadline.js';
+import { followMoves } from '../../workflows/storage-move/finish.js';
+import type { WatchRequest } from '../../workflows/storage-move/settings.js';
+import { planWait } from '../../workflows/storage-move/wait.js';
+import { hostFor } from './shared/host.js';
+import { addWatchOptions, checkStorages, kindOption, parseSince } from './shared/options.js';
+import { reportSummary } from './shared/report.js';
 
-interface WaitOptions extends WatchFlags {
+interface WaitOptions extends WatchRequest {
   force?: boolean;
 }
 
@@ -30,55 +22,31 @@ export function register(parent: Command, runtime: Runtime): void {
     .requiredOption('--from <storage>', 'source storage')
     .requiredOption('--to <storage>', 'destination storage')
     .addOption(kindOption('all'))
-    .option('--since <time>', 'count the moves created from this time on (printed by schedule and on Ctrl-C)', parseSince)
+    .option('--since <time>', 'count the moves created from this time on (printed by schedule, on Ctrl-C and at --wait-timeout)', parseSince)
     .option('--force', 'allow --from equal to --to');
   addWatchOptions(command);
   withExamples(command, [
     'svc storage-move wait --from default --to storage2',
-    'svc storage-move wait --from default --to storage2 --kind projects --retries 5 --interval 10 --timeout 3600 -o json',
+    'svc storage-move wait --from default --to storage2 --kind projects --move-retries 5 --interval 10 --wait-timeout 3600 -o json',
   ]);
   command.action(runtime.action<WaitOptions>((ctx, _args, opts) => run(ctx, opts)));
 }
 
 export async function run(ctx: Context, opts: WaitOptions): Promise<number> {
-  const startedAt = Date.now();
+  const host = hostFor(ctx);
+  const startedAt = host.clock.now();
+  const deadline = Deadline.after(host.clock, opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000);
   checkStorages(opts.from, opts.to, opts.force);
-  const settings = takeWatchSettings(opts, startedAt);
   const http = await ctx.http({ requireToken: true });
-  await preflight(http, [opts.from, opts.to]);
-  const probes = await probeKinds(ctx, http, opts.kind);
-  const sinceMs = opts.since === undefined ? undefined : Date.parse(opts.since);
-  const bulk = opts.maxInFlight === undefined;
-  const trackers: KindTracker[] = [];
-  for (const probe of probes) {
-    const listing = await listContainersOnStorage(http, probe.kind, opts.from).catch(explainForbidden);
-    if (!listing) warnUnlisted(ctx, probe.kind);
-    const tracker = new KindTracker(
-      probe.kind,
-      {
-        source: opts.from,
-        destination: opts.to,
-        maxRetries: settings.retries,
-        listed: Boolean(listing),
-        growFromMoves: !listing || sinceMs !== undefined,
-        sinceMs,
-        listingMoveId: probe.newest?.id ?? 0,
-        bulk,
-      },
-      Date.now(),
-    );
-    for (const container of listing?.containers ?? []) tracker.expect(container);
-    trackers.push(tracker);
-  }
-  if (sinceMs === undefined) {
-    ctx.info(`totals count what is on ${opts.from} now; to count the moves that finished earlier too, pass the --since printed by schedule or on Ctrl-C`);
-  }
-  return watchVerifyReport(ctx, http, trackers, {
-    flags: { ...opts, kind: probes.map((p) => p.kind) },
-    settings,
+  const plan = await planWait(host, http, opts);
+  const summary = await followMoves(host, http, plan.trackers, {
+    request: plan.request,
+    settings: plan.settings,
     sinceIso: opts.since,
     startedAt,
     singles: false,
-    plan: { intervalMs: settings.intervalMs, deadline: settings.deadline, maxInFlight: opts.maxInFlight ?? Number.POSITIVE_INFINITY, rebuild: true },
+    deadline,
+    plan: { intervalMs: plan.settings.intervalMs, maxInFlight: opts.maxInFlight ?? Number.POSITIVE_INFINITY, rebuild: true },
   });
+  return reportSummary(ctx, summary, false);
 }

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { writeList } from '../../output/writer.js';
 import { getApplicationSettings, updateStorageWeights } from '../../api/settings.js';
 import { collect, withExamples, type Runtime } from '../../runtime.js';
-import { explainForbidden } from './options.js';
+import { explainForbidden } from '../../workflows/storage-move/kinds.js';
 
 /** `NAME=WEIGHT` with a whole weight from 0 to 100, checked before anything is sent. */
 export function parseWeights(values: string[]): Record<string, number> {

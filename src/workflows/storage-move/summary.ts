@@ -6,11 +6,14 @@ export interface KindSummary {
   finished: number;
   cleanup_failed: number;
   failed: number;
+  /** Moves still running when the watch ended (a timeout), or ended but not yet read back. */
+  in_flight: number;
+  /** Not moved and no move running: never reached, or found on the source again at the end. */
   still_on_source: number;
   retries: number;
   scheduled_singly: number;
   duration_seconds: number;
-  /** Ids of containers not moved: failed after the retries, or still on the source. */
+  /** Ids of containers not moved: failed after the retries, in flight, or still on the source. */
   not_moved: number[];
   /** Moved, but the source copy remains. */
   cleanup_failed_ids: number[];
@@ -31,6 +34,7 @@ export const SUMMARY_COLUMNS = [
   'finished',
   'cleanup_failed',
   'failed',
+  'in_flight',
   'still_on_source',
   'retries',
   'duration',
@@ -62,9 +66,12 @@ export function formatSummaryDocument(summary: MoveSummary, fields: string[] | u
   return `${JSON.stringify({ ...summary, kinds }, null, 2)}\n`;
 }
 
-/** One stderr line saying what is left, for scripts reading only the exit code and people reading the table. */
-export function describeOutcome(summary: MoveSummary): string {
-  if (summary.complete) return `every repository moved from ${summary.from} to ${summary.to}`;
+/**
+ * One stderr line saying what is left, for scripts reading only the exit code and people reading
+ * the table; `named`: the run moved only the containers the user named.
+ */
+export function describeOutcome(summary: MoveSummary, named: boolean): string {
+  if (summary.complete) return `every ${named ? 'named ' : ''}repository moved from ${summary.from} to ${summary.to}`;
   const parts = summary.kinds
     .filter((k) => k.not_moved.length > 0)
     .map((k) => `${k.kind}: ${k.not_moved.length} not moved (${preview(k.not_moved)})`);

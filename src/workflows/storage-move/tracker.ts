@@ -14,6 +14,8 @@ export interface TrackedMove {
    * elsewhere), so once it is final the client reads where the repository is.
    */
   adopted: boolean;
+  /** When the client scheduled it (clock ms): its end tells how long moves take here. */
+  scheduledAt?: number;
 }
 
 /**
@@ -70,6 +72,8 @@ export class KindTracker {
   newestMoveId: number;
   /** When discovery last found a move this run cares about (ms). */
   lastNewMoveAt: number;
+  /** The shortest time from a POST of this run to seeing its move final (ms): how often a rolling run looks. */
+  shortestMoveMs?: number;
   /** Highest container id with a move, as of the previous poll: the bulk job walks containers by id. */
   private passedBelow = 0;
   private highestMovedContainer = 0;
@@ -133,6 +137,25 @@ export class KindTracker {
     return this.record(container, move, stale, now);
   }
 
+  /**
+   * A move from the source that was already running when this run started: followed like a move
+   * a single POST ran into, so nothing is posted for its container. An unlisted kind takes in only
+   * moves to this run's destination.
+   */
+  adoptRunning(move: StorageMove, now: number): boolean {
+    const ref = moveContainer(move);
+    if (!ref || move.source_storage_name !== this.options.source) return false;
+    if (!this.containers.has(ref.id)) {
+      if (this.options.listed || !this.options.growFromMoves || move.destination_storage_name !== this.options.destination) return false;
+      this.expect({ id: ref.id, label: ref.label });
+      (this.containers.get(ref.id) as TrackedContainer).onSourceAtStart = false;
+    }
+    const container = this.containers.get(ref.id) as TrackedContainer;
+    if (container.outcome || (container.move && container.move.id >= move.id)) return false;
+    this.record(container, move, true, now);
+    return true;
+  }
+
   /** A move the client created or found for a queued container: recorded even when it predates the run or goes elsewhere. */
   scheduled(container: TrackedContainer, move: StorageMove, now: number): void {
     if (container.queued === 'missing') container.scheduledSingly = true;
@@ -140,6 +163,7 @@ export class KindTracker {
     container.uncertain = false;
     this.observe(move, now);
     if (move.id > (container.move?.id ?? 0)) this.record(container, move, true, now);
+    if (container.move?.id === move.id && !FINAL_STATES.has(move.state)) container.move.scheduledAt ??= now;
   }
 
   /**
@@ -174,6 +198,10 @@ export class KindTracker {
     if (move.state === 'failed' && !adopted) container.failedMoveIds.add(move.id);
     const isNew = container.move?.id !== move.id;
     const changed = isNew || container.move?.state !== move.state;
+    const scheduledAt = isNew ? undefined : container.move?.scheduledAt;
+    if (scheduledAt !== undefined && changed && FINAL_STATES.has(move.state)) {
+      this.shortestMoveMs = Math.min(this.shortestMoveMs ?? Number.POSITIVE_INFINITY, now - scheduledAt);
+    }
     container.move = {
       id: move.id,
       state: move.state,
@@ -181,6 +209,7 @@ export class KindTracker {
       source: move.source_storage_name,
       destination: move.destination_storage_name,
       adopted,
+      scheduledAt,
     };
     if (isNew) {
       container.queued = undefined;
@@ -205,6 +234,30 @@ export class KindTracker {
       if (c.move && !FINAL_STATES.has(c.move.state)) ids.push(c.move.id);
     }
     return ids;
+  }
+
+  /**
+   * Time until the first running move this run scheduled should end, judging by the shortest
+   * move so far; below zero while one is overdue by less than `overdueLimitMs`. Undefined otherwise.
+   */
+  dueInMs(now: number, overdueLimitMs: number): number | undefined {
+    const shortest = this.shortestMoveMs;
+    if (shortest === undefined) return undefined;
+    let due: number | undefined;
+    for (const c of this.containers.values()) {
+      const move = c.move;
+      if (move?.scheduledAt === undefined || FINAL_STATES.has(move.state)) continue;
+      const left = move.scheduledAt + shortest - now;
+      if (left > -overdueLimitMs && (due === undefined || left < due)) due = left;
+    }
+    return due;
+  }
+
+  /** Containers waiting for the client to schedule a move. */
+  queuedCount(): number {
+    let n = 0;
+    for (const c of this.containers.values()) if (c.queued && !c.outcome) n++;
+    return n;
   }
 
   inFlight(): number {

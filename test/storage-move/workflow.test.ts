@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { StorageMove } from '../../src/api/storage-moves.js';
-import { resumeCommand } from '../../src/commands/storage-move/options.js';
-import { formatProgressLine } from '../../src/commands/storage-move/progress.js';
-import { describeOutcome, formatDuration, formatSummaryDocument, SUMMARY_COLUMNS, summaryRecords, type MoveSummary } from '../../src/commands/storage-move/summary.js';
-import { KindTracker } from '../../src/commands/storage-move/tracker.js';
 import { FINAL_STATES } from '../../src/api/storage-moves.js';
-import { parseWeights } from '../../src/commands/storage-move/weights.js';
+import { summarizeKind } from '../../src/workflows/storage-move/finish.js';
+import { formatProgressLine } from '../../src/workflows/storage-move/progress.js';
+import { resumeCommand } from '../../src/workflows/storage-move/settings.js';
+import { describeOutcome, formatDuration, formatSummaryDocument, SUMMARY_COLUMNS, summaryRecords, type MoveSummary } from '../../src/workflows/storage-move/summary.js';
+import { KindTracker } from '../../src/workflows/storage-move/tracker.js';
+import { nextPollDelay } from '../../src/workflows/storage-move/watch.js';
 
 function summary(overrides: Partial<MoveSummary> = {}): MoveSummary {
   return {
@@ -15,8 +16,8 @@ function summary(overrides: Partial<MoveSummary> = {}): MoveSummary {
     timed_out: false,
     requests: { total: 40, polls: 9, max_per_poll: 3 },
     kinds: [
-      { kind: 'projects', total: 10000, finished: 9990, cleanup_failed: 4, failed: 2, still_on_source: 2, retries: 31, scheduled_singly: 5, duration_seconds: 3723.4, not_moved: [7, 12], cleanup_failed_ids: [1, 2, 3, 4] },
-      { kind: 'snippets', total: 3, finished: 3, cleanup_failed: 0, failed: 0, still_on_source: 0, retries: 0, scheduled_singly: 0, duration_seconds: 12.25, not_moved: [], cleanup_failed_ids: [] },
+      { kind: 'projects', total: 10000, finished: 9990, cleanup_failed: 4, failed: 2, in_flight: 1, still_on_source: 3, retries: 31, scheduled_singly: 5, duration_seconds: 3723.4, not_moved: [7, 12], cleanup_failed_ids: [1, 2, 3, 4] },
+      { kind: 'snippets', total: 3, finished: 3, cleanup_failed: 0, failed: 0, in_flight: 0, still_on_source: 0, retries: 0, scheduled_singly: 0, duration_seconds: 12.25, not_moved: [], cleanup_failed_ids: [] },
     ],
     ...overrides,
   };
@@ -26,8 +27,8 @@ describe('summary records', () => {
   it('gives one table row per kind, with the duration as people read it', () => {
     const rows = summaryRecords(summary(), 'tsv');
     expect(rows.map((r) => SUMMARY_COLUMNS.map((c) => r[c]))).toEqual([
-      ['projects', 10000, 9990, 4, 2, 2, 31, '1h02m03s'],
-      ['snippets', 3, 3, 0, 0, 0, 0, '12.3s'],
+      ['projects', 10000, 9990, 4, 2, 1, 3, 31, '1h02m03s'],
+      ['snippets', 3, 3, 0, 0, 0, 0, 0, '12.3s'],
     ]);
   });
 
@@ -48,12 +49,13 @@ describe('summary records', () => {
   });
 
   it('says what is left in one line', () => {
-    expect(describeOutcome(summary())).toBe('incomplete: projects: 2 not moved (7, 12)');
-    expect(describeOutcome(summary({ timed_out: true }))).toMatch(/^incomplete: timed out; /);
-    expect(describeOutcome(summary({ complete: true }))).toBe('every repository moved from default to storage2');
+    expect(describeOutcome(summary(), false)).toBe('incomplete: projects: 2 not moved (7, 12)');
+    expect(describeOutcome(summary({ timed_out: true }), false)).toBe('incomplete: timed out; projects: 2 not moved (7, 12)');
+    expect(describeOutcome(summary({ complete: true }), false)).toBe('every repository moved from default to storage2');
+    expect(describeOutcome(summary({ complete: true }), true)).toBe('every named repository moved from default to storage2');
     const many = summary();
     (many.kinds[0] as { not_moved: number[] }).not_moved = Array.from({ length: 13 }, (_, i) => i + 1);
-    expect(describeOutcome(many)).toBe('incomplete: projects: 13 not moved (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … 3 more)');
+    expect(describeOutcome(many, false)).toBe('incomplete: projects: 13 not moved (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, … 3 more)');
   });
 
   it('formats durations', () => {
@@ -77,22 +79,41 @@ describe('formatProgressLine', () => {
 });
 
 describe('resumeCommand', () => {
-  it('repeats --from/--to/--kind/--retries/--interval and adds --since', () => {
+  it('repeats --from/--to/--kind/--move-retries/--interval and adds --since', () => {
     const flags = { from: 'default', to: 'storage 2', kind: ['project' as const] };
-    expect(resumeCommand(flags, { retries: 2, intervalMs: 500 }, '2024-05-01T10:00:00.000Z')).toBe(
-      "svc storage-move wait --from default --to 'storage 2' --kind projects --retries 2 --interval 0.5 --since 2024-05-01T10:00:00.000Z",
+    expect(resumeCommand(flags, { moveRetries: 2, intervalMs: 500 }, '2024-05-01T10:00:00.000Z')).toBe(
+      "svc storage-move wait --from default --to 'storage 2' --kind projects --move-retries 2 --interval 0.5 --since 2024-05-01T10:00:00.000Z",
     );
     const all = { from: 'a', to: 'b', kind: ['project' as const, 'snippet' as const, 'group' as const], maxInFlight: 4 };
-    expect(resumeCommand(all, { retries: 3, intervalMs: 5000 }, undefined)).toBe('svc storage-move wait --from a --to b --kind all --retries 3 --interval 5 --max-in-flight 4');
+    expect(resumeCommand(all, { moveRetries: 3, intervalMs: 5000 }, undefined)).toBe(
+      'svc storage-move wait --from a --to b --kind all --move-retries 3 --interval 5 --max-in-flight 4',
+    );
   });
 });
 
-describe('parseWeights', () => {
-  it('accepts NAME=0..100 and refuses anything else', () => {
-    expect(parseWeights(['default=0', 'storage2=100'])).toEqual({ default: 0, storage2: 100 });
-    for (const bad of ['default', 'default=101', 'default=-1', 'default=1.5', '=5', 'default=x']) {
-      expect(() => parseWeights([bad]), bad).toThrow(/STORAGE=WEIGHT/);
-    }
+describe('nextPollDelay', () => {
+  const rolling = { intervalMs: 5000, maxInFlight: 20 };
+  const look = (previousMs: number, refilled: boolean, shortestMoveMs = Number.POSITIVE_INFINITY) => ({ previousMs, busy: true, refilled, shortestMoveMs });
+  it('before any move ended, looks again soon after scheduling one and backs off to the interval', () => {
+    expect(nextPollDelay(rolling, look(5000, true))).toBe(20);
+    expect(nextPollDelay(rolling, look(20, false))).toBe(40);
+    expect(nextPollDelay(rolling, look(4000, false))).toBe(5000);
+  });
+  it('then looks four times per the shortest move, at most every 20 ms and at least every interval', () => {
+    expect(nextPollDelay(rolling, look(20, false, 400))).toBe(100);
+    expect(nextPollDelay(rolling, look(20, true, 30))).toBe(20);
+    expect(nextPollDelay(rolling, look(20, true, 1_800_000))).toBe(5000);
+  });
+  it('looks when the next running move should end, and in short steps while it is just overdue', () => {
+    expect(nextPollDelay(rolling, { ...look(20, false, 400), dueInMs: 37 })).toBe(37);
+    expect(nextPollDelay(rolling, { ...look(20, false, 400), dueInMs: 2 })).toBe(10);
+    expect(nextPollDelay(rolling, { ...look(20, false, 60), dueInMs: -3 })).toBe(5);
+    expect(nextPollDelay(rolling, { ...look(20, false, 400), dueInMs: 250 })).toBe(100);
+    expect(nextPollDelay(rolling, { ...look(20, false, 600_000), dueInMs: -1000 })).toBe(5000);
+  });
+  it('keeps the interval when no move runs or waits, and in bulk mode', () => {
+    expect(nextPollDelay(rolling, { ...look(20, true, 400), busy: false })).toBe(5000);
+    expect(nextPollDelay({ intervalMs: 5000, maxInFlight: Number.POSITIVE_INFINITY }, look(20, true, 400))).toBe(5000);
   });
 });
 
@@ -241,5 +262,56 @@ describe('KindTracker', () => {
     t.observe(move(2, 9, 'started'), 0);
     expect([...t.containers.keys()]).toEqual([9]);
     expect(t.done(0, 1000)).toBe(false);
+  });
+});
+
+describe('summarizeKind', () => {
+  it('puts every container in one column, so the columns add up to total, a move in flight included', () => {
+    const t = tracker({ bulk: false });
+    for (const id of [5, 6]) t.expect({ id, label: `p${id}` });
+    t.scheduled(t.containers.get(1)!, move(11, 1, 'finished'), 0);
+    t.scheduled(t.containers.get(2)!, move(12, 2, 'cleanup failed'), 0);
+    t.scheduled(t.containers.get(3)!, move(13, 3, 'started'), 0);
+    t.containers.get(1)!.outcome = 'finished';
+    t.containers.get(2)!.outcome = 'cleanup failed';
+    t.settleFailed(t.containers.get(4)!);
+    t.containers.get(6)!.outcome = 'finished';
+    const columns = (s: ReturnType<typeof summarizeKind>) => [s.total, s.finished, s.cleanup_failed, s.failed, s.in_flight, s.still_on_source];
+    const timedOut = summarizeKind(t, undefined, 1);
+    expect(columns(timedOut)).toEqual([6, 2, 1, 1, 1, 1]);
+    expect(timedOut.not_moved).toEqual([3, 4, 5]);
+    // The fresh listing finds 6 back on the source, and 9, which the run never saw.
+    const verified = summarizeKind(t, new Set([5, 6, 9]), 1);
+    expect(columns(verified)).toEqual([7, 1, 1, 1, 1, 3]);
+    expect(verified.not_moved).toEqual([3, 4, 5, 6, 9]);
+  });
+});
+
+describe('KindTracker.shortestMoveMs', () => {
+  it('is the shortest time from scheduling a move to seeing it final', () => {
+    const t = tracker({ bulk: false });
+    expect(t.shortestMoveMs).toBeUndefined();
+    t.scheduled(t.containers.get(1)!, move(11, 1, 'scheduled'), 100);
+    t.scheduled(t.containers.get(2)!, move(12, 2, 'scheduled'), 150);
+    t.observe(move(11, 1, 'started'), 300);
+    t.observe(move(11, 1, 'finished'), 460);
+    expect(t.shortestMoveMs).toBe(360);
+    t.observe(move(12, 2, 'failed'), 400);
+    expect(t.shortestMoveMs).toBe(250);
+    t.observe(move(12, 2, 'failed'), 900);
+    expect(t.shortestMoveMs).toBe(250);
+  });
+
+  it('tells when the next running move it scheduled should end, and while one is just overdue', () => {
+    const t = tracker({ bulk: false });
+    t.scheduled(t.containers.get(1)!, move(11, 1, 'scheduled'), 0);
+    t.observe(move(11, 1, 'finished'), 100);
+    expect(t.dueInMs(100, 25)).toBeUndefined();
+    t.scheduled(t.containers.get(2)!, move(12, 2, 'scheduled'), 100);
+    t.scheduled(t.containers.get(3)!, move(13, 3, 'scheduled'), 130);
+    expect(t.dueInMs(150, 25)).toBe(50);
+    expect(t.dueInMs(210, 25)).toBe(-10);
+    expect(t.dueInMs(226, 25)).toBe(4);
+    expect(t.dueInMs(260, 25)).toBeUndefined();
   });
 });

@@ -1,0 +1,72 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { UsageError } from '../../../errors.js';
+import { MOVE_KINDS, type MoveKind } from '../../../api/storage-moves.js';
+import { intOption, secondsOption } from '../../../runtime.js';
+import { KIND_NAMES } from '../../../workflows/storage-move/kinds.js';
+import { DEFAULT_INTERVAL_S, DEFAULT_MOVE_RETRIES } from '../../../workflows/storage-move/settings.js';
+
+/** A day between polls is already more than anyone means; beyond this an interval is a typo. */
+export const MAX_INTERVAL_S = 86_400;
+/** Thirty days: the longest move of a large instance fits, and no timer is set past what Node can hold. */
+export const MAX_WAIT_TIMEOUT_S = 2_592_000;
+
+/** The --kind words of every verb: plural or singular names, or `all`. */
+const KIND_WORDS = new Map<string, MoveKind[]>([
+  ...MOVE_KINDS.flatMap((k): Array<[string, MoveKind[]]> => [[KIND_NAMES[k], [k]], [k, [k]]]),
+  ['all', [...MOVE_KINDS]],
+]);
+const KIND_CHOICES = 'projects, snippets, groups or all';
+
+export function parseKinds(value: string): MoveKind[] {
+  const kinds = KIND_WORDS.get(value);
+  if (!kinds) throw new InvalidArgumentError(`expected ${KIND_CHOICES}`);
+  return kinds;
+}
+
+/** `--kind` for every verb; `implicit`: it means all when absent, and the verb can tell that it was not given. */
+export function kindOption(defaultWord: 'all' | 'projects' | 'implicit'): Option {
+  if (defaultWord === 'implicit') return new Option('--kind <kind>', `${KIND_CHOICES} (default: all)`).argParser(parseKinds);
+  return new Option('--kind <kind>', KIND_CHOICES).argParser(parseKinds).default(parseKinds(defaultWord), defaultWord);
+}
+
+/** Move ids are numbered per kind, so a verb about one move needs exactly one. */
+export function singleKind(kinds: MoveKind[], verb: string): MoveKind {
+  if (kinds.length !== 1) throw new UsageError(`${verb} needs a single --kind (projects, snippets or groups): move ids are numbered per kind`);
+  return kinds[0] as MoveKind;
+}
+
+function boundedSeconds(name: string, min: number, max: number) {
+  const parse = secondsOption(name, min);
+  return (value: string): number => {
+    const seconds = parse(value);
+    if (seconds > max) throw new InvalidArgumentError(`${name} must be at most ${max.toLocaleString('en-US')} seconds`);
+    return seconds;
+  };
+}
+
+/** `--move-retries`, `--interval`, `--wait-timeout`, `--max-in-flight` for the verbs that watch moves. */
+export function addWatchOptions(command: Command): Command {
+  return command
+    .option('--move-retries <n>', `re-schedule a failed move up to N times per container (default ${DEFAULT_MOVE_RETRIES})`, intOption('--move-retries', 0, 20))
+    .option('--interval <seconds>', `seconds between polls (default ${DEFAULT_INTERVAL_S}, at most ${MAX_INTERVAL_S})`, boundedSeconds('--interval', 0.05, MAX_INTERVAL_S))
+    .option(
+      '--wait-timeout <seconds>',
+      'stop watching after this long, a request in flight included, and report what is unfinished (exit 8)',
+      boundedSeconds('--wait-timeout', 1, MAX_WAIT_TIMEOUT_S),
+    )
+    .option('--max-in-flight <n>', 'schedule containers one by one, keeping N moves running (a slot is refilled as soon as a move ends)', intOption('--max-in-flight', 1));
+}
+
+export function checkStorages(from: string, to: string | undefined, force: boolean | undefined): void {
+  if (!from.trim()) throw new UsageError('--from must name a storage');
+  if (to !== undefined && !to.trim()) throw new UsageError('--to must name a storage');
+  if (to !== undefined && from === to && !force) {
+    throw new UsageError(`--from and --to are both '${from}': nothing would move (pass --force to rewrite the repositories in place)`);
+  }
+}
+
+export function parseSince(value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new InvalidArgumentError('expected an ISO 8601 time such as 2024-05-01T12:00:00Z');
+  return new Date(ms).toISOString();
+}
