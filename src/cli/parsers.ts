@@ -21,7 +21,7 @@ export function secondsOption(name: string, min = 0, max = MAX_SECONDS) {
     if (!/^\d+(\.\d+)?$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a number of seconds`);
     const n = Number(value);
     if (n < min) throw new InvalidArgumentError(`${name} must be at least ${min}`);
-    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max} seconds`);
+    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max.toLocaleString('en-US')} seconds`);
     return n;
   };
 }

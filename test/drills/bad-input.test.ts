@@ -63,9 +63,9 @@ const flagCases: Case[] = [
   { name: '--all with --limit on another list', args: ['branches', 'commits', '1', 'main', '--all', '--limit=5'], exit: USAGE, line: /'--all' cannot be used with option '--limit <n>'/ },
   { name: '--interval without --wait', args: ['pipeline', 'create', '1', '--ref', 'main', '--interval', '1'], exit: USAGE, line: /--interval only applies with --wait/ },
   // Past 2^31 ms a Node timer fires at once: bounded so no wait polls every millisecond (#10 case 9).
-  { name: '--interval beyond an hour', args: ['pipeline', 'wait', '1', '2', '--interval', '3000000'], exit: USAGE, line: /--interval must be at most 3600 seconds/ },
-  { name: '--wait-timeout beyond a week', args: ['pipeline', 'wait', '1', '2', '--wait-timeout', '99999999'], exit: USAGE, line: /--wait-timeout must be at most 604800 seconds/ },
-  { name: '--timeout beyond a week', args: ['--timeout', '3000000', ...list()], exit: USAGE, line: /--timeout must be at most 604800 seconds/ },
+  { name: '--interval beyond an hour', args: ['pipeline', 'wait', '1', '2', '--interval', '3000000'], exit: USAGE, line: /--interval must be at most 3,600 seconds/ },
+  { name: '--wait-timeout beyond a week', args: ['pipeline', 'wait', '1', '2', '--wait-timeout', '99999999'], exit: USAGE, line: /--wait-timeout must be at most 604,800 seconds/ },
+  { name: '--timeout beyond a week', args: ['--timeout', '3000000', ...list()], exit: USAGE, line: /--timeout must be at most 604,800 seconds/ },
   { name: '--wait-timeout without --wait', args: ['projects', 'import', '--file', 'OUT', '--path', 'p', '--wait-timeout', '60'], exit: USAGE, line: /--wait-timeout only applies with --wait/ },
 ];
 

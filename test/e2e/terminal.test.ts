@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startScriptedServer } from '../drills/scripted-server.js';
-import { BIN, cleanupTempDirs, isolatedEnv } from '../support/harness.js';
+import { BIN, cleanupTempDirs, isolatedEnv, svc } from '../support/harness.js';
 import { spawnPty } from '../support/pty.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 
@@ -46,5 +46,22 @@ describe('binary content and a terminal', () => {
     } finally {
       await sandbox.close();
     }
+  });
+});
+
+describe('a wait whose poll hangs (#10 case 4)', () => {
+  it('pipeline wait --wait-timeout ends at its deadline with exit 8, the request in flight included', async () => {
+    const hanging = server.add('hanging', (req, res) => {
+      // The first answer comes at once; every later poll never gets one.
+      if (server.hits('hanging') === 1) json(200, { id: 9, status: 'running', ref: 'main', web_url: 'http://x.test/9' })(req, res, { base: '', other: '' });
+    });
+    const started = Date.now();
+    const result = await svc(['--timeout', '60', 'pipeline', 'wait', '1', '9', '--interval', '0.1', '--wait-timeout', '2'], {
+      env: { SVC_URL: hanging, SVC_TOKEN: 'plain-token-0123456789' },
+      process: true,
+    });
+    expect(result.exitCode).toBe(8);
+    expect(result.stderr.trim().split('\n').pop()).toBe('svc: pipeline 9 still running after 2 s; it keeps running: http://x.test/9');
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });

@@ -74,9 +74,11 @@ describe('bad input', () => {
     for (const verb of verbs) {
       const bad = await svc(['storage-move', ...verb, '--kind', 'bogus'], { env: env(sb) });
       expect(bad.exitCode, verb[0]).toBe(2);
-      expect(bad.stderr.trim(), verb[0]).toMatch(/^svc: .*'bogus'.*expected projects, snippets, groups or all$/);
+      expect(bad.stderr.trim(), verb[0]).toMatch(verb[0] === 'get' ? /^svc: .*'bogus'.*expected projects, snippets or groups$/ : /^svc: .*'bogus'.*expected projects, snippets, groups or all$/);
       const help = await svc(['storage-move', ...verb, '--help'], { env: env(sb) });
-      expect(help.stdout, verb[0]).toMatch(/--kind <kind> +projects, snippets, groups or all/);
+      // The choices shown are exactly the accepted words: `get` takes one kind, so no `all` (#9 item 8).
+      const choices = verb[0] === 'get' ? '"projects", "project", "snippets", "snippet", "groups", "group"' : '"projects", "project", "snippets", "snippet", "groups", "group", "all"';
+      expect(help.stdout.replace(/\s+/g, ' '), verb[0]).toContain(`--kind <kind> kind of repository ${verb[0] === 'schedule' ? '(default: all) ' : ''}(choices: ${choices}`);
     }
     expect(sb.requests()).toHaveLength(0);
     const list = await svc(['storage-move', 'list', '--kind', 'all', '--all', '-o', 'json'], { env: env(sb) });
@@ -85,7 +87,7 @@ describe('bad input', () => {
     expect(single.exitCode, single.stderr).toBe(0);
     const get = await svc(['storage-move', 'get', '1', '--kind', 'all'], { env: env(sb) });
     expect(get.exitCode).toBe(2);
-    expect(get.stderr.trim()).toBe('svc: get needs a single --kind (projects, snippets or groups): move ids are numbered per kind');
+    expect(get.stderr.trim()).toBe("svc: error: option '--kind <kind>' argument 'all' is invalid. expected projects, snippets or groups");
   });
 
   it('refuses named containers that --kind leaves out, before any request (exit 2)', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KindSummary } from '../../src/workflows/storage-move/summary.js';
-import { svc } from '../support/harness.js';
+import { BIN, isolatedEnv, svc } from '../support/harness.js';
 import { startHangProxy } from './hang-proxy.js';
-import { svcOnTerminal } from './pty.js';
+import { spawnPty } from '../support/pty.js';
 import { env, FAST, idsOn, sandboxPerTest, waitUntil } from './helpers.js';
 
 // Storage-move details users met (issue #9 item 9 and 10, issue #10 item 4).
@@ -97,10 +97,11 @@ describe('storage-move list with a filter', () => {
       'scanning project moves: 250 read, 0 matched',
     ]);
     // On a terminal the same scan shows as a spinner line, cleared before the result.
-    const tty = await svcOnTerminal(['storage-move', 'list', '--state', 'failed', '--all', '-o', 'json'], { ...env(sb), SVC_PROGRESS_INTERVAL_MS: '0' });
-    expect(tty.exitCode, tty.screen).toBe(0);
-    const scanAt = tty.screen.indexOf('scanning project moves: 100 read, 0 matched');
-    expect(scanAt, tty.screen).toBeGreaterThan(-1);
-    expect(tty.screen.indexOf('[]\r\n'), tty.screen).toBeGreaterThan(scanAt);
+    const terminalEnv = { ...isolatedEnv({ env: { ...env(sb), SVC_PROGRESS_INTERVAL_MS: '0' } }), TERM: 'xterm' };
+    const tty = await spawnPty(['node', BIN, 'storage-move', 'list', '--state', 'failed', '--all', '-o', 'json'], { env: terminalEnv }).exit();
+    expect(tty.exitCode, tty.output).toBe(0);
+    const scanAt = tty.output.indexOf('scanning project moves: 100 read, 0 matched');
+    expect(scanAt, tty.output).toBeGreaterThan(-1);
+    expect(tty.output.indexOf('[]\r\n'), tty.output).toBeGreaterThan(scanAt);
   });
 });

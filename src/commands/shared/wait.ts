@@ -2,6 +2,8 @@ import type { OptionSpec } from '../../cli/spec.js';
 import { secondsOption } from '../../cli/parsers.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
+import { DEFAULT_INTERVAL_S, sleep, systemClock } from '../../workflows/shared/clock.js';
+import { Deadline } from '../../workflows/shared/deadline.js';
 
 export interface WaitFlags {
   interval?: number;
@@ -9,7 +11,6 @@ export interface WaitFlags {
   waitTimeout?: number;
 }
 
-export const DEFAULT_INTERVAL_S = 5;
 const MAX_INTERVAL_S = 3600;
 
 /** The settings of a wait; `--timeout` stays the per-request timeout everywhere. */
@@ -74,13 +75,16 @@ export async function watchUntilFinal<T>(ctx: Context, flags: WaitFlags, watch: 
     lastStatus = status;
   };
   try {
-    let record = watch.initial ?? (await watch.fetch());
+    // The deadline bounds the whole wait, a poll that hangs included.
+    const deadline = Deadline.after(systemClock, flags.waitTimeout === undefined ? undefined : flags.waitTimeout * 1000);
+    let record: T = watch.initial ?? (await watch.fetch());
     show(record);
     while (!watch.isFinal(record)) {
-      const leftMs = flags.waitTimeout === undefined ? Number.POSITIVE_INFINITY : flags.waitTimeout * 1000 - (Date.now() - started);
-      if (leftMs <= 0) return { record, timedOut: true, elapsedS: elapsedS() };
-      await sleep(Math.min(intervalMs, leftMs), ctx.signal);
-      record = await watch.fetch();
+      if (deadline.expired()) return { record, timedOut: true, elapsedS: elapsedS() };
+      await sleep(Math.min(intervalMs, deadline.remainingMs()), ctx.signal);
+      const next = await deadline.race(watch.fetch());
+      if (next.expired) return { record, timedOut: true, elapsedS: elapsedS() };
+      record = next.value;
       show(record);
     }
     return { record, timedOut: false, elapsedS: elapsedS() };
@@ -90,19 +94,4 @@ export async function watchUntilFinal<T>(ctx: Context, flags: WaitFlags, watch: 
   } finally {
     spinner.stop();
   }
-}
-
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new InterruptedError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -5,7 +5,7 @@ import { writeRecord } from '../../output/writer.js';
 import { intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import { readTextFile } from '../shared/local-file.js';
-import { shellQuote } from '../shared/shell.js';
+import { shellQuote } from '../../workflows/shared/shell.js';
 import { captchaChallenge, promptCaptchaResponse } from './captcha.js';
 
 const SNIPPET_FIELDS = ['id', 'title', 'file_name', 'visibility', 'web_url'];

@@ -5,7 +5,7 @@ import { writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
 import { explainForbidden } from '../../workflows/storage-move/kinds.js';
 import { numericId } from '../shared/args.js';
-import { kindOption, singleKind } from './shared/options.js';
+import { kindOption } from './shared/options.js';
 import { withContainer } from './shared/records.js';
 
 const MOVE_FIELDS = ['id', 'state', 'source_storage_name', 'destination_storage_name', 'container_id', 'container', 'created_at', 'error_message'];
@@ -15,9 +15,9 @@ export function register(parent: Command, runtime: Runtime): void {
     .command('get')
     .description('Show one storage move')
     .argument('<move-id>', 'the move id')
-    .addOption(kindOption('projects'));
+    .addOption(kindOption('single'));
   withExamples(command, ['svc storage-move get 42', 'svc storage-move get 7 --kind snippets -o json']);
-  command.action(runtime.action<{ kind: MoveKind[] }>((ctx, [id], opts) => run(ctx, numericId('move id', id as string), singleKind(opts.kind, 'get'))));
+  command.action(runtime.action<{ kind: MoveKind[] }>((ctx, [id], opts) => run(ctx, numericId('move id', id as string), opts.kind[0] as MoveKind)));
 }
 
 export async function run(ctx: Context, id: number, kind: MoveKind): Promise<void> {

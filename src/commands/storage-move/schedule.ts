@@ -4,7 +4,9 @@ import { ExitCode } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { writeList } from '../../output/writer.js';
 import { MOVE_KINDS, scheduleStorageMove, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
-import { collect, withExamples, type Runtime } from '../../runtime.js';
+import { renameOptions, withExamples } from '../../cli/build.js';
+import { collect } from '../../cli/parsers.js';
+import type { Runtime } from '../../runtime.js';
 import { Deadline } from '../../workflows/shared/deadline.js';
 import { followMoves } from '../../workflows/storage-move/finish.js';
 import { KIND_NAMES } from '../../workflows/storage-move/kinds.js';
@@ -13,7 +15,7 @@ import { resumeCommand, type WatchRequest } from '../../workflows/storage-move/s
 import type { KindTracker } from '../../workflows/storage-move/tracker.js';
 import { projectRef } from '../shared/args.js';
 import { hostFor } from './shared/host.js';
-import { addWatchOptions, checkStorages, kindOption } from './shared/options.js';
+import { addWatchOptions, checkStorages, kindOption, MOVE_RENAMES } from './shared/options.js';
 import { MOVE_COLUMNS, withContainer } from './shared/records.js';
 import { reportSummary } from './shared/report.js';
 
@@ -49,6 +51,7 @@ export function register(parent: Command, runtime: Runtime): void {
     'svc storage-move schedule --from default --to storage2 --wait --wait-timeout 3600 --move-retries 5',
     'svc storage-move schedule --from default --to storage2 --project my-group/app --wait -o json',
   ]);
+  renameOptions(command, MOVE_RENAMES);
   command.action(runtime.action<ScheduleOptions>((ctx, _args, opts) => run(ctx, opts)));
 }
 

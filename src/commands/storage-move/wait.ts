@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { renameOptions, withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 import { Deadline } from '../../workflows/shared/deadline.js';
 import { followMoves } from '../../workflows/storage-move/finish.js';
 import type { WatchRequest } from '../../workflows/storage-move/settings.js';
 import { planWait } from '../../workflows/storage-move/wait.js';
 import { hostFor } from './shared/host.js';
-import { addWatchOptions, checkStorages, kindOption, parseSince } from './shared/options.js';
+import { addWatchOptions, checkStorages, kindOption, parseSince, MOVE_RENAMES } from './shared/options.js';
 import { reportSummary } from './shared/report.js';
 
 interface WaitOptions extends WatchRequest {
@@ -29,6 +30,7 @@ export function register(parent: Command, runtime: Runtime): void {
     'svc storage-move wait --from default --to storage2',
     'svc storage-move wait --from default --to storage2 --kind projects --move-retries 5 --interval 10 --wait-timeout 3600 -o json',
   ]);
+  renameOptions(command, MOVE_RENAMES);
   command.action(runtime.action<WaitOptions>((ctx, _args, opts) => run(ctx, opts)));
 }
 

@@ -7,6 +7,9 @@ export interface Clock {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
+/** How often a wait looks, unless told otherwise. */
+export const DEFAULT_INTERVAL_S = 5;
+
 /** Node fires a longer timer after 1 ms, so longer waits are cut into timers of at most this. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 

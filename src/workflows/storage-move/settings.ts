@@ -1,9 +1,9 @@
 import { MOVE_KINDS, type MoveKind } from '../../api/storage-moves.js';
+import { DEFAULT_INTERVAL_S } from '../shared/clock.js';
 import { shellQuote } from '../shared/shell.js';
 import { KIND_NAMES } from './kinds.js';
 
 export const DEFAULT_MOVE_RETRIES = 3;
-export const DEFAULT_INTERVAL_S = 5;
 
 /** What a user asks of a watch, in the verbs' own terms (seconds, counts). */
 export interface WatchRequest {

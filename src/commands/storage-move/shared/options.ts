@@ -1,9 +1,10 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../../../errors.js';
 import { MOVE_KINDS, type MoveKind } from '../../../api/storage-moves.js';
-import { intOption, secondsOption } from '../../../runtime.js';
+import { intOption, secondsOption } from '../../../cli/parsers.js';
 import { KIND_NAMES } from '../../../workflows/storage-move/kinds.js';
-import { DEFAULT_INTERVAL_S, DEFAULT_MOVE_RETRIES } from '../../../workflows/storage-move/settings.js';
+import { DEFAULT_INTERVAL_S } from '../../../workflows/shared/clock.js';
+import { DEFAULT_MOVE_RETRIES } from '../../../workflows/storage-move/settings.js';
 
 /** A day between polls is already more than anyone means; beyond this an interval is a typo. */
 export const MAX_INTERVAL_S = 86_400;
@@ -23,36 +24,36 @@ export function parseKinds(value: string): MoveKind[] {
   return kinds;
 }
 
-/** `--kind` for every verb; `implicit`: it means all when absent, and the verb can tell that it was not given. */
-export function kindOption(defaultWord: 'all' | 'projects' | 'implicit'): Option {
-  if (defaultWord === 'implicit') return new Option('--kind <kind>', `${KIND_CHOICES} (default: all)`).argParser(parseKinds);
-  return new Option('--kind <kind>', KIND_CHOICES).argParser(parseKinds).default(parseKinds(defaultWord), defaultWord);
-}
-
-/** Move ids are numbered per kind, so a verb about one move needs exactly one. */
-export function singleKind(kinds: MoveKind[], verb: string): MoveKind {
-  if (kinds.length !== 1) throw new UsageError(`${verb} needs a single --kind (projects, snippets or groups): move ids are numbered per kind`);
-  return kinds[0] as MoveKind;
-}
-
-function boundedSeconds(name: string, min: number, max: number) {
-  const parse = secondsOption(name, min);
-  return (value: string): number => {
-    const seconds = parse(value);
-    if (seconds > max) throw new InvalidArgumentError(`${name} must be at most ${max.toLocaleString('en-US')} seconds`);
-    return seconds;
+/**
+ * `--kind` for every verb; `implicit`: it means all when absent, and the verb can tell that it was
+ * not given; `single`: one kind only (move ids are numbered per kind), so `all` is not offered.
+ */
+export function kindOption(defaultWord: 'all' | 'projects' | 'implicit' | 'single'): Option {
+  const words = [...KIND_WORDS.keys()].filter((word) => defaultWord !== 'single' || word !== 'all');
+  const parse = (value: string) => {
+    if (!words.includes(value)) throw new InvalidArgumentError(`expected ${defaultWord === 'single' ? 'projects, snippets or groups' : KIND_CHOICES}`);
+    return parseKinds(value);
   };
+  const option = new Option('--kind <kind>', defaultWord === 'implicit' ? 'kind of repository (default: all)' : 'kind of repository').argParser(parse);
+  // Shown in the help and completed by the shell; the parser above is what checks them.
+  option.argChoices = words;
+  if (defaultWord === 'implicit') return option;
+  const word = defaultWord === 'single' ? 'projects' : defaultWord;
+  return option.default(parseKinds(word), word);
 }
+
+/** The spellings the wait's deadline and the move retries had after the verb before they got names of their own. */
+export const MOVE_RENAMES = { '--timeout': '--wait-timeout', '--retries': '--move-retries' };
 
 /** `--move-retries`, `--interval`, `--wait-timeout`, `--max-in-flight` for the verbs that watch moves. */
 export function addWatchOptions(command: Command): Command {
   return command
     .option('--move-retries <n>', `re-schedule a failed move up to N times per container (default ${DEFAULT_MOVE_RETRIES})`, intOption('--move-retries', 0, 20))
-    .option('--interval <seconds>', `seconds between polls (default ${DEFAULT_INTERVAL_S}, at most ${MAX_INTERVAL_S})`, boundedSeconds('--interval', 0.05, MAX_INTERVAL_S))
+    .option('--interval <seconds>', `seconds between polls (default ${DEFAULT_INTERVAL_S}, at most ${MAX_INTERVAL_S})`, secondsOption('--interval', 0.05, MAX_INTERVAL_S))
     .option(
       '--wait-timeout <seconds>',
       'stop watching after this long, a request in flight included, and report what is unfinished (exit 8)',
-      boundedSeconds('--wait-timeout', 1, MAX_WAIT_TIMEOUT_S),
+      secondsOption('--wait-timeout', 1, MAX_WAIT_TIMEOUT_S),
     )
     .option('--max-in-flight <n>', 'schedule containers one by one, keeping N moves running (a slot is refilled as soon as a move ends)', intOption('--max-in-flight', 1));
 }
