@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { TokenType } from '../http/client.js';
+import type { TokenType } from '../http/types.js';
 import type { ConfigStore, Profile } from './store.js';
 
 export interface TargetFlags {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import envPaths from 'env-paths';
 import Conf from 'conf';
 import { ExitCode, SvcError } from '../errors.js';
-import type { TokenType } from '../http/client.js';
+import type { TokenType } from '../http/types.js';
 
 export interface Profile {
   url?: string;
