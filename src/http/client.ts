@@ -195,7 +195,7 @@ export class HttpClient {
           method: originalMethod,
           path: this.display(target),
           tokenType: this.auth.credentials?.type,
-          hasToken: Boolean(this.auth.credentials),
+          hasToken: Boolean(this.auth.credentials) || Object.keys(req.headers ?? {}).some((name) => /^(authorization|private-token|job-token)$/i.test(name)),
           sudo: this.options.sudo,
           secrets: this.secrets(tokenSent, req.headers),
         });
