@@ -28,12 +28,14 @@ export function formatSize(bytes: number): string {
  * rather than buffering it first. `where` names the request in the message (`GET /projects`).
  */
 export async function readLimited(
-  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  body: AsyncIterable<Buffer> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown },
   declaredLength: string | undefined,
   maxBytes: number,
   where: string,
 ): Promise<Buffer> {
   const tooLarge = () => {
+    // Stops the transfer; the abort this causes is the intended end, not an error to report.
+    body.on('error', () => {});
     body.destroy();
     return new SvcError(
       `${where} returned more than ${formatSize(maxBytes)}, the limit for one answer held in memory`,
@@ -129,8 +131,8 @@ export async function readAnswer(res: Dispatcher.ResponseData, options: ReadOpti
   }
   const type = options.responseType;
   if (options.method === 'HEAD' || status === 204 || status === 304) {
-    // These answers have no body, whatever the server claims; what follows them is not read.
-    res.body.destroy();
+    // These answers have no body, whatever the server claims: anything sent is discarded.
+    await res.body.dump();
     return { value: { kind: 'data', data: emptyBody(type) } };
   }
   if (type === 'stream') return { value: { kind: 'data', data: res.body }, open: res.body };

@@ -5,7 +5,7 @@ import { ExitCode, InterruptedError, SvcError } from '../errors.js';
 import { createApiError } from './api-error.js';
 import { assertSendable, CredentialKeeper } from './auth.js';
 import { readAnswer, type Answer } from './body.js';
-import { isCredentialHeader } from './credential-headers.js';
+import { isCredentialHeader, isTokenHeader } from './credential-headers.js';
 import { encodeQuery, type QueryParams } from './encode.js';
 import { describeJson, paginate } from './pagination.js';
 import { MAX_REDIRECTS, redirectDecision } from './redirect-policy.js';
@@ -158,29 +158,8 @@ export class HttpClient {
           return { status, headers, data: value.data as T, url: targetHref(target) };
         }
         if (value.kind === 'redirect') {
-          const next = resolveReference(value.location, target);
-          if (!next) throw new SvcError(`${where} failed: redirected (${status}) to a Location that is not a valid http(s) URL`, ExitCode.failure);
-          const decision = redirectDecision({
-            status,
-            method,
-            hops,
-            fromOrigin: target.origin,
-            toOrigin: next.origin,
-            instanceOrigin: this.baseUrl.origin,
-            sendingCredentials: sendCredentials,
-          });
-          if (!decision.follow) {
-            throw new SvcError(
-              decision.reason === 'too-many'
-                ? `${originalMethod} ${this.display(target)} failed: more than ${MAX_REDIRECTS} redirects`
-                : `${where} was redirected (${status}) to ${this.loggable(next)}; not followed for a ${method}`,
-              ExitCode.failure,
-            );
-          }
-          ({ method, sendCredentials } = decision);
+          ({ target, method, sendCredentials } = this.redirected(status, value.location, { target, method, originalMethod, hops, sendCredentials }));
           hops++;
-          this.debug(`redirect ${status} → ${this.loggable(next)}${sendCredentials ? '' : ' (credentials not forwarded)'}`);
-          target = next;
           attemptNo = 0;
           continue;
         }
@@ -195,7 +174,7 @@ export class HttpClient {
           method: originalMethod,
           path: this.display(target),
           tokenType: this.auth.credentials?.type,
-          hasToken: Boolean(this.auth.credentials) || Object.keys(req.headers ?? {}).some((name) => /^(authorization|private-token|job-token)$/i.test(name)),
+          hasToken: Boolean(this.auth.credentials) || Object.keys(req.headers ?? {}).some(isTokenHeader),
           sudo: this.options.sudo,
           secrets: this.secrets(tokenSent, req.headers),
         });
@@ -231,6 +210,36 @@ export class HttpClient {
       await this.sleep(plan.delayMs);
       waitedMs += plan.delayMs;
     }
+  }
+
+  /** Where a redirect leads, and how, or the one line saying why it is not followed. */
+  private redirected(
+    status: number,
+    location: string,
+    from: { target: Target; method: string; originalMethod: string; hops: number; sendCredentials: boolean },
+  ): { target: Target; method: string; sendCredentials: boolean } {
+    const where = `${from.method} ${this.display(from.target)}`;
+    const next = resolveReference(location, from.target);
+    if (!next) throw new SvcError(`${where} failed: redirected (${status}) to a Location that is not a valid http(s) URL`, ExitCode.failure);
+    const decision = redirectDecision({
+      status,
+      method: from.method,
+      hops: from.hops,
+      fromOrigin: from.target.origin,
+      toOrigin: next.origin,
+      instanceOrigin: this.baseUrl.origin,
+      sendingCredentials: from.sendCredentials,
+    });
+    if (!decision.follow) {
+      throw new SvcError(
+        decision.reason === 'too-many'
+          ? `${from.originalMethod} ${this.display(from.target)} failed: more than ${MAX_REDIRECTS} redirects`
+          : `${where} was redirected (${status}) to ${this.loggable(next)}; not followed for a ${from.method}`,
+        ExitCode.failure,
+      );
+    }
+    this.debug(`redirect ${status} → ${this.loggable(next)}${decision.sendCredentials ? '' : ' (credentials not forwarded)'}`);
+    return { target: next, method: decision.method, sendCredentials: decision.sendCredentials };
   }
 
   private send(
@@ -281,7 +290,7 @@ export class HttpClient {
   /** Every credential this request carried, so that an error body echoing one never prints it. */
   private secrets(tokenSent: string | undefined, headers: Record<string, string> = {}): string[] {
     const own = [tokenSent, this.auth.credentials?.token, this.auth.credentials?.refreshToken];
-    const extra = Object.entries(headers).filter(([name]) => isCredentialHeader(name)).map(([, value]) => value.replace(/^bearer\s+/i, ''));
+    const extra = Object.entries(headers).filter(([name]) => isTokenHeader(name)).map(([, value]) => value.replace(/^bearer\s+/i, ''));
     return [...own, ...extra].filter((s): s is string => Boolean(s));
   }
 

@@ -72,9 +72,9 @@ function removeDotSegments(path: string): string {
   return out.join('/') || '/';
 }
 
-/** Characters that cannot travel in a request line are percent-encoded, as a browser would. */
+/** Characters that cannot travel in a request line, or that servers refuse there, are percent-encoded as a browser would. */
 function encodeUnsafe(text: string): string {
-  return text.replace(/[^\x21-\x7e]/gu, (c) => {
+  return text.replace(/[^\x21-\x7e]|["<>`{}]/gu, (c) => {
     try {
       return encodeURIComponent(c);
     } catch {

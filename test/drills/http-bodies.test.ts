@@ -4,7 +4,8 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/http/types.js';
-import { allItems, client, outcome } from '../http/support.js';
+import { cleanupTempDirs, svc } from '../support/harness.js';
+import { allItems, client, outcome, TOKEN } from '../http/support.js';
 import { startScriptedServer } from './scripted-server.js';
 
 // Issue #10, cases 14 and 16: hostile bodies cost bounded memory, and every malformed answer
@@ -15,7 +16,10 @@ let server: Awaited<ReturnType<typeof startScriptedServer>>;
 beforeAll(async () => {
   server = await startScriptedServer();
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  cleanupTempDirs();
+});
 
 /** Streams `total` bytes of a JSON array in 64 KiB chunks, honouring back-pressure; resolves how far it got. */
 function streamArray(res: ServerResponse, total: number, headers: Record<string, string> = {}): Promise<{ sent: number; finished: boolean }> {
@@ -49,6 +53,8 @@ describe('bounded memory on hostile bodies (case 14)', () => {
       message: 'GET /projects returned more than 64 MiB, the limit for one answer held in memory',
     });
     expect(server.hits('declared')).toBe(1);
+    const cli = await svc(['api', 'projects'], { env: { SVC_URL: base, SVC_TOKEN: TOKEN }, secrets: [TOKEN] });
+    expect(cli).toEqual({ exitCode: 1, stdout: '', stderr: 'svc: GET /projects returned more than 64 MiB, the limit for one answer held in memory\n' });
   });
 
   it('a chunked body is cut off as soon as it passes maxBodyBytes, for JSON and text alike', async () => {
@@ -146,6 +152,11 @@ describe('every malformed answer is mapped (case 16)', () => {
       base = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
     });
     afterAll(() => new Promise<void>((resolve) => raw.close(() => resolve())));
+
+    it('svc exits 0 on it', async () => {
+      const cli = await svc(['api', '-X', 'DELETE', 'projects/1/share/5'], { env: { SVC_URL: base, SVC_TOKEN: TOKEN }, secrets: [TOKEN] });
+      expect(cli).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    });
 
     it('is a success without a body for every response type', async () => {
       const http = client(base);

@@ -59,6 +59,7 @@ describe('URL references', () => {
     expect(resolveReference('users?x=1', from)).toEqual({ origin: 'http://h', path: '/api/v4/users?x=1' });
     expect(resolveReference('?page=3', from)).toEqual({ origin: 'http://h', path: '/api/v4/projects?page=3' });
     expect(resolveReference('/api/v4/a b/é', from)).toEqual({ origin: 'http://h', path: '/api/v4/a%20b/%C3%A9' });
+    expect(resolveReference('/api/v4/a"<b>`{c}', from)).toEqual({ origin: 'http://h', path: '/api/v4/a%22%3Cb%3E%60%7Bc%7D' });
   });
   it('gives nothing for what is no http(s) URL', () => {
     for (const ref of ['http://[::1/x', 'ftp://h/x', 'mailto:a@b', 'http://u:p@h/x', 'http:///x']) {
