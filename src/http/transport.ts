@@ -84,7 +84,8 @@ export async function attempt<T>(
   const { signal, timeoutMs } = limits;
   if (signal?.aborted) throw new InterruptedError();
   const controller = new AbortController();
-  const onAbort = () => controller.abort();
+  // The reason reaches a body left open too: its reader ends with InterruptedError (exit 130).
+  const onAbort = () => controller.abort(new InterruptedError());
   signal?.addEventListener('abort', onAbort, { once: true });
   let phase: 'headers' | 'body' | undefined = 'headers';
   const timer = setTimeout(() => {

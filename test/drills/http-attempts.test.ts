@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, outcome } from '../http/support.js';
 import { startScriptedServer } from './scripted-server.js';
@@ -133,5 +134,27 @@ describe('a signal while a body arrives (case 11)', () => {
     await closed;
     expect(written).toBeLessThan(1024);
     expect(server.hits('signal')).toBe(1);
+  });
+});
+
+describe('a signal while a streamed download arrives (case 11)', () => {
+  it('ends the stream the caller reads with InterruptedError (exit 130)', async () => {
+    const controller = new AbortController();
+    let closed!: Promise<unknown>;
+    const base = server.add('signal-stream', (_req, res) => {
+      closed = once(res, 'close');
+      res.writeHead(200, { 'content-type': 'application/zip' });
+      const timer = setInterval(() => res.write(Buffer.alloc(1024)), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const http = client(base, { signal: controller.signal });
+    const res = await http.request<Readable>({ path: '/projects/1/jobs/2/artifacts', responseType: 'stream' });
+    const result = await outcome(async () => {
+      for await (const chunk of res.data) {
+        if ((chunk as Buffer).length) controller.abort();
+      }
+    });
+    expect(result).toEqual({ exitCode: 130, name: 'InterruptedError', message: 'interrupted' });
+    await closed;
   });
 });
