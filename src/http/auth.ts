@@ -1,4 +1,5 @@
 import { ExitCode, InterruptedError, SvcError, UsageError } from '../errors.js';
+import { isTokenHeader } from './credential-headers.js';
 import type { CredentialStore, Credentials, StoredCredentials } from './types.js';
 
 export function authHeaders(credentials: Credentials | undefined): Record<string, string> {
@@ -93,6 +94,15 @@ export class CredentialKeeper {
 
   headers(): Record<string, string> {
     return authHeaders(this.current);
+  }
+
+  /** Every credential a request carried, so that an error body echoing one never prints it. */
+  secrets(tokenSent: string | undefined, extraHeaders: Record<string, string> = {}): string[] {
+    const own = [tokenSent, this.current?.token, this.current?.refreshToken];
+    const extra = Object.entries(extraHeaders)
+      .filter(([name]) => isTokenHeader(name))
+      .map(([, value]) => value.replace(/^bearer\s+/i, ''));
+    return [...own, ...extra].filter((s): s is string => Boolean(s));
   }
 
   canRenew(tokenSent: string | undefined, errorBody: unknown): tokenSent is string {

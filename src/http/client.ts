@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { ExitCode, InterruptedError, SvcError } from '../errors.js';
+import { ExitCode, SvcError } from '../errors.js';
 import { createApiError } from './api-error.js';
 import { assertSendable, CredentialKeeper } from './auth.js';
 import { readAnswer, type Answer } from './body.js';
@@ -10,7 +10,7 @@ import { encodeQuery, type QueryParams } from './encode.js';
 import { describeJson, paginate } from './pagination.js';
 import { MAX_REDIRECTS, redirectDecision } from './redirect-policy.js';
 import { planRetry, type RetryCause } from './retry-policy.js';
-import { attempt, dispatcherFor, NetworkFailure } from './transport.js';
+import { attempt, dispatcherFor, NetworkFailure, pause } from './transport.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_RETRIES,
@@ -24,7 +24,7 @@ import {
   type PaginateOptions,
   type TokenType,
 } from './types.js';
-import { displayPath, instanceRoot, normalizeBaseUrl, redactUrl, requestTarget, resolveReference, targetHref, type Target } from './urls.js';
+import { displayPath, instanceRoot, loggableUrl, normalizeBaseUrl, requestTarget, resolveReference, targetHref, type Target } from './urls.js';
 
 export type { ApiRequest, ApiResponse, Credentials, CredentialStore, Page, PaginateOptions, RequestBody, StoredCredentials, TokenType } from './types.js';
 export { isMaxOffsetError } from './api-error.js';
@@ -176,7 +176,7 @@ export class HttpClient {
           tokenType: this.auth.credentials?.type,
           hasToken: Boolean(this.auth.credentials) || Object.keys(req.headers ?? {}).some(isTokenHeader),
           sudo: this.options.sudo,
-          secrets: this.secrets(tokenSent, req.headers),
+          secrets: this.auth.secrets(tokenSent, req.headers),
         });
         apiError.headers = headers;
         apiError.text = value.text;
@@ -207,7 +207,7 @@ export class HttpClient {
       }
       const after = cause.kind === 'status' ? String(cause.status) : cause.code;
       this.debug(`retry ${attemptNo}/${retries} in ${plan.delayMs} ms after ${after}`);
-      await this.sleep(plan.delayMs);
+      await pause(plan.delayMs, this.options.signal);
       waitedMs += plan.delayMs;
     }
   }
@@ -287,13 +287,6 @@ export class HttpClient {
     );
   }
 
-  /** Every credential this request carried, so that an error body echoing one never prints it. */
-  private secrets(tokenSent: string | undefined, headers: Record<string, string> = {}): string[] {
-    const own = [tokenSent, this.auth.credentials?.token, this.auth.credentials?.refreshToken];
-    const extra = Object.entries(headers).filter(([name]) => isTokenHeader(name)).map(([, value]) => value.replace(/^bearer\s+/i, ''));
-    return [...own, ...extra].filter((s): s is string => Boolean(s));
-  }
-
   private assertSameOrigin(target: Target, what: string): void {
     if (target.origin !== this.baseUrl.origin) {
       throw new SvcError(
@@ -312,11 +305,8 @@ export class HttpClient {
     }
   }
 
-  /** URLs on other hosts (pre-signed object-storage links) may carry signatures in the query: never log it. */
   private loggable(target: Target): string {
-    if (target.origin === this.baseUrl.origin) return redactUrl(targetHref(target));
-    const [path = '/', query] = target.path.split('?');
-    return `${target.origin}${path}${query === undefined ? '' : '?[redacted]'}`;
+    return loggableUrl(target, this.baseUrl.origin);
   }
 
   private display(target: Target): string {
@@ -325,21 +315,5 @@ export class HttpClient {
 
   private debug(line: string): void {
     this.options.debug?.(line);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const signal = this.options.signal;
-      if (signal?.aborted) return reject(new InterruptedError());
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new InterruptedError());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 }

@@ -169,3 +169,19 @@ function describeNetworkError(code: string, error: unknown): string {
   const message = (error as Error)?.message;
   return message ? `${message.split('\n')[0]} (${code})` : code;
 }
+
+/** Waits between attempts; a signal ends the wait at once. */
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -151,3 +151,10 @@ export function displayPath(href: string, apiRoot: string): string {
   const path = href.startsWith(apiRoot) ? href.slice(apiRoot.length) : href;
   return path.split('?')[0] || '/';
 }
+
+/** A URL for --debug: credentials hidden, and on other hosts (pre-signed storage links) no query at all. */
+export function loggableUrl(target: Target, instanceOrigin: string): string {
+  if (target.origin === instanceOrigin) return redactUrl(targetHref(target));
+  const [path = '/', query] = target.path.split('?');
+  return `${target.origin}${path}${query === undefined ? '' : '?[redacted]'}`;
+}
