@@ -68,6 +68,7 @@ export class HttpClient {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.apiRoot = `${instanceRoot(this.baseUrl)}/api/v4`;
     this.dispatcher = dispatcherFor(options.caFile);
+    assertSendable(undefined, options.sudo === undefined ? {} : { Sudo: options.sudo });
     this.auth = new CredentialKeeper(options.credentials, {
       store: options.credentialStore,
       onRefreshed: options.onCredentialsRefreshed,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import { ExitCode, InterruptedError, SvcError } from '../errors.js';
+import { ExitCode, InterruptedError, SvcError, UsageError } from '../errors.js';
 
 export const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
 
@@ -119,7 +119,10 @@ export async function attempt<T>(
     if (signal?.aborted) throw new InterruptedError();
     if (timedOut()) throw new NetworkFailure(phase === 'headers' ? 'UND_ERR_HEADERS_TIMEOUT' : 'SVC_ATTEMPT_TIMEOUT', error);
     if (error instanceof SvcError) throw error;
-    throw new NetworkFailure(networkCode(error), error);
+    const code = networkCode(error);
+    // undici refuses what no server could be sent (a header name with a space, a value past Latin-1).
+    if (code === 'UND_ERR_INVALID_ARG') throw new UsageError(`the request cannot be sent: ${(error as Error).message}`);
+    throw new NetworkFailure(code, error);
   } finally {
     phase = undefined;
     clearTimeout(timer);

@@ -138,8 +138,9 @@ export function isUnder(target: Target, root: Target): boolean {
  */
 export function requestTarget(href: string, apiRoot: string): Target {
   const root = apiRootTarget(apiRoot);
+  if (withoutUserinfo(href) !== href) throw new UsageError('invalid URL: put credentials in a token, not in the URL');
   const target = resolveReference(href, { origin: root.origin, path: `${root.path}/` });
-  if (!target) throw new UsageError(`'${redactUrl(withoutUserinfo(href))}' is not a valid URL`);
+  if (!target) throw new UsageError(`'${redactUrl(href)}' is not a valid URL`);
   if (target.origin === root.origin && !isUnder(target, root)) {
     throw new UsageError(`the path ${redactUrl(splitQuery(target.path)[0])} is outside ${root.path}; refusing to send it`);
   }

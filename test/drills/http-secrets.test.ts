@@ -39,6 +39,17 @@ describe('URLs with a password (case 12)', () => {
       message: 'invalid URL: put credentials in a token, not in the URL',
     });
   });
+
+  it('a request URL with userinfo is refused with exit 2, without echoing it, nothing sent', async () => {
+    const base = server.add('userinfo', json(200, {}));
+    const withPassword = base.replace('http://', 'http://root:s3cret-pass@');
+    expect(await outcome(() => client(base).request({ path: `${withPassword}/api/v4/user` }))).toEqual({
+      exitCode: 2,
+      name: 'UsageError',
+      message: 'invalid URL: put credentials in a token, not in the URL',
+    });
+    expect(server.hits('userinfo')).toBe(0);
+  });
 });
 
 describe('control characters in credentials and headers (case 12)', () => {
@@ -64,6 +75,21 @@ describe('control characters in credentials and headers (case 12)', () => {
       message: 'the header "X-Note" holds a control character (such as a line break) in its name or value',
     });
     expect(server.hits('control-header')).toBe(0);
+  });
+
+  it('a --sudo value with a line break, or a header undici cannot send, is a usage error too, never retried', async () => {
+    const base = server.add('control-other', json(200, {}));
+    expect(await outcome(async () => client(base, { sudo: 'root\nX-Injected: 1' }))).toEqual({
+      exitCode: 2,
+      name: 'UsageError',
+      message: 'the header "Sudo" holds a control character (such as a line break) in its name or value',
+    });
+    expect(await outcome(() => client(base, { retries: 3 }).request({ path: '/user', headers: { 'Bad Name': 'x' } }))).toEqual({
+      exitCode: 2,
+      name: 'UsageError',
+      message: 'the request cannot be sent: invalid header key',
+    });
+    expect(server.hits('control-other')).toBe(0);
   });
 
   it('svc refuses a token with a line break in SVC_TOKEN: exit 2, one line, nothing sent', async () => {
