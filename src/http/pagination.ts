@@ -67,10 +67,9 @@ export async function* paginate<T>(source: PageSource, path: string, query: Quer
 
 /** The next page's URL, checked: a valid URL, on the instance, under the API root. */
 function nextPage(link: string, from: string, apiRoot: string, where: string): string {
-  const fromTarget = resolveReference(from, apiRootTarget(apiRoot)) as Target;
-  const target = resolveReference(link, fromTarget);
-  if (!target) throw new SvcError(`${where}: the server's next-page link is not a valid URL`, ExitCode.failure);
   const root = apiRootTarget(apiRoot);
+  const target = resolveReference(link, resolveReference(from, root) as Target);
+  if (!target) throw new SvcError(`${where}: the server's next-page link is not a valid URL`, ExitCode.failure);
   if (target.origin !== root.origin) {
     throw new SvcError(
       `the pagination link points to another host (${target.origin}, not ${root.origin}); refusing to send credentials there`,
