@@ -3,7 +3,8 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { ExitCode, SvcError } from './errors.js';
 import { packageVersion } from './version.js';
 import { terminalSafe } from './output/terminal-safe.js';
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_S, type GlobalValues } from './global-options.js';
+import type { GlobalValues } from './global-options.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './http/types.js';
 import type { ConfigStore } from './config/store.js';
 import type { Target } from './config/resolve.js';
 import type { HttpClient, HttpClientOptions } from './http/client.js';
@@ -151,28 +152,22 @@ export class Context {
         ? { token: token.value, type: token.type, refreshToken: token.refreshToken, oauthClientId: token.oauthClientId }
         : undefined,
       caFile: target.caFile,
-      ...{ credentialStore },
-      onCredentialsRefreshed: async (creds) => {
-        if (!credentialStore) {
-          this.warn('the OAuth token was refreshed for this run only; store it with `svc auth login` to keep it');
-          return;
-        }
-        await credentialStore.update(async () => ({ token: creds.token, refreshToken: creds.refreshToken }));
-        this.debug(`saved the refreshed OAuth token to profile '${target.profileName}'`);
-      },
+      credentialStore,
+      // Without a store (a token from flags or the environment) the refreshed pair lives for this run.
+      onCredentialsRefreshed: () => this.warn('the OAuth token was refreshed for this run only; store it with `svc auth login` to keep it'),
     });
     return this.client;
   }
 
   /** A client with the global settings (sudo, timeout, retries, debug) for the given target. */
   async createHttp(
-    target: Pick<HttpClientOptions, 'baseUrl' | 'credentials' | 'caFile' | 'onCredentialsRefreshed'>,
+    target: Pick<HttpClientOptions, 'baseUrl' | 'credentials' | 'caFile' | 'credentialStore' | 'onCredentialsRefreshed'>,
   ): Promise<HttpClient> {
     const { HttpClient } = await import('./http/client.js');
     return new HttpClient({
       ...target,
       sudo: this.globals.sudo,
-      timeoutMs: (this.globals.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
+      timeoutMs: this.globals.timeout === undefined ? DEFAULT_TIMEOUT_MS : this.globals.timeout * 1000,
       retries: this.globals.retries ?? DEFAULT_RETRIES,
       userAgent: `svc/${this.version}`,
       signal: this.signal,

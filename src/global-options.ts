@@ -1,9 +1,7 @@
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, TOKEN_TYPES } from './http/types.js';
 import { OUTPUT_FORMATS } from './output/format.js';
 import { fieldsOption, intOption, secondsOption } from './cli/parsers.js';
 
-export const TOKEN_TYPES = ['private', 'oauth', 'job'] as const;
-export const DEFAULT_TIMEOUT_S = 30;
-export const DEFAULT_RETRIES = 4;
 
 /**
  * The options every command takes, in one table: it drives commander, the help, completion and
@@ -48,7 +46,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     name: 'timeout',
     help: 'per-attempt timeout in seconds',
     parse: secondsOption('--timeout', 0.001),
-    default: DEFAULT_TIMEOUT_S,
+    default: DEFAULT_TIMEOUT_MS / 1000,
   },
   { flags: '--retries <n>', name: 'retries', help: 'retries for transient failures', parse: intOption('--retries', 0, 20), default: DEFAULT_RETRIES },
   { flags: '--ca-file <path>', name: 'caFile', help: 'extra CA bundle in PEM', env: 'SVC_CA_FILE', config: 'caFile' },

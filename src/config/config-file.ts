@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import Conf from 'conf';
 import { ExitCode, SvcError } from '../errors.js';
-import type { TokenType } from '../http/client.js';
+import { TOKEN_TYPES, type TokenType } from '../http/types.js';
 
 export interface Profile {
   url?: string;
@@ -32,7 +32,6 @@ export function configFilePath(env: NodeJS.ProcessEnv): string {
   return join(resolve(env.SVC_CONFIG_DIR || envPaths('svc', { suffix: '' }).config), 'config.json');
 }
 
-const TOKEN_TYPES: readonly string[] = ['private', 'oauth', 'job'];
 
 /**
  * conf's reader: a file of the wrong shape (`[]`, a profile that is not an object, an unknown
@@ -48,7 +47,7 @@ function parseConfigFile(text: string): ConfigData {
     if (!isObject(profile)) throw new Error(`profile '${name}' must be an object`);
     const notText = Object.keys(profile).find((key) => typeof profile[key] !== 'string');
     if (notText) throw new Error(`profiles.${name}.${notText} must be a string`);
-    if (profile.tokenType !== undefined && !TOKEN_TYPES.includes(profile.tokenType as string)) {
+    if (profile.tokenType !== undefined && !(TOKEN_TYPES as readonly string[]).includes(profile.tokenType as string)) {
       throw new Error(`profiles.${name}.tokenType must be one of ${TOKEN_TYPES.join(', ')} (got '${profile.tokenType}')`);
     }
   }

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { GLOBAL_OPTIONS } from '../global-options.js';
-import type { TokenType } from '../http/client.js';
+import { TOKEN_TYPES, type TokenType } from '../http/types.js';
 import { ConfigFileError, type ConfigStore, type Profile } from './store.js';
 
 export interface TargetFlags {
@@ -27,11 +27,10 @@ export interface Target {
   warnings: string[];
 }
 
-const TOKEN_TYPES: TokenType[] = ['private', 'oauth', 'job'];
 
 export function parseTokenType(value: string | undefined, source: string): TokenType | undefined {
   if (value === undefined || value === '') return undefined;
-  if ((TOKEN_TYPES as string[]).includes(value)) return value as TokenType;
+  if ((TOKEN_TYPES as readonly string[]).includes(value)) return value as TokenType;
   throw new UsageError(`${source}: token type must be one of ${TOKEN_TYPES.join(', ')} (got '${value}')`);
 }
 

@@ -1,13 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 import { ExitCode, SvcError } from '../errors.js';
+import type { TokenType } from './types.js';
 
 /** What the HTTP layer knew about the request when the server refused it; used for hints. */
 export interface ErrorContext {
   method: string;
   path: string;
-  tokenType?: 'private' | 'oauth' | 'job';
+  tokenType?: TokenType;
   hasToken: boolean;
   sudo?: string;
+  /** Credentials the request carried: a server that echoes one back never gets it printed. */
+  secrets?: string[];
 }
 
 /** A non-success HTTP answer, rendered to one line, carrying the exit code scripts rely on. */
@@ -94,6 +97,23 @@ function renderTextBody(text: string): string | undefined {
 }
 
 export function createApiError(status: number, body: unknown, ctx: ErrorContext): ApiError {
+  const error = apiErrorFor(status, body, ctx);
+  error.message = redactSecrets(error.message, ctx.secrets ?? []);
+  return error;
+}
+
+export function redactSecrets(text: string, secrets: string[]): string {
+  return secrets.filter((s) => s.length >= 4).reduce((acc, secret) => acc.split(secret).join('[redacted]'), text);
+}
+
+/** The service's refusal of an offset past its maximum, which keyset pagination avoids. */
+export function isMaxOffsetError(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error.status !== 405) return false;
+  const body = error.body as Record<string, unknown> | undefined;
+  return typeof body?.error === 'string' && /maximum allowed offset/i.test(body.error);
+}
+
+function apiErrorFor(status: number, body: unknown, ctx: ErrorContext): ApiError {
   const rendered = renderErrorBody(body);
   const statusLine = `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
   const where = `${ctx.method} ${ctx.path}`;

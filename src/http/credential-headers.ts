@@ -4,3 +4,8 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'pri
 export function isCredentialHeader(name: string): boolean {
   return CREDENTIAL_HEADERS.has(name.toLowerCase());
 }
+
+/** Headers that carry an API token, as `svc api -H` may send one. */
+export function isTokenHeader(name: string): boolean {
+  return /^(authorization|private-token|job-token)$/i.test(name);
+}

@@ -1,13 +1,12 @@
 /**
  * Every path parameter goes through `encodePathSegment`: namespaced paths, file paths, branch
  * and tag names may hold `/`, `+`, `#`, `?` or spaces, and the service answers 404 when a `/`
- * arrives unencoded.
+ * arrives unencoded. A whole `.` or `..` is encoded too: URL parsers treat it as a step up.
  */
 export function encodePathSegment(value: string | number): string {
-  return encodeURIComponent(String(value)).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  const text = String(value);
+  if (text === '.' || text === '..') return text.replace(/\./g, '%2E');
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** Tagged template that encodes every interpolated value as one path segment: apiPath`/projects/${id}`. */

@@ -51,3 +51,32 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
 }
+
+export interface RetryPlanInput {
+  method: string;
+  cause: RetryCause;
+  /** 1-based number of the attempt that just failed. */
+  attempt: number;
+  retries: number;
+  /** Time already spent waiting between this request's attempts. */
+  waitedMs: number;
+  budgetMs: number;
+  retryAfter?: string;
+  rateLimitReset?: string;
+  nowMs: number;
+}
+
+export type RetryPlan = { retry: true; delayMs: number } | { retry: false; overBudgetByWaitingMs?: number };
+
+/** The one decision after any failed attempt, network or status: retry after a delay, or give up. */
+export function planRetry(input: RetryPlanInput): RetryPlan {
+  if (input.attempt > input.retries || !isRetryable(input.method, input.cause)) return { retry: false };
+  const delayMs = retryDelayMs({
+    attempt: input.attempt,
+    retryAfter: input.retryAfter,
+    rateLimitReset: input.rateLimitReset,
+    nowMs: input.nowMs,
+  });
+  if (input.waitedMs + delayMs > input.budgetMs) return { retry: false, overBudgetByWaitingMs: delayMs };
+  return { retry: true, delayMs };
+}

@@ -9,7 +9,7 @@ import { columnsFor } from '../../src/commands/projects/list.js';
 import { parseAssignment } from '../../src/commands/shared/assignment.js';
 import { formatBytes, formatProgress } from '../../src/commands/shared/progress.js';
 import { resubmitCommand } from '../../src/commands/snippets/create.js';
-import { shellQuote } from '../../src/commands/shared/shell.js';
+import { shellQuote } from '../../src/workflows/shared/shell.js';
 import { UsageError } from '../../src/errors.js';
 import { tempDir } from '../support/harness.js';
 

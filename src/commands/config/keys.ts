@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { parseTokenType, profileNameFor } from '../../config/resolve.js';
 import { SETTABLE_KEYS, type ConfigStore, type Profile, type SettableKey } from '../../config/store.js';
 import { readTextFile } from '../shared/local-file.js';
+import { hasPemCertificate, PEM_CERTIFICATE } from '../../http/transport.js';
 
 /** `activeProfile` lives at the top of the file; every other key belongs to a profile. */
 export const CONFIG_KEYS = [...SETTABLE_KEYS, 'activeProfile'] as const;
@@ -43,13 +44,12 @@ export async function validValue(key: SettableKey, value: string): Promise<strin
   return value.trim();
 }
 
-const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
 
 /** An existing, readable file with at least one PEM certificate, saved as an absolute path. */
 async function pemCertificateFile(value: string): Promise<string> {
   const path = resolve(value);
   const text = await readTextFile('caFile', path);
-  if (!text.includes(PEM_CERTIFICATE)) {
+  if (!hasPemCertificate(text)) {
     throw new UsageError(`caFile ${path}: not a PEM certificate bundle (no '${PEM_CERTIFICATE}' line)`);
   }
   return path;
