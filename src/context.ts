@@ -173,6 +173,7 @@ export class Context {
       signal: this.signal,
       debug: this.debugEnabled ? (line) => this.debug(line) : undefined,
       warn: (line) => this.warn(line),
+      notice: (line) => this.info(line),
     });
   }
 

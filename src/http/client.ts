@@ -46,6 +46,8 @@ export interface HttpClientOptions {
   userAgent: string;
   debug?: (line: string) => void;
   warn?: (line: string) => void;
+  /** Lines for a person watching: a retry that waits long enough to be noticed. */
+  notice?: (line: string) => void;
   /** Shared, serialised storage of OAuth credentials; without it a refresh is reported through `onCredentialsRefreshed`. */
   credentialStore?: CredentialStore;
   onCredentialsRefreshed?: (credentials: Credentials) => void | Promise<void>;
@@ -53,6 +55,9 @@ export interface HttpClientOptions {
 }
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Retries that wait at least this long are announced (the usual jittered back-off stays quiet). */
+const NOTICE_RETRY_MS = 3000;
 
 export class HttpClient {
   readonly baseUrl: URL;
@@ -208,6 +213,11 @@ export class HttpClient {
       }
       const after = cause.kind === 'status' ? String(cause.status) : cause.code;
       this.debug(`retry ${attemptNo}/${retries} in ${plan.delayMs} ms after ${after}`);
+      // A wait a person would notice is said, so a rate-limited run is not 50 silent seconds.
+      if (plan.delayMs >= NOTICE_RETRY_MS) {
+        const why = cause.kind === 'status' && cause.status === 429 ? 'rate limited' : `${where} failed (${after})`;
+        this.options.notice?.(`${why}; retrying in ${Math.round(plan.delayMs / 1000)} s`);
+      }
       await pause(plan.delayMs, this.options.signal);
       waitedMs += plan.delayMs;
     }

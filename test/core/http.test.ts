@@ -39,6 +39,20 @@ describe('retries', () => {
     expect(result.stdout).toBe('{\n  "ok": 1\n}\n');
   });
 
+  it('says on stderr when it waits on a rate limit, so a long wait is not silent (#9 item 9)', async () => {
+    const s = await server((_req, res, i) =>
+      i % 2 === 0 ? json(res, 429, { message: '429 Too Many Requests' }, { 'retry-after': '3' }) : json(res, 200, [{ id: 1 }]),
+    );
+    const result = await run(s, ['projects', 'list', '-o', 'json', '--fields', 'id']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('rate limited; retrying in 3 s\n');
+    expect(JSON.parse(result.stdout)).toEqual([{ id: 1 }]);
+    const quiet = await run(s, ['projects', 'list', '-q', '-o', 'json', '--fields', 'id']);
+    expect(quiet.exitCode).toBe(0);
+    expect(s.seen).toHaveLength(4);
+    expect(quiet.stderr).toBe('');
+  });
+
   it('reads Retry-After as an HTTP date, and a past RateLimit-Reset means retry now', async () => {
     const s = await server((_req, res, i) => {
       if (i === 0) return json(res, 429, { message: '429 Too Many Requests' }, { 'retry-after': new Date(Date.now() + 1000).toUTCString() });
