@@ -52,7 +52,7 @@ export function listStorageMoves(
   return http.pages<StorageMove>(path, { per_page: options.perPage });
 }
 
-export async function getStorageMove(http: HttpClient, kind: MoveKind, moveId: number): Promise<StorageMove> {
+export async function getStorageMove(http: HttpClient, kind: MoveKind, moveId: number | string): Promise<StorageMove> {
   return await http.record<StorageMove>({ path: COLLECTION[kind] + apiPath`/${moveId}` });
 }
 

@@ -4,6 +4,7 @@ import { ExitCode, SvcError } from '../errors.js';
 import { REDIRECT_STATUSES } from './redirect-policy.js';
 import type { ReadResult } from './transport.js';
 import type { ApiRequest } from './types.js';
+import { parseJson } from '../json.js';
 
 /**
  * Deeper JSON than this is refused: the service's records nest a handful of levels, and every
@@ -80,7 +81,7 @@ export function parseJsonBody(bytes: Buffer, where: string, contentType: string 
     throw new SvcError(`${where} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels`, ExitCode.failure);
   }
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return parseJson(bytes.toString('utf8'));
   } catch {
     const type = contentType ?? 'no content type';
     const what = /json/i.test(type)
@@ -96,7 +97,7 @@ export function parseErrorBody(bytes: Buffer): { text: string; body: unknown } {
   if (!text) return { text, body: undefined };
   if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) return { text, body: text };
   try {
-    return { text, body: JSON.parse(text) };
+    return { text, body: parseJson(text) };
   } catch {
     return { text, body: text };
   }

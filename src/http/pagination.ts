@@ -5,6 +5,7 @@ import type { QueryParams } from './encode.js';
 import { parseLinkHeader } from './link.js';
 import type { ApiRequest, ApiResponse, Page, PaginateOptions } from './types.js';
 import { apiRootTarget, displayPath, isUnder, redactUrl, resolveReference, targetHref, type Target } from './urls.js';
+import { stringifyJson } from '../json.js';
 
 /** What walking the pages needs from the client. */
 export interface PageSource {
@@ -81,8 +82,7 @@ function nextPage(link: string, from: string, apiRoot: string, where: string): s
 }
 
 function pageFingerprint(items: unknown[]): string {
-  const text = JSON.stringify(items, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
-  return createHash('sha256').update(text).digest('hex');
+  return createHash('sha256').update(stringifyJson(items)).digest('hex');
 }
 
 export function describeJson(value: unknown): string {

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { terminalSafe, tsvEscape } from './terminal-safe.js';
 import { displayWidth } from './width.js';
+import { isKeptNumber, stringifyJson } from '../json.js';
 
 export { renderTable } from './table.js';
 
@@ -41,7 +42,7 @@ export function pickFields(record: unknown, fields: string[]): JsonRecord {
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || isKeptNumber(value)) return String(value);
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.join(',');
   return JSON.stringify(value);
 }
@@ -70,13 +71,13 @@ const RAW_IN_JSON = /[\u007f-\u009f]/g;
 
 /** Exact JSON for `-o json` (indented) and `-o ndjson` (one line). */
 export function jsonText(value: unknown, indented: boolean): string {
-  return escapeRawInJson(indented ? JSON.stringify(value, null, 2) : JSON.stringify(value));
+  return escapeRawInJson(stringifyJson(value, indented ? 2 : undefined));
 }
 
 /** `-o ndjson` lines for many records at once, one line each. */
 export function ndjsonLines(values: unknown[]): string {
   let text = '';
-  for (const value of values) text += `${JSON.stringify(value)}\n`;
+  for (const value of values) text += `${stringifyJson(value)}\n`;
   return escapeRawInJson(text);
 }
 

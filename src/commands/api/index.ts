@@ -8,6 +8,7 @@ import { isCredentialHeader } from '../../http/credential-headers.js';
 import type { OutputFormat } from '../../output/format.js';
 import { write, writeList, writeRecord } from '../../output/writer.js';
 import { collect, withExamples, type Runtime } from '../../runtime.js';
+import { parseJson } from '../../json.js';
 import { readLocalFile, readTextFile } from '../shared/local-file.js';
 import { addParam, parseHeader, splitField, typedValue, type Params } from './params.js';
 
@@ -139,7 +140,7 @@ async function writeBody(ctx: Context, format: OutputFormat, response: ApiRespon
   if (!/json/i.test(response.headers['content-type'] ?? '')) return write(ctx.stdout, raw);
   let data: unknown;
   try {
-    data = JSON.parse(raw.toString('utf8'));
+    data = parseJson(raw.toString('utf8'));
   } catch {
     throw new SvcError(`the answer (${response.status}) says it is JSON but is truncated or malformed; nothing printed`);
   }

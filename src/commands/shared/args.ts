@@ -15,14 +15,6 @@ export function projectRef(value: string): string {
   return trimmed;
 }
 
-/** Positive integer ids (`iid`, pipeline id, job id, …). */
-export function numericId(name: string, value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
-    throw new UsageError(`invalid ${name} '${value}': expected a positive whole number`);
-  }
-  return Number(value);
-}
-
 /** Names and paths sent as one path segment or parameter (file path, branch, tag, ref): never empty. */
 export function requiredText(name: string, value: string): string {
   if (!value.trim()) throw new UsageError(`${name} must not be empty`);

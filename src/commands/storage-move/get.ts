@@ -4,7 +4,7 @@ import { getStorageMove, type MoveKind } from '../../api/storage-moves.js';
 import { writeRecord } from '../../output/writer.js';
 import { withExamples, type Runtime } from '../../runtime.js';
 import { explainForbidden } from '../../workflows/storage-move/kinds.js';
-import { numericId } from '../shared/args.js';
+import { idDigits } from '../shared/args.js';
 import { kindOption } from './shared/options.js';
 import { withContainer } from './shared/records.js';
 
@@ -17,10 +17,10 @@ export function register(parent: Command, runtime: Runtime): void {
     .argument('<move-id>', 'the move id')
     .addOption(kindOption('single'));
   withExamples(command, ['svc storage-move get 42', 'svc storage-move get 7 --kind snippets -o json']);
-  command.action(runtime.action<{ kind: MoveKind[] }>((ctx, [id], opts) => run(ctx, numericId('move id', id as string), opts.kind[0] as MoveKind)));
+  command.action(runtime.action<{ kind: MoveKind[] }>((ctx, [id], opts) => run(ctx, idDigits('move id', id as string), opts.kind[0] as MoveKind)));
 }
 
-export async function run(ctx: Context, id: number, kind: MoveKind): Promise<void> {
+export async function run(ctx: Context, id: string, kind: MoveKind): Promise<void> {
   const http = await ctx.http({ requireToken: true });
   const move = await getStorageMove(http, kind, id).catch(explainForbidden);
   await writeRecord(ctx.stdout, ctx.output, withContainer(move), MOVE_FIELDS);
