@@ -1,5 +1,5 @@
 // Public types of the sandbox's programmatic API.
-import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './data.js';
+import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './store/records.js';
 import type { MoveKind, MoveRec } from './moves.js';
 
 export interface SandboxOptions {
