@@ -110,6 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   core.objectsBase = `http://${hostForUrl(objHost)}:${objPort}`;
 
   const w = core.world;
+  const stopWarming = w.projectOrders.warm();
   const state: SandboxState = {
     fixtures: {
       adminId: 1,
@@ -167,6 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     close: () => {
       if (!closed) {
+        stopWarming();
         core.moves.close();
         closed = Promise.all([closeServer(api, apiSockets), closeServer(objects, objSockets)]).then(() => undefined);
       }

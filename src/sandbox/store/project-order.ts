@@ -93,6 +93,26 @@ export class ProjectOrders {
     return ids;
   }
 
+  /**
+   * Build the orderings of every project one per event-loop turn, so that
+   * after start-up no request pays for a sort. Returns a canceller.
+   */
+  warm(): () => void {
+    const keys = Object.keys(SORT_VALUE) as SortedKey[];
+    let timer: NodeJS.Immediate | null = null;
+    const next = () => {
+      const key = keys.shift();
+      if (key === undefined) return;
+      this.all(key);
+      timer = setImmediate(next);
+    };
+    timer = setImmediate(next);
+    return () => {
+      if (timer) clearImmediate(timer);
+      keys.length = 0;
+    };
+  }
+
   /** A project was added: place it in every ordering built so far. */
   added(p: ProjectRec): void {
     if (p.createdAt < this.lastCreatedAt) this.createdInIdOrder = false;
