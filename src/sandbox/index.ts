@@ -14,6 +14,11 @@ export { MAX_QUERY_BYTES } from './server/core.js';
 
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token-0123456789';
 
+function latencyRange(v: SandboxOptions['latencyMs']): { min: number; max: number } {
+  if (v === undefined) return { min: 0, max: 0 };
+  return Array.isArray(v) ? { min: v[0], max: v[1] } : { min: v, max: v };
+}
+
 function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -69,6 +74,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     captcha: options.captcha ?? false,
     oauthTtlSeconds: options.oauthTtlSeconds ?? 7200,
     maxOffset: options.maxOffset ?? 50_000,
+    latency: latencyRange(options.latencyMs),
+    maxConcurrency: options.maxConcurrency ?? 0,
     log: options.log,
   });
   mountResources(core.router);

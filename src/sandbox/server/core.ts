@@ -15,16 +15,18 @@ import { ApiError, E } from './errors.js';
 import { faultError, RateLimiter } from './limits.js';
 import { sendJson, sendText } from './respond.js';
 import { Router } from './router.js';
+import { type LatencyRange, Workers } from './workers.js';
 
 /** Longest raw query string accepted; longer ones get 414. */
 export const MAX_QUERY_BYTES = 8192;
 const MAX_RECORDED_BODY = 256 * 1024;
 const MAX_RECORDS = 200_000;
 
-export interface CoreOptions extends Required<Omit<SandboxOptions, 'log' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port'>> {
+export interface CoreOptions extends Required<Omit<SandboxOptions, 'log' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port' | 'latencyMs'>> {
   log?: (line: string) => void;
   faults: string;
   spreadStorages: boolean;
+  latency: LatencyRange;
 }
 
 export class Core {
@@ -40,6 +42,7 @@ export class Core {
   readonly opts: CoreOptions;
   readonly objectSecret = randomBytes(16).toString('hex');
   private readonly rateLimiter: RateLimiter;
+  private readonly workers: Workers;
   private oauthCounter = 0;
   currentOAuthAccess: string;
   objectsBase = '';
@@ -60,10 +63,13 @@ export class Core {
     });
     this.faults = new FaultPicker(parseFaultSpec(opts.faults), opts.faultSeed);
     this.rateLimiter = new RateLimiter(opts.rateLimit);
+    this.workers = new Workers(opts.maxConcurrency, opts.latency, opts.seed);
     this.stats = {
       requests: { total: 0, byRoute: {}, byMethod: {} },
       connections: { opened: 0, objectsOpened: 0 },
       faults: {},
+      latency: { minMs: opts.latency.min, maxMs: opts.latency.max, delayed: 0, totalDelayMs: 0 },
+      concurrency: { limit: opts.maxConcurrency, maxActive: 0, queued: 0, maxQueued: 0 },
       moves: { created: 0, byState: {}, maxRunning: 0, maxUnfinished: 0 },
     };
     const admin = opts.adminToken;
@@ -152,8 +158,13 @@ export class Core {
         this.opts.log(`${method} ${rawPath} ${res.statusCode} ${ms.toFixed(1)}ms`);
       }
     });
+    let working = false;
     try {
       ctx.bodyBuf = await readBody(req);
+      await this.workers.acquire();
+      working = true;
+      const delay = this.workers.nextDelay();
+      if (delay > 0) await sleep(delay);
       if (ctx.bodyBuf.length > 0) {
         record.body = ctx.bodyBuf.subarray(0, MAX_RECORDED_BODY).toString('utf8');
         if (/json/i.test(String(req.headers['content-type'] ?? ''))) {
@@ -220,6 +231,8 @@ export class Core {
         this.opts.log?.(`internal error on ${method} ${rawPath}: ${(e as Error)?.message ?? e}`);
         sendJson(ctx, 500, { message: '500 Internal Server Error' });
       }
+    } finally {
+      if (working) this.workers.release();
     }
   }
 
@@ -231,6 +244,7 @@ export class Core {
   snapshotStats(): SandboxStats {
     const byState: Record<string, number> = {};
     for (const [k, v] of Object.entries(this.moves.byState)) if (v > 0) byState[k] = v;
+    const w = this.workers.stats;
     return {
       requests: {
         total: this.stats.requests.total,
@@ -239,6 +253,8 @@ export class Core {
       },
       connections: { ...this.stats.connections },
       faults: { ...this.stats.faults },
+      latency: { minMs: this.opts.latency.min, maxMs: this.opts.latency.max, delayed: w.delayed, totalDelayMs: w.totalDelayMs },
+      concurrency: { limit: this.opts.maxConcurrency, maxActive: w.maxActive, queued: w.queued, maxQueued: w.maxQueued },
       moves: { created: this.moves.created, byState, maxRunning: this.moves.running.max, maxUnfinished: this.moves.unfinished.max },
     };
   }
