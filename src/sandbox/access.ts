@@ -3,10 +3,10 @@
 import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './store/records.js';
 import type { World } from './store/world.js';
 
-export const GUEST = 10;
-export const REPORTER = 20;
-export const DEVELOPER = 30;
-export const MAINTAINER = 40;
+const GUEST = 10;
+const REPORTER = 20;
+const DEVELOPER = 30;
+const MAINTAINER = 40;
 export const OWNER = 50;
 export const ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER] as const;
 

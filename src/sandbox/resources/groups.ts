@@ -10,7 +10,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import type { Mounts } from './mounts.js';
 
-export function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
+function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: g.id,
     web_url: `${w.base()}/groups/${g.fullPath}`,

@@ -9,7 +9,7 @@ export function requireAbility(ctx: Ctx, p: ProjectRec, ability: ProjectAbility)
 }
 
 /** The message a push gets while the repository is being moved (reference §1.4). */
-export const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';
+const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';
 
 /** Writes to the repository of a project being moved are refused, as its pushes are. */
 export function requireWritable(p: ProjectRec): void {

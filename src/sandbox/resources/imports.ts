@@ -12,7 +12,7 @@ import { projectIdentity } from './project-json.js';
 import { createProject } from './projects.js';
 
 /** Each step of an import takes this long. */
-export const IMPORT_STEP_MS = 100;
+const IMPORT_STEP_MS = 100;
 
 const imports = storeFor(() => new Map<number, ImportRec>());
 

@@ -19,7 +19,7 @@ import { userBasic } from './users.js';
 const ISSUE_SLOTS = 8;
 const DAY = 86_400_000;
 
-export function seededIssueCount(w: World, pid: number): number {
+function seededIssueCount(w: World, pid: number): number {
   const p = w.projects.get(pid);
   if (!p || !p.seeded) return 0;
   return pid === 1 ? 6 : 2 + (w.h(50, pid) % (ISSUE_SLOTS - 1));
@@ -62,7 +62,7 @@ interface IssueStore {
   changed: Set<number>;
 }
 
-export const issueStore = storeFor<IssueStore>((w) => ({
+const issueStore = storeFor<IssueStore>((w) => ({
   issues: new ChildCollection<number, IssueRec>({
     seededKeys: (pid) => Array.from({ length: seededIssueCount(w, pid) }, (_, i) => i + 1),
     derive: (pid, iid) => deriveIssue(w, pid, iid),
@@ -81,7 +81,7 @@ export function openIssueCount(w: World, pid: number): number {
   return store.issues.list(pid).filter((i) => i.state === 'opened').length;
 }
 
-export function issueJson(w: World, p: ProjectRec, i: IssueRec): Record<string, unknown> {
+function issueJson(w: World, p: ProjectRec, i: IssueRec): Record<string, unknown> {
   const user = (id: number | null) => (id === null ? null : userBasic(w, w.users.get(id)!));
   const assignee = user(i.assigneeId);
   return {

@@ -32,7 +32,7 @@ function jobStatus(job: JobRec, pl: PipelineRec): string {
   return s;
 }
 
-export function artifactSize(jobId: number): number {
+function artifactSize(jobId: number): number {
   return 64 * 1024 + (jobId % 16) * 16 * 1024;
 }
 

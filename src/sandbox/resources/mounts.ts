@@ -32,7 +32,7 @@ export function mounts(router: Router): Mounts {
  * The `:id` project (numeric id or URL-encoded full path), enforcing
  * visibility, job-token scope and the redirects of renamed projects (reference §7).
  */
-export function resolveProject(ctx: Ctx): ProjectRec {
+function resolveProject(ctx: Ctx): ProjectRec {
   const w = ctx.world;
   const v = ctx.p.id!;
   let p: ProjectRec | null = null;
@@ -64,7 +64,7 @@ export function resolveProject(ctx: Ctx): ProjectRec {
   return p;
 }
 
-export function resolveGroup(ctx: Ctx): GroupRec {
+function resolveGroup(ctx: Ctx): GroupRec {
   const g = ctx.world.findGroup(ctx.p.id!);
   if (!g || !canReadGroup(ctx.user, g)) throw E.notFound('Group');
   return g;

@@ -19,7 +19,7 @@ const SEEDED_PIPELINES = 3;
 export const SEEDED_JOBS = 2;
 const DAY = 86_400_000;
 /** Each step of a created pipeline takes this long. */
-export const PIPELINE_STEP_MS = 100;
+const PIPELINE_STEP_MS = 100;
 
 export const STATUSES = ['created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled'] as const;
 const SOURCES = ['push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'webide', 'merge_request_event', 'external_pull_request_event', 'parent_pipeline', 'ondemand_dast_scan', 'ondemand_dast_validation', 'security_orchestration_policy'] as const;

@@ -8,12 +8,12 @@ import type { ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 
 /** Shorter searches match a whole name, path or description only, as the service's fuzzy search does. */
-export const MIN_SEARCH_CHARS = 3;
+const MIN_SEARCH_CHARS = 3;
 
 const VISIBILITIES = ['public', 'internal', 'private'] as const;
 
 /** Seeded stars: a user has starred about one project in ten. */
-export function isStarred(w: World, user: UserRec, p: ProjectRec): boolean {
+function isStarred(w: World, user: UserRec, p: ProjectRec): boolean {
   return w.h(97, user.id, p.id) % 10 === 0;
 }
 

@@ -51,7 +51,7 @@ function nsFragment(w: World, p: ProjectRec): NsFragment {
   return f;
 }
 
-export interface ProjectView {
+interface ProjectView {
   viewer: UserRec | null;
   /** BasicProjectDetails instead of the full entity */
   basic: boolean;

@@ -70,7 +70,7 @@ function listProjects(ctx: Ctx): void {
 const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 const PATH_MSG = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 
-export interface NewProject {
+interface NewProject {
   name?: string;
   path?: string;
   /** namespace id or full path */

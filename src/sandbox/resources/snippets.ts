@@ -15,8 +15,8 @@ import type { Mounts } from './mounts.js';
 import { userBasic } from './users.js';
 
 /** Spam rule: any submitted text containing this (case-insensitive) is spam. */
-export const SPAM_PATTERN = /cheap pills/i;
-export const CAPTCHA_SITE_KEY = '6LeSandboxSiteKey-0000000000000000000000';
+const SPAM_PATTERN = /cheap pills/i;
+const CAPTCHA_SITE_KEY = '6LeSandboxSiteKey-0000000000000000000000';
 
 const spamLogs = storeFor(() => new Map<number, { userId: number; used: boolean }>());
 

@@ -17,7 +17,7 @@ export function userBasic(w: World, u: UserRec): Record<string, unknown> {
 }
 
 /** The full user; admins and the user themself also see the private fields. */
-export function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<string, unknown> {
+function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
     ...userBasic(w, u),
     created_at: iso(u.createdAt),

@@ -6,7 +6,7 @@ import { ApiError } from './errors.js';
 import { DecodeError, multipartBoundary, nestParams, parseMultipart, parseQuery } from '../util.js';
 
 /** Largest request body accepted; larger ones get 413. */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -6,9 +6,9 @@ import { intParam } from './params.js';
 import { decodeComponent } from '../util.js';
 
 /** Above this many records, X-Total, X-Total-Pages and rel="last" are omitted. */
-export const COUNT_LIMIT = 10_000;
+const COUNT_LIMIT = 10_000;
 
-export interface PageReq {
+interface PageReq {
   page: number;
   perPage: number;
   perPageRaw: number;
@@ -42,7 +42,7 @@ function linkUrl(ctx: Ctx, set: Array<[string, string]>, drop: string[]): string
   return `http://${ctx.host}${ctx.rawPath}?${kept.map((x) => x.text).join('&')}`;
 }
 
-export interface OffsetOptions {
+interface OffsetOptions {
   /** enables the maximum-offset 405 (types that also support keyset) */
   maxOffsetType?: string;
   /** lists the service never counts (commits, project jobs) */

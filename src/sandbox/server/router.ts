@@ -3,9 +3,9 @@
 // they differ), so the order in which resource files mount does not matter.
 import type { Ctx } from './context.js';
 
-export type AuthLevel = 'public' | 'user' | 'admin';
+type AuthLevel = 'public' | 'user' | 'admin';
 
-export interface RouteOpts {
+interface RouteOpts {
   auth?: AuthLevel;
   /** a CI job token is a credential here (reference §4.5) */
   job?: boolean;
@@ -24,7 +24,7 @@ export interface Route {
   handler: (ctx: Ctx) => void | Promise<void>;
 }
 
-export interface Match {
+interface Match {
   route: Route | null;
   allow: string[];
   rawParts: string[];
@@ -84,7 +84,7 @@ function fits(parts: string[], rawParts: string[]): boolean {
   return true;
 }
 
-export type ScopedHandler<T> = (ctx: Ctx, parent: T) => void | Promise<void>;
+type ScopedHandler<T> = (ctx: Ctx, parent: T) => void | Promise<void>;
 
 export class Scope<T> {
   constructor(

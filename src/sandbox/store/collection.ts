@@ -4,7 +4,7 @@
 // through the API are kept in overlays on top of them.
 import type { World } from './world.js';
 
-export interface ChildSource<K, T> {
+interface ChildSource<K, T> {
   /** Keys of the seeded records of a parent, ascending. */
   seededKeys(parent: number): K[];
   /** The seeded record, or null when `key` is not one of the parent's seeded keys. */

@@ -13,7 +13,7 @@ export const ISSUE_TITLES = ['Login fails with SSO', 'Crash on empty config', 'A
 export const NOTE_BODIES = ['I can reproduce this.', 'Fixed in the latest main.', 'Could you share the logs?', 'Closing as duplicate.', 'Thanks, looks good to me.', 'Needs a test case.', 'Bumping priority.', 'Working on it.'];
 
 const DAY = 86_400_000;
-export const BASE_TIME = Date.UTC(2021, 0, 4, 9, 0, 0);
+const BASE_TIME = Date.UTC(2021, 0, 4, 9, 0, 0);
 const TOPICS: ReadonlyArray<readonly string[]> = [[], ['api'], ['cli', 'tools'], ['web'], [], ['api', 'web'], ['infra'], []];
 
 export function seedUsers(w: World, count: number): void {
