@@ -1,9 +1,9 @@
 // Groups: `GET /groups` (offset and keyset), `GET /groups/:id`.
 import { canReadGroup } from '../access.js';
 import type { Ctx } from '../server/context.js';
-import { ApiError, E } from '../server/errors.js';
+import { ApiError } from '../server/errors.js';
 import { decodeCursor, encodeCursor, isKeyset, keysetNext, keysetNotAvailable, offsetPage, pageParams } from '../server/paging.js';
-import { strParam } from '../server/params.js';
+import { enumParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { GroupRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
@@ -87,10 +87,8 @@ export function mountGroups({ root, group }: Mounts): void {
       sendList(ctx, page.map((g) => groupJson(w, g, ctx.user)));
       return;
     }
-    const orderBy = strParam(ctx, 'order_by') ?? 'name';
-    if (!['name', 'path', 'id', 'similarity'].includes(orderBy)) throw E.notValid('order_by');
-    const sort = strParam(ctx, 'sort') ?? 'asc';
-    if (sort !== 'asc' && sort !== 'desc') throw E.notValid('sort');
+    const orderBy = enumParam(ctx, 'order_by', ['name', 'path', 'id', 'similarity'] as const, 'name');
+    const sort = enumParam(ctx, 'sort', SORTS, 'asc');
     let list = orderBy === 'id' ? w.visibleGroupIds(ctx.user) : visibleGroupsByName(ctx);
     const search = strParam(ctx, 'search')?.toLowerCase();
     if (search) list = list.filter((g) => w.groups.get(g)!.fullPath.toLowerCase().includes(search) || w.groups.get(g)!.name.toLowerCase().includes(search));

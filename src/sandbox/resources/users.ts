@@ -3,7 +3,8 @@ import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { decodeCursor, encodeCursor, isKeyset, keysetNext, keysetNotAvailable, offsetPage, pageParams } from '../server/paging.js';
 import { enumParam, SORTS, strParam } from '../server/params.js';
-import { sendJson, sendList } from '../server/respond.js';
+import { sendJson, sendRawJson } from '../server/respond.js';
+import { storeFor } from '../store/collection.js';
 import type { UserRec } from '../store/records.js';
 import { type UserOrderKey, userSortValue, type World } from '../store/world.js';
 import { iso } from '../util.js';
@@ -48,9 +49,24 @@ function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<string, 
   return out;
 }
 
+/** Rendered list entries by `<id>:<a|b>`; users never change, and every admin sees the same fields. */
+const listTexts = storeFor(() => new Map<string, string>());
+
 /** Lists give admins the full user and everyone else the basic one. */
-function listEntity(ctx: Ctx, u: UserRec): Record<string, unknown> {
-  return ctx.user?.isAdmin ? userJson(ctx.world, u, ctx.user) : userBasic(ctx.world, u);
+function listEntity(ctx: Ctx, u: UserRec): string {
+  const admin = ctx.user?.isAdmin === true;
+  const cache = listTexts(ctx.world);
+  const key = `${u.id}:${admin ? 'a' : 'b'}`;
+  let text = cache.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(admin ? userJson(ctx.world, u, ctx.user) : userBasic(ctx.world, u));
+    cache.set(key, text);
+  }
+  return text;
+}
+
+function sendUsers(ctx: Ctx, users: UserRec[]): void {
+  sendRawJson(ctx, 200, `[${users.map((u) => listEntity(ctx, u)).join(',')}]`);
 }
 
 function userKeyset(ctx: Ctx): void {
@@ -103,7 +119,7 @@ function userKeyset(ctx: Ctx): void {
     cur._kd = 'n';
     keysetNext(ctx, [['cursor', encodeCursor(cur)]], ['page']);
   }
-  sendList(ctx, page.map((u) => listEntity(ctx, u)));
+  sendUsers(ctx, page);
 }
 
 function listUsers(ctx: Ctx): void {
@@ -131,7 +147,7 @@ function listUsers(ctx: Ctx): void {
     for (let k = off; k < off + lim; k++) out.push(w.users.get(ids[sort === 'asc' ? k : n - 1 - k]!)!);
     return out;
   }, { maxOffsetType: 'User' });
-  sendList(ctx, page.map((u) => listEntity(ctx, u)));
+  sendUsers(ctx, page);
 }
 
 export function mountUsers({ root }: Mounts): void {

@@ -24,7 +24,7 @@ export function authenticate(ctx: Ctx, tokens: Map<string, TokenRec>): void {
     const isRead = ctx.method === 'GET' || ctx.method === 'HEAD';
     if (!rec.scopes.includes('api') && !(isRead && rec.scopes.includes('read_api'))) throw E.insufficientScope('api');
     ctx.token = rec;
-          ctx.user = ctx.world.users.get(rec.userId) ?? null;
+    ctx.user = ctx.world.users.get(rec.userId) ?? null;
   }
   const sudo = sudoIdentifier(ctx);
   if (sudo !== null) {

@@ -73,8 +73,9 @@ export class ProjectOrders {
     const cacheKey = `${key}\n${viewer?.id ?? 0}`;
     let ids = this.perViewer.get(cacheKey);
     if (!ids) {
-      const visible = new Set(w.visibleIds(viewer));
-      ids = this.all(key).filter((id) => visible.has(id));
+      const visible = new Uint8Array(w.projects.nextId());
+      for (const id of w.visibleIds(viewer)) visible[id] = 1;
+      ids = this.all(key).filter((id) => visible[id] === 1);
       this.perViewer.set(cacheKey, ids);
     }
     return ids;
