@@ -45,11 +45,11 @@ function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string
   return out;
 }
 
-function visibleGroupsByName(ctx: Ctx): number[] {
+function visibleGroupsBy(ctx: Ctx, key: 'name' | 'path'): number[] {
   const w = ctx.world;
   const user = ctx.user;
-  if (user?.isAdmin) return w.groupsByName();
-  return w.groupsByName().filter((g) => canReadGroup(user, w.groups.get(g)!));
+  if (user?.isAdmin) return w.groupsSortedBy(key);
+  return w.groupsSortedBy(key).filter((g) => canReadGroup(user, w.groups.get(g)!));
 }
 
 export function mountGroups({ root, group }: Mounts): void {
@@ -59,7 +59,7 @@ export function mountGroups({ root, group }: Mounts): void {
       const orderBy = strParam(ctx, 'order_by') ?? 'id';
       const sort = strParam(ctx, 'sort') ?? 'desc';
       if (orderBy !== 'name' || sort !== 'asc') throw keysetNotAvailable();
-      const list = visibleGroupsByName(ctx);
+      const list = visibleGroupsBy(ctx, 'name');
       const { perPage } = pageParams(ctx);
       let start = 0;
       const cursorText = strParam(ctx, 'cursor');
@@ -89,7 +89,8 @@ export function mountGroups({ root, group }: Mounts): void {
     }
     const orderBy = enumParam(ctx, 'order_by', ['name', 'path', 'id', 'similarity'] as const, 'name');
     const sort = enumParam(ctx, 'sort', SORTS, 'asc');
-    let list = orderBy === 'id' ? w.visibleGroupIds(ctx.user) : visibleGroupsByName(ctx);
+    // `similarity` without a search orders as `name`; with one, by name too (groups are few).
+    let list = orderBy === 'id' ? w.visibleGroupIds(ctx.user) : visibleGroupsBy(ctx, orderBy === 'path' ? 'path' : 'name');
     const search = strParam(ctx, 'search')?.toLowerCase();
     if (search) list = list.filter((g) => w.groups.get(g)!.fullPath.toLowerCase().includes(search) || w.groups.get(g)!.name.toLowerCase().includes(search));
     const n = list.length;

@@ -48,7 +48,7 @@ export class World {
   private readonly visibleCache = new Map<number, number[]>();
   private readonly groupCache = new Map<number, number[]>();
   private readonly userSortCache = new Map<string, number[]>();
-  private groupNameOrder: number[] | null = null;
+  private readonly groupOrders = new Map<'name' | 'path', number[]>();
   private readonly weightRng: () => number;
 
   constructor(opts: WorldOptions) {
@@ -192,13 +192,16 @@ export class World {
     return list;
   }
 
-  groupsByName(): number[] {
-    if (!this.groupNameOrder) {
-      const ids = [...this.groups].map((g) => g.id);
-      ids.sort((a, b) => cmpStr(this.groups.get(a)!.name, this.groups.get(b)!.name) || a - b);
-      this.groupNameOrder = ids;
+  /** Group ids sorted by name or full path (then id). */
+  groupsSortedBy(key: 'name' | 'path'): number[] {
+    let ids = this.groupOrders.get(key);
+    if (!ids) {
+      const value = (g: GroupRec) => (key === 'name' ? g.name : g.fullPath);
+      const list = [...this.groups].sort((a, b) => cmpStr(value(a), value(b)) || a.id - b.id);
+      ids = list.map((g) => g.id);
+      this.groupOrders.set(key, ids);
     }
-    return this.groupNameOrder;
+    return ids;
   }
 
   findGroup(v: string): GroupRec | null {
