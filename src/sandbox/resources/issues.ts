@@ -137,6 +137,13 @@ function labelsParam(ctx: Ctx, name: string): string[] | undefined {
   return listParam(ctx, name)?.map((l) => l.trim()).filter(Boolean);
 }
 
+/** `assignee_id`; an id that names no user assigns nobody, as the service drops unknown assignees. */
+function assigneeParam(ctx: Ctx): number | null | undefined {
+  const id = intParam(ctx, 'assignee_id');
+  if (id === undefined) return undefined;
+  return ctx.world.users.get(id) ? id : null;
+}
+
 function save(ctx: Ctx, p: ProjectRec, i: IssueRec): void {
   const store = issueStore(ctx.world);
   store.changed.add(p.id);
@@ -180,7 +187,7 @@ export function mountIssues({ project }: Mounts): void {
       labels: labelsParam(ctx, 'labels') ?? [],
       milestone: null,
       authorId: ctx.user!.id,
-      assigneeId: intParam(ctx, 'assignee_id') ?? null,
+      assigneeId: assigneeParam(ctx) ?? null,
       upvotes: 0,
       userNotesCount: 0,
     };
@@ -202,8 +209,8 @@ export function mountIssues({ project }: Mounts): void {
     const add = labelsParam(ctx, 'add_labels') ?? [];
     const remove = new Set(labelsParam(ctx, 'remove_labels') ?? []);
     i.labels = [...new Set([...i.labels, ...add])].filter((l) => !remove.has(l));
-    const assignee = intParam(ctx, 'assignee_id');
-    if (assignee !== undefined) i.assigneeId = assignee === 0 ? null : assignee;
+    const assignee = assigneeParam(ctx);
+    if (assignee !== undefined) i.assigneeId = assignee;
     if (stateEvent === 'close' && i.state === 'opened') Object.assign(i, { state: 'closed', closedAt: i.updatedAt, closedById: ctx.user!.id });
     if (stateEvent === 'reopen' && i.state === 'closed') Object.assign(i, { state: 'opened', closedAt: null, closedById: null });
     save(ctx, p, i);

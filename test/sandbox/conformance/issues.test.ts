@@ -186,3 +186,14 @@ describe('§1 writes', () => {
     expect(r.json).toEqual({ message: '403 Forbidden' });
   });
 });
+
+describe('§1 assignees', () => {
+  it('assigns a known user and drops an unknown one', async () => {
+    const known = await c.call('/projects/3/issues', { as: 'admin', method: 'POST', json: { title: 'a', assignee_id: 2 } });
+    expect(known.json.assignee.username).toBe('jdoe');
+    const unknown = await c.call('/projects/3/issues', { as: 'admin', method: 'POST', json: { title: 'b', assignee_id: 9999 } });
+    expect(unknown.status).toBe(201);
+    expect(unknown.json.assignee).toBe(null);
+    expect(unknown.json.assignees).toEqual([]);
+  });
+});
