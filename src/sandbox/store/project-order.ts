@@ -95,22 +95,25 @@ export class ProjectOrders {
   }
 
   /**
-   * Build the orderings of every project one per event-loop turn, so that
-   * after start-up no request pays for a sort. Returns a canceller.
+   * Build the orderings of every project, then those of `viewers`, one per
+   * event-loop turn, so that after start-up no request of theirs pays for a
+   * sort or a scan. Returns a canceller.
    */
-  warm(): () => void {
+  warm(viewers: UserRec[]): () => void {
     const keys = Object.keys(SORT_VALUE) as SortedKey[];
+    const tasks: Array<() => void> = keys.map((key) => () => this.all(key));
+    for (const v of viewers) for (const key of keys) tasks.push(() => this.sorted(key, v));
     let timer: NodeJS.Immediate | null = null;
     const next = () => {
-      const key = keys.shift();
-      if (key === undefined) return;
-      this.all(key);
+      const task = tasks.shift();
+      if (task === undefined) return;
+      task();
       timer = setImmediate(next);
     };
     timer = setImmediate(next);
     return () => {
       if (timer) clearImmediate(timer);
-      keys.length = 0;
+      tasks.length = 0;
     };
   }
 
