@@ -2,19 +2,22 @@
 // See src/sandbox/README.md for the documented rules and the test handle.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { Core } from './core.js';
 import type { MoveKind } from './moves.js';
-import { registerCoreRoutes } from './routes-core.js';
-import { registerMoveRoutes } from './routes-moves.js';
-import { registerProjectRoutes } from './routes-project.js';
-import { registerSnippetRoutes } from './routes-snippets.js';
+import { artifactArchive, jobById } from './resources/jobs.js';
+import { mountResources } from './resources/index.js';
+import { Core } from './server/core.js';
 import type { RecordedRequest, Sandbox, SandboxOptions, SandboxState } from './types.js';
 
 export type { RecordedRequest, Sandbox, SandboxOptions, SandboxState, SandboxStats, SandboxTokens } from './types.js';
 export { parseFaultSpec, type FaultSpec, type FaultKind } from './faults.js';
-export { MAX_QUERY_BYTES } from './core.js';
+export { MAX_QUERY_BYTES } from './server/core.js';
 
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token-0123456789';
+
+function latencyRange(v: SandboxOptions['latencyMs']): { min: number; max: number } {
+  if (v === undefined) return { min: 0, max: 0 };
+  return Array.isArray(v) ? { min: v[0], max: v[1] } : { min: v, max: v };
+}
 
 function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -71,12 +74,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     captcha: options.captcha ?? false,
     oauthTtlSeconds: options.oauthTtlSeconds ?? 7200,
     maxOffset: options.maxOffset ?? 50_000,
+    latency: latencyRange(options.latencyMs),
+    maxConcurrency: options.maxConcurrency ?? 0,
     log: options.log,
   });
-  registerSnippetRoutes(core);
-  registerMoveRoutes(core);
-  registerProjectRoutes(core);
-  registerCoreRoutes(core);
+  mountResources(core.router);
 
   const apiSockets = new Set<Socket>();
   const objSockets = new Set<Socket>();
@@ -115,6 +117,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   core.objectsBase = `http://${hostForUrl(objHost)}:${objPort}`;
 
   const w = core.world;
+  // The regular user's tokens are the ones handed out; their first listing should not pay for a scan.
+  const regular = w.users.get(2);
+  const stopWarming = w.projectOrders.warm(regular ? [regular] : []);
   const state: SandboxState = {
     fixtures: {
       adminId: 1,
@@ -128,15 +133,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       userMemberGroupId: 1,
     },
     project(v) {
-      if (typeof v === 'number') return w.projects[v] ?? null;
+      if (typeof v === 'number') return w.projects.get(v);
       const f = w.findProjectByPath(v);
       return f && !f.redirected ? f.project : null;
     },
     group(v) {
       const id = typeof v === 'number' ? v : w.groupsByPath.get(v.toLowerCase());
-      return id ? (w.groups[id] ?? null) : null;
+      return id ? w.groups.get(id) : null;
     },
-    snippet: (id) => w.snippets[id] ?? null,
+    snippet: (id) => w.snippets.get(id),
     user: (v) => w.findUser(String(v)),
     projectCount: () => w.allIds.length,
     projectIdsOnStorage: (s) => [...(w.storageIdx.get(s) ?? [])],
@@ -172,6 +177,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     close: () => {
       if (!closed) {
+        stopWarming();
         core.moves.close();
         closed = Promise.all([closeServer(api, apiSockets), closeServer(objects, objSockets)]).then(() => undefined);
       }
@@ -191,7 +197,7 @@ function serveObject(core: Core, req: IncomingMessage, res: ServerResponse): voi
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   const record: RecordedRequest = { method, rawPath, rawQuery, headers, body: '', status: 0, origin: 'objects' };
-  core.recordObjects(record);
+  core.pushRecord(record);
   const s = core.stats.requests;
   const routeKey = `${method} objects:/sandbox-artifacts/:project_id/:job_id/artifacts.zip`;
   s.total++;
@@ -213,9 +219,9 @@ function serveObject(core: Core, req: IncomingMessage, res: ServerResponse): voi
   if (verdict === 'bad') return xml(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
   if (verdict === 'expired') return xml(403, 'AccessDenied', 'Request has expired');
   const jobId = Number(m[2]);
-  const job = core.world.job(jobId);
+  const job = jobById(core.world, jobId);
   if (!job || !job.hasArtifacts || job.projectId !== Number(m[1])) return xml(404, 'NoSuchKey', 'The specified key does not exist.');
-  const data = core.world.artifactArchive(jobId);
+  const data = artifactArchive(core.world, jobId);
   res.writeHead(200, {
     'Content-Type': 'application/zip',
     'Content-Length': data.length,

@@ -2,8 +2,8 @@
 // machine of the real service (initial → scheduled → started → replicated →
 // finished; failed; cleanup failed), a bounded worker pool, and the bulk
 // scheduler that creates moves gradually in the background.
-import type { World } from './data.js';
-import { iso, rng } from './util.js';
+import type { World } from './store/world.js';
+import { rng } from './util.js';
 
 export type MoveKind = 'project' | 'snippet' | 'group';
 export const MOVE_KINDS: MoveKind[] = ['project', 'snippet', 'group'];
@@ -83,26 +83,26 @@ export class MoveEngine {
 
   container(kind: MoveKind, id: number): { storage: string; readOnly: boolean; label: string } | null {
     if (kind === 'project') {
-      const p = this.world.projects[id];
+      const p = this.world.projects.get(id);
       return p ? { storage: p.storage, readOnly: p.readOnly, label: `Project ${p.fullPath} (${p.id})` } : null;
     }
     if (kind === 'snippet') {
-      const s = this.world.snippets[id];
+      const s = this.world.snippets.get(id);
       return s ? { storage: s.storage, readOnly: s.readOnly, label: `Snippet ${s.id}` } : null;
     }
-    const g = this.world.groups[id];
+    const g = this.world.groups.get(id);
     return g ? { storage: g.storage, readOnly: g.readOnly, label: `Group ${g.fullPath} (${g.id})` } : null;
   }
 
   setReadOnly(kind: MoveKind, id: number, ro: boolean): void {
     if (kind === 'project') {
-      const p = this.world.projects[id];
+      const p = this.world.projects.get(id);
       if (p) p.readOnly = ro;
     } else if (kind === 'snippet') {
-      const s = this.world.snippets[id];
+      const s = this.world.snippets.get(id);
       if (s) s.readOnly = ro;
     } else {
-      const g = this.world.groups[id];
+      const g = this.world.groups.get(id);
       if (g) g.readOnly = ro;
     }
   }
@@ -110,10 +110,10 @@ export class MoveEngine {
   private setStorage(kind: MoveKind, id: number, storage: string): void {
     if (kind === 'project') this.world.setProjectStorage(id, storage);
     else if (kind === 'snippet') {
-      const s = this.world.snippets[id];
+      const s = this.world.snippets.get(id);
       if (s) s.storage = storage;
     } else {
-      const g = this.world.groups[id];
+      const g = this.world.groups.get(id);
       if (g) g.storage = storage;
     }
   }
@@ -275,38 +275,6 @@ export class MoveEngine {
       else this.bulkActive--;
     };
     this.later(tick, 1);
-  }
-
-  moveJson(m: MoveRec): Record<string, unknown> {
-    const out: Record<string, unknown> = {
-      id: m.id,
-      created_at: iso(m.createdAt),
-      state: m.state,
-      source_storage_name: m.source,
-      destination_storage_name: m.dest,
-      error_message: m.errorMessage,
-    };
-    if (m.kind === 'project') out.project = this.world.projectIdentity(this.world.projects[m.containerId]!);
-    else if (m.kind === 'snippet') {
-      const s = this.world.snippetJson(this.world.snippets[m.containerId]!);
-      out.snippet = {
-        id: s.id,
-        title: s.title,
-        description: s.description,
-        visibility: s.visibility,
-        updated_at: s.updated_at,
-        created_at: s.created_at,
-        project_id: s.project_id,
-        web_url: s.web_url,
-        raw_url: s.raw_url,
-        ssh_url_to_repo: s.ssh_url_to_repo,
-        http_url_to_repo: s.http_url_to_repo,
-      };
-    } else {
-      const g = this.world.groups[m.containerId]!;
-      out.group = { id: g.id, web_url: `${this.world.base()}/groups/${g.fullPath}`, name: g.name };
-    }
-    return out;
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 // Public types of the sandbox's programmatic API.
-import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './data.js';
+import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './store/records.js';
 import type { MoveKind, MoveRec } from './moves.js';
 
 export interface SandboxOptions {
@@ -24,6 +24,10 @@ export interface SandboxOptions {
   maxOffset?: number;
   log?: (line: string) => void;
   objectStorageHost?: string;
+  /** Delay of every API answer in ms: a fixed value, or `[min, max]` drawn uniformly from the seed. */
+  latencyMs?: number | [number, number];
+  /** Requests handled at once, like a server with this many workers; more wait in order (0: no limit). */
+  maxConcurrency?: number;
 }
 
 export interface SandboxTokens {
@@ -50,6 +54,17 @@ export interface SandboxStats {
   requests: { total: number; byRoute: Record<string, number>; byMethod: Record<string, number> };
   connections: { opened: number; objectsOpened: number };
   faults: Record<string, number>;
+  latency: { minMs: number; maxMs: number; delayed: number; totalDelayMs: number };
+  concurrency: {
+    /** 0: no limit */
+    limit: number;
+    /** most requests in progress at once */
+    maxActive: number;
+    /** requests that had to wait for a worker */
+    queued: number;
+    /** most requests waiting at once */
+    maxQueued: number;
+  };
   moves: {
     created: number;
     byState: Record<string, number>;

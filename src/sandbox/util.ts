@@ -17,18 +17,6 @@ export function hash32(...nums: number[]): number {
   return h >>> 0;
 }
 
-/** Hash a string to a 32-bit integer (FNV-1a then mixed). */
-export function hashStr(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return hash32(h);
-}
-
-/** A float in [0, 1) derived from the given integers. */
-export function unit(...nums: number[]): number {
-  return hash32(...nums) / 4294967296;
-}
-
 /** mulberry32 sequence generator: returns floats in [0, 1). */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -39,10 +27,6 @@ export function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-export function pick<T>(list: readonly T[], n: number): T {
-  return list[n % list.length]!;
 }
 
 /** ISO 8601 with milliseconds and Z, as the real service renders timestamps. */
@@ -77,7 +61,7 @@ export function decodeComponent(s: string): string {
 }
 
 /** Split a raw query string into raw (still encoded) key/value pairs. */
-export function rawPairs(raw: string): Array<[string, string]> {
+function rawPairs(raw: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   if (!raw) return out;
   for (const part of raw.split('&')) {
@@ -237,7 +221,7 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
-export function crc32(buf: Buffer): number {
+function crc32(buf: Buffer): number {
   let c = 0xffffffff;
   for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;

@@ -107,7 +107,7 @@ describe('pipeline get and wait', () => {
   it('exits 5 for a pipeline of another project and 2 for a bad id', async () => {
     const other = await suite.run(['pipeline', 'get', '1', '4']);
     expect(other.exitCode).toBe(5);
-    expect(other.stderr).toBe('svc: GET /projects/1/pipelines/4 failed: 404 Pipeline Not Found\n');
+    expect(other.stderr).toBe('svc: GET /projects/1/pipelines/4 failed: 404 Not found\n');
     const bad = await suite.run(['pipeline', 'get', '1', 'latest']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toBe("svc: invalid pipeline id 'latest': expected a positive whole number\n");

@@ -33,7 +33,7 @@ describe('issues', () => {
     const result = await suite.run(['issues', 'get', '1', '101']);
     expect(result.exitCode).toBe(5);
     expect(result.stderr).toBe(
-      "svc: GET /projects/1/issues/101 failed: 404 Issue Not Found (the path takes the issue's iid, its number within the project, not the global id; is #101 right?)\n",
+      "svc: GET /projects/1/issues/101 failed: 404 Not found (the path takes the issue's iid, its number within the project, not the global id; is #101 right?)\n",
     );
     const notes = await suite.run(['issues', 'notes', '1', '101']);
     expect(notes.exitCode).toBe(5);

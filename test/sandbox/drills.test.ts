@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFaultSpec, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { serveSandbox } from '../../src/sandbox/serve.js';
+import { serveSandbox } from '../../src/commands/sandbox/index.js';
 import { req, waitFor } from './helpers.js';
 
 const api = (p: string) => `/api/v4${p}`;

@@ -105,10 +105,10 @@ describe('issues, notes and sharing', () => {
     expect(r.json.project_id).toBe(1);
   });
 
-  it('answers an unknown issue with 404 Issue Not Found and a non-integer iid with 400', async () => {
+  it('answers an unknown issue with the 404 of .find and a non-integer iid with 400', async () => {
     const r = await req(sb.url, api('/projects/1/issues/999'));
     expect(r.status).toBe(404);
-    expect(r.json).toEqual({ message: '404 Issue Not Found' });
+    expect(r.json).toEqual({ message: '404 Not found' });
     const bad = await req(sb.url, api('/projects/1/issues/abc'));
     expect(bad.status).toBe(400);
     expect(bad.json).toEqual({ error: 'issue_iid is invalid' });
@@ -205,7 +205,7 @@ describe('pipelines', () => {
   it('answers a pipeline of another project with 404', async () => {
     const r = await req(sb.url, api('/projects/1/pipelines/4'), { token: sb.tokens.admin });
     expect(r.status).toBe(404);
-    expect(r.json).toEqual({ message: '404 Pipeline Not Found' });
+    expect(r.json).toEqual({ message: '404 Not found' });
   });
 });
 

@@ -1,7 +1,12 @@
+// `svc sandbox`: parse the flags, validate the options, start the sandbox,
+// print how to reach it, run until the signal aborts. serveSandbox never
+// throws: bad input → 2, cannot listen → 1. The sandbox loads only when run.
+import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { intOption, withExamples, type Runtime } from '../../runtime.js';
 import { UsageError } from '../../errors.js';
+import type { Sandbox, SandboxOptions } from '../../sandbox/index.js';
 
 interface SandboxFlags {
   host: string;
@@ -15,7 +20,19 @@ interface SandboxFlags {
   faults?: string;
   rateLimit?: number;
   captcha?: boolean;
+  latencyMs?: number | [number, number];
+  maxConcurrency?: number;
   log?: boolean;
+}
+
+/** `N` or `MIN-MAX` milliseconds. */
+function latency(value: string): number | [number, number] {
+  const m = /^\s*(\d+)(?:\s*-\s*(\d+))?\s*$/.exec(value);
+  if (!m) throw new UsageError('--latency-ms must be a whole number of milliseconds or a range MIN-MAX');
+  if (m[2] === undefined) return Number(m[1]);
+  const range: [number, number] = [Number(m[1]), Number(m[2])];
+  if (range[0] > range[1]) throw new UsageError('--latency-ms range MIN-MAX must have MIN at most MAX');
+  return range;
 }
 
 function rate(value: string): number {
@@ -39,11 +56,14 @@ export function register(program: Command, runtime: Runtime, summary: string): v
     .option('--faults <spec>', 'inject faults per request, e.g. 429=0.05,503=0.02,reset=0.01,slow=0.02')
     .option('--rate-limit <n>', 'requests per minute per token', intOption('--rate-limit', 1))
     .option('--captcha', 'answer spam with a CAPTCHA request (409) instead of a plain error')
+    .option('--latency-ms <ms>', 'delay every API answer by N ms, or by MIN-MAX ms drawn from the seed', latency)
+    .option('--max-concurrency <n>', 'handle at most N requests at once; more wait in order', intOption('--max-concurrency', 1, 100_000))
     .option('--log', 'print one line per request to stderr');
   withExamples(command, [
     'svc sandbox --port 0 -o json &',
     'svc sandbox --projects 100000 --storages default,storage2,storage3',
     'svc sandbox --faults 429=0.05,503=0.02,reset=0.01 --move-failure-rate 0.1',
+    'svc sandbox --latency-ms 20-80 --max-concurrency 4',
   ]);
   command.action(runtime.action<SandboxFlags>((ctx, _args, opts) => run(ctx, opts)));
 }
@@ -51,7 +71,6 @@ export function register(program: Command, runtime: Runtime, summary: string): v
 export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
   const storages = opts.storages.split(',').map((s) => s.trim()).filter(Boolean);
   if (storages.length === 0) throw new UsageError('--storages needs at least one storage name');
-  const { serveSandbox } = await import('../../sandbox/serve.js');
   return serveSandbox(
     {
       host: opts.host,
@@ -65,9 +84,145 @@ export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
       faults: opts.faults,
       rateLimit: opts.rateLimit,
       captcha: opts.captcha,
+      latencyMs: opts.latencyMs,
+      maxConcurrency: opts.maxConcurrency,
       log: opts.log ? (line: string) => ctx.io.stderr.write(`${line}\n`) : undefined,
       output: ctx.globals.output === 'json' ? 'json' : 'text',
     },
     { stdout: ctx.stdout, stderr: ctx.io.stderr, signal: ctx.signal },
   );
+}
+
+export type ServeOptions = SandboxOptions & { output: 'text' | 'json' };
+export interface ServeIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  signal: AbortSignal;
+}
+
+class BadInput extends Error {}
+
+function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  if (h.startsWith('::ffff:') && isIP(h.slice(7)) === 4) return h.slice(7).startsWith('127.');
+  return false;
+}
+
+function checkInt(name: string, v: number | undefined, min: number, max: number): void {
+  if (v === undefined) return;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new BadInput(`invalid ${name} '${String(v)}': expected an integer from ${min} to ${max}`);
+  }
+}
+
+function checkRate(name: string, v: number | undefined): void {
+  if (v === undefined) return;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw new BadInput(`invalid ${name} '${String(v)}': expected a number from 0 to 1`);
+}
+
+/** Validate options as given on the command line; throws BadInput. */
+function validate(opts: ServeOptions, parseFaultSpec: (spec: string) => unknown): SandboxOptions {
+  const host = opts.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) throw new BadInput(`refusing to listen on '${host}': the sandbox only listens on loopback (127.0.0.0/8, ::1, localhost)`);
+  const objHost = opts.objectStorageHost;
+  if (objHost !== undefined && !isLoopbackHost(objHost)) throw new BadInput(`refusing object storage host '${objHost}': it must be a loopback address`);
+  checkInt('port', opts.port, 0, 65535);
+  checkInt('projects', opts.projects, 0, 2_000_000);
+  checkInt('seed', opts.seed, -2147483648, 4294967295);
+  checkInt('faultSeed', opts.faultSeed, -2147483648, 4294967295);
+  checkInt('move-ms', opts.moveMs, 0, 3_600_000);
+  checkInt('move-concurrency', opts.moveConcurrency, 1, 100_000);
+  checkInt('rate-limit', opts.rateLimit, 0, 100_000_000);
+  checkInt('slow-ms', opts.slowMs, 0, 600_000);
+  checkInt('oauth-ttl', opts.oauthTtlSeconds, 1, 10 * 365 * 86400);
+  checkInt('max-offset', opts.maxOffset, 0, 1_000_000_000);
+  checkRate('move-failure-rate', opts.moveFailureRate);
+  checkInt('max-concurrency', opts.maxConcurrency, 0, 100_000);
+  const latency = Array.isArray(opts.latencyMs) ? opts.latencyMs : opts.latencyMs === undefined ? [] : [opts.latencyMs];
+  for (const ms of latency) checkInt('latency-ms', ms, 0, 600_000);
+  if (latency.length === 2 && latency[0]! > latency[1]!) throw new BadInput(`invalid latency-ms '${latency.join('-')}': the minimum is above the maximum`);
+  checkRate('bulk-skip-rate', opts.bulkSkipRate);
+  if (opts.tier !== undefined && opts.tier !== 'free' && opts.tier !== 'premium') throw new BadInput(`invalid tier '${String(opts.tier)}': expected free or premium`);
+  if (opts.storages !== undefined) {
+    if (!Array.isArray(opts.storages) || opts.storages.length === 0) throw new BadInput('invalid storages: give at least one storage name');
+    const seen = new Set<string>();
+    for (const s of opts.storages) {
+      if (typeof s !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(s)) throw new BadInput(`invalid storage name '${String(s)}': use letters, digits, '_', '-' and '.'`);
+      if (seen.has(s)) throw new BadInput(`storage '${s}' is given twice`);
+      seen.add(s);
+    }
+  }
+  if (opts.adminToken !== undefined && (typeof opts.adminToken !== 'string' || !/^\S{8,}$/.test(opts.adminToken))) {
+    throw new BadInput('invalid admin token: use at least 8 characters without spaces');
+  }
+  if (opts.faults !== undefined) {
+    try {
+      parseFaultSpec(opts.faults);
+    } catch (e) {
+      throw new BadInput((e as Error).message);
+    }
+  }
+  const { output: _output, ...rest } = opts;
+  void _output;
+  return { ...rest, host, port: opts.port ?? 8080 };
+}
+
+function describeListenError(e: unknown, host: string, port: number): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (code === 'EADDRINUSE') return `cannot listen on ${where}: address already in use (choose another --port, or --port 0 for a free one)`;
+  if (code === 'EACCES') return `cannot listen on ${where}: permission denied`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: address not available on this machine`;
+  return `cannot listen on ${where}: ${(e as Error)?.message ?? String(e)}`;
+}
+
+export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<number> {
+  const { parseFaultSpec, startSandbox } = await import('../../sandbox/index.js');
+  let options: SandboxOptions;
+  try {
+    options = validate(opts, parseFaultSpec);
+  } catch (e) {
+    io.stderr.write(`svc sandbox: ${(e as Error).message}\n`);
+    return 2;
+  }
+  let sb: Sandbox;
+  try {
+    sb = await startSandbox(options);
+  } catch (e) {
+    io.stderr.write(`svc sandbox: ${describeListenError(e, options.host!, options.port!)}\n`);
+    return 1;
+  }
+  const t = sb.tokens;
+  if (opts.output === 'json') {
+    io.stdout.write(`${JSON.stringify({ url: sb.url, tokens: t })}\n`);
+  } else {
+    const credentials: Array<[string, string]> = [
+      ['admin token (root; api, sudo)', t.admin],
+      ['admin token (root; api only)', t.adminNoSudo],
+      ['user token (jdoe; api)', t.user],
+      ['user token (jdoe; read_api)', t.readApi],
+      [`CI job token (job ${sb.state.fixtures.jobId})`, t.job],
+      ['OAuth access token (root)', t.oauth.access],
+      ['OAuth refresh token', t.oauth.refresh],
+      ['artifact object storage', sb.objectsUrl],
+    ];
+    const width = Math.max(...credentials.map(([label]) => label.length)) + 1;
+    const lines = [
+      `svc sandbox listening on ${sb.url} (API at ${sb.url}/api/v4, ${sb.state.projectCount()} projects)`,
+      ...credentials.map(([label, value]) => `  ${`${label}:`.padEnd(width)}   ${value}`),
+      '',
+      `export SVC_URL=${sb.url} SVC_TOKEN=${t.admin}`,
+      '',
+      'Stop with Ctrl-C.',
+    ];
+    io.stdout.write(`${lines.join('\n')}\n`);
+  }
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sb.close();
+  return 0;
 }

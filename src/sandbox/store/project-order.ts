@@ -1,9 +1,10 @@
 // Project orderings for `GET /projects?order_by=…` without a scan per request:
 // ids sorted ascending by (value, id), kept per scope (every project, one
 // storage, one viewer) and updated in place as projects are added or move.
-import type { ProjectRec, UserRec, World } from './data.js';
+import type { ProjectRec, UserRec } from './records.js';
+import type { World } from './world.js';
 
-export const PROJECT_ORDER_KEYS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+export const PROJECT_ORDER_KEYS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'star_count'] as const;
 export type ProjectOrderKey = (typeof PROJECT_ORDER_KEYS)[number];
 
 type SortedKey = Exclude<ProjectOrderKey, 'id'>;
@@ -17,6 +18,7 @@ const SORT_VALUE: Record<SortedKey, SortValue> = {
   created_at: (p) => p.createdAt,
   updated_at: (p) => p.lastActivityAt,
   last_activity_at: (p) => p.lastActivityAt,
+  star_count: (p) => p.starCount,
 };
 
 function compare(x: string | number, xId: number, y: string | number, yId: number): number {
@@ -31,7 +33,7 @@ function position(ids: readonly number[], p: ProjectRec, value: SortValue, world
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const id = ids[mid]!;
-    if (compare(value(world.projects[id]!), id, v, p.id) < 0) lo = mid + 1;
+    if (compare(value(world.projects.get(id)!), id, v, p.id) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -62,7 +64,7 @@ export class ProjectOrders {
       const cacheKey = `${key}\n${storage}`;
       let entry = this.perStorage.get(cacheKey);
       if (!entry) {
-        entry = { key, storage, ids: this.all(key).filter((id) => w.projects[id]!.storage === storage) };
+        entry = { key, storage, ids: this.all(key).filter((id) => w.projects.get(id)!.storage === storage) };
         this.perStorage.set(cacheKey, entry);
       }
       return entry.ids;
@@ -71,8 +73,9 @@ export class ProjectOrders {
     const cacheKey = `${key}\n${viewer?.id ?? 0}`;
     let ids = this.perViewer.get(cacheKey);
     if (!ids) {
-      const visible = new Set(w.visibleIds(viewer));
-      ids = this.all(key).filter((id) => visible.has(id));
+      const visible = new Uint8Array(w.projects.nextId());
+      for (const id of w.visibleIds(viewer)) visible[id] = 1;
+      ids = this.all(key).filter((id) => visible[id] === 1);
       this.perViewer.set(cacheKey, ids);
     }
     return ids;
@@ -83,12 +86,35 @@ export class ProjectOrders {
     if (!ids) {
       const w = this.world;
       const value = SORT_VALUE[key];
-      const keyed = w.allIds.map((id) => ({ id, v: value(w.projects[id]!) }));
+      const keyed = w.allIds.map((id) => ({ id, v: value(w.projects.get(id)!) }));
       keyed.sort((a, b) => compare(a.v, a.id, b.v, b.id));
       ids = keyed.map((k) => k.id);
       this.everyProject.set(key, ids);
     }
     return ids;
+  }
+
+  /**
+   * Build the orderings of every project, then those of `viewers`, one per
+   * event-loop turn, so that after start-up no request of theirs pays for a
+   * sort or a scan. Returns a canceller.
+   */
+  warm(viewers: UserRec[]): () => void {
+    const keys = Object.keys(SORT_VALUE) as SortedKey[];
+    const tasks: Array<() => void> = keys.map((key) => () => this.all(key));
+    for (const v of viewers) for (const key of keys) tasks.push(() => this.sorted(key, v));
+    let timer: NodeJS.Immediate | null = null;
+    const next = () => {
+      const task = tasks.shift();
+      if (task === undefined) return;
+      task();
+      timer = setImmediate(next);
+    };
+    timer = setImmediate(next);
+    return () => {
+      if (timer) clearImmediate(timer);
+      tasks.length = 0;
+    };
   }
 
   /** A project was added: place it in every ordering built so far. */

@@ -1,0 +1,105 @@
+// Commits: `GET …/repository/commits` (never counted: no X-Total,
+// X-Total-Pages or rel="last"; an unknown ref is an empty list),
+// `GET …/repository/commits/:sha`, and the branch commit list.
+import { E } from '../server/errors.js';
+import { pageOf } from '../server/paging.js';
+import { boolParam, strParam, timeParam } from '../server/params.js';
+import { sendJson, sendList } from '../server/respond.js';
+import type { CommitRec, ProjectRec } from '../store/records.js';
+import { BRANCHES } from '../store/repository.js';
+import type { World } from '../store/world.js';
+import { iso } from '../util.js';
+import { requireAbility } from './guards.js';
+import type { Mounts } from './mounts.js';
+
+const PEOPLE: Array<[string, string]> = [
+  ['Administrator', 'admin@example.com'],
+  ['Jane Doe', 'jdoe@example.com'],
+  ['Build Bot', 'bot@example.com'],
+];
+
+export function commitJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown> {
+  const [an, ae] = PEOPLE[c.authorIdx]!;
+  return {
+    id: c.id,
+    short_id: c.id.slice(0, 8),
+    created_at: iso(c.createdAt),
+    parent_ids: c.parentId ? [c.parentId] : [],
+    title: c.title,
+    message: `${c.title}\n`,
+    author_name: an,
+    author_email: ae,
+    authored_date: iso(c.createdAt),
+    committer_name: an,
+    committer_email: ae,
+    committed_date: iso(c.createdAt),
+    trailers: {},
+    extended_trailers: {},
+    web_url: `${w.base()}/${p.fullPath}/-/commit/${c.id}`,
+  };
+}
+
+/** Files a synthetic commit changed, from its title (the first commit adds every file). */
+function touchedPaths(c: CommitRec): string[] | null {
+  if (c.parentId === null) return null;
+  const m = /^Update (docs|main module|tests|CI config) /.exec(c.title);
+  if (m) return [{ docs: 'docs/guide/intro.md', 'main module': 'src/app/main.ts', tests: 'src/lib/util.ts', 'CI config': '.gitlab-ci.yml' }[m[1]!]!];
+  return c.title.startsWith('login:') ? ['src/app/login.ts'] : ['README.md'];
+}
+
+function touches(c: CommitRec, path: string): boolean {
+  const paths = touchedPaths(c);
+  const dir = path.replace(/\/+$/, '');
+  return paths === null || paths.some((f) => f === dir || f.startsWith(`${dir}/`));
+}
+
+/** Commits reachable from `ref` (or from every branch with `all`), newest first. */
+function history(w: World, p: ProjectRec, ref: string, all: boolean): CommitRec[] {
+  const repos = w.repos;
+  if (all) {
+    const seen = new Map<string, CommitRec>();
+    for (const b of BRANCHES) for (const c of repos.branchCommits(p.id, b)!) seen.set(c.id, c);
+    return [...seen.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
+  }
+  const own = repos.branchCommits(p.id, ref === 'HEAD' ? 'main' : ref);
+  if (own) return own;
+  const sha = repos.resolveRef(p.id, ref);
+  if (!sha) return [];
+  const line = repos.branchCommits(p.id, repos.branchForSha(p.id, sha))!;
+  return line.slice(line.findIndex((c) => c.id === sha));
+}
+
+export function mountCommits({ project }: Mounts): void {
+  project.get('/repository/commits', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_code');
+    const w = ctx.world;
+    let list = history(w, p, strParam(ctx, 'ref_name') || 'main', boolParam(ctx, 'all') === true);
+    const since = timeParam(ctx, 'since');
+    const until = timeParam(ctx, 'until');
+    const path = strParam(ctx, 'path');
+    const author = strParam(ctx, 'author')?.toLowerCase();
+    list = list.filter((c) => {
+      if (since !== undefined && c.createdAt < since) return false;
+      if (until !== undefined && c.createdAt > until) return false;
+      if (path && !touches(c, path)) return false;
+      const [name, email] = PEOPLE[c.authorIdx]!;
+      return !author || name.toLowerCase().includes(author) || email.includes(author);
+    });
+    const withStats = boolParam(ctx, 'with_stats') === true;
+    const page = pageOf(ctx, list, { uncounted: true });
+    sendList(ctx, page.map((c) => ({ ...commitJson(w, p, c), ...(withStats ? { stats: { additions: 3, deletions: 1, total: 4 } } : {}) })));
+  });
+  project.get('/repository/commits/:sha', { auth: 'public', job: true }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_code');
+    const repos = ctx.world.repos;
+    const sha = repos.resolveRef(p.id, ctx.p.sha!);
+    const c = sha ? repos.findCommit(p.id, sha) : null;
+    if (!c) throw E.notFound('Commit');
+    sendJson(ctx, 200, { ...commitJson(ctx.world, p, c), stats: { additions: 3, deletions: 1, total: 4 }, status: null, project_id: p.id, last_pipeline: null });
+  });
+  project.get('/branches/:branch/commits', { auth: 'public' }, (ctx, p) => {
+    const commits = ctx.world.repos.branchCommits(p.id, ctx.p.branch!);
+    if (!commits) throw E.notFound('Branch');
+    sendList(ctx, pageOf(ctx, commits).map((c) => commitJson(ctx.world, p, c)));
+  });
+}

@@ -1,0 +1,132 @@
+// Repository files: `GET|HEAD …/repository/files/:file_path`, `…/raw`, and
+// the writes (create, update, delete), which a repository being moved refuses.
+import type { Ctx } from '../server/context.js';
+import { E } from '../server/errors.js';
+import { strParam } from '../server/params.js';
+import { sendJson, sendText } from '../server/respond.js';
+import { storeFor } from '../store/collection.js';
+import type { ProjectRec } from '../store/records.js';
+import { BRANCHES } from '../store/repository.js';
+import type { World } from '../store/world.js';
+import { requireAbility, requireWritable } from './guards.js';
+import type { Mounts } from './mounts.js';
+
+/** project id → branch → path → content written through the API (null: deleted) */
+const written = storeFor(() => new Map<number, Map<string, Map<string, Buffer | null>>>());
+
+function fileAt(w: World, pid: number, branch: string, path: string): Buffer | undefined {
+  const own = written(w).get(pid)?.get(branch);
+  if (own?.has(path)) return own.get(path) ?? undefined;
+  return w.repos.files(pid, branch).get(path);
+}
+
+function write(w: World, pid: number, branch: string, path: string, content: Buffer | null): void {
+  const byProject = written(w);
+  let byBranch = byProject.get(pid);
+  if (!byBranch) {
+    byBranch = new Map();
+    byProject.set(pid, byBranch);
+  }
+  let files = byBranch.get(branch);
+  if (!files) {
+    files = new Map();
+    byBranch.set(branch, files);
+  }
+  files.set(path, content);
+}
+
+function requireRef(ctx: Ctx, p: ProjectRec, ref: string | undefined): string {
+  if (ref === undefined || ref === '') throw E.missing('ref');
+  const sha = ctx.world.repos.resolveRef(p.id, ref);
+  if (!sha) throw E.notFound('Commit');
+  return sha;
+}
+
+function fileHeaders(name: string, path: string, ref: string, sha: string, blob: { blobId: string; sha256: string }, size: number): Record<string, string> {
+  return {
+    'X-Gitlab-Blob-Id': blob.blobId,
+    'X-Gitlab-Commit-Id': sha,
+    'X-Gitlab-Content-Sha256': blob.sha256,
+    'X-Gitlab-Encoding': 'base64',
+    'X-Gitlab-File-Name': name,
+    'X-Gitlab-File-Path': path,
+    'X-Gitlab-Last-Commit-Id': sha,
+    'X-Gitlab-Ref': ref,
+    'X-Gitlab-Size': String(size),
+    'X-Gitlab-Execute-Filemode': 'false',
+  };
+}
+
+function branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string {
+  const r = ref === 'HEAD' ? 'main' : ref;
+  return BRANCHES.includes(r) ? r : ctx.world.repos.branchForSha(p.id, sha);
+}
+
+/** Checks shared by the three writes; returns the branch and the current content. */
+function prepareWrite(ctx: Ctx, p: ProjectRec, needsContent: boolean): { branch: string; current: Buffer | undefined; content: Buffer } {
+  requireAbility(ctx, p, 'push_code');
+  const missing = ['branch', 'commit_message', ...(needsContent ? ['content'] : [])].filter((k) => strParam(ctx, k) === undefined);
+  if (missing.length > 0) throw E.missing(...missing);
+  requireWritable(p);
+  const branch = strParam(ctx, 'branch')!;
+  if (!BRANCHES.includes(branch)) throw E.badRequest('You can only create or edit files when you are on a branch');
+  const text = strParam(ctx, 'content') ?? '';
+  const content = strParam(ctx, 'encoding') === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text);
+  return { branch, current: fileAt(ctx.world, p.id, branch, ctx.p.file_path!), content };
+}
+
+export function mountFiles({ project }: Mounts): void {
+  project.get('/repository/files/:file_path', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_code');
+    const ref = strParam(ctx, 'ref');
+    const sha = requireRef(ctx, p, ref);
+    const path = ctx.p.file_path!;
+    const content = fileAt(ctx.world, p.id, branchOf(ctx, p, ref!, sha), path);
+    if (!content) throw E.notFound('File');
+    const blob = ctx.world.repos.fileBlob(content);
+    const name = path.split('/').pop()!;
+    const body = {
+      file_name: name,
+      file_path: path,
+      size: content.length,
+      encoding: 'base64',
+      content: content.toString('base64'),
+      content_sha256: blob.sha256,
+      ref,
+      blob_id: blob.blobId,
+      commit_id: sha,
+      last_commit_id: sha,
+      execute_filemode: false,
+    };
+    sendJson(ctx, 200, body, ctx.method === 'HEAD' ? fileHeaders(name, path, ref!, sha, blob, content.length) : {});
+  });
+  project.get('/repository/files/:file_path/raw', { auth: 'public', job: true }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_code');
+    const ref = strParam(ctx, 'ref') || 'main';
+    const sha = requireRef(ctx, p, ref);
+    const path = ctx.p.file_path!;
+    const content = fileAt(ctx.world, p.id, branchOf(ctx, p, ref, sha), path);
+    if (!content) throw E.notFound('File');
+    const blob = ctx.world.repos.fileBlob(content);
+    const type = path.endsWith('.png') ? 'image/png' : 'text/plain; charset=utf-8';
+    sendText(ctx, 200, content, type, fileHeaders(path.split('/').pop()!, path, ref, sha, blob, content.length));
+  });
+  project.post('/repository/files/:file_path', { auth: 'user' }, (ctx, p) => {
+    const { branch, current, content } = prepareWrite(ctx, p, true);
+    if (current) throw E.badRequest('A file with this name already exists');
+    write(ctx.world, p.id, branch, ctx.p.file_path!, content);
+    sendJson(ctx, 201, { file_path: ctx.p.file_path, branch });
+  });
+  project.put('/repository/files/:file_path', { auth: 'user' }, (ctx, p) => {
+    const { branch, current, content } = prepareWrite(ctx, p, true);
+    if (!current) throw E.badRequest("A file with this name doesn't exist");
+    write(ctx.world, p.id, branch, ctx.p.file_path!, content);
+    sendJson(ctx, 200, { file_path: ctx.p.file_path, branch });
+  });
+  project.delete('/repository/files/:file_path', { auth: 'user' }, (ctx, p) => {
+    const { branch, current } = prepareWrite(ctx, p, false);
+    if (!current) throw E.badRequest("A file with this name doesn't exist");
+    write(ctx.world, p.id, branch, ctx.p.file_path!, null);
+    sendJson(ctx, 204, null);
+  });
+}

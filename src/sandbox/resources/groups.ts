@@ -1,0 +1,106 @@
+// Groups: `GET /groups` (offset and keyset), `GET /groups/:id`.
+import { canReadGroup } from '../access.js';
+import type { Ctx } from '../server/context.js';
+import { ApiError } from '../server/errors.js';
+import { decodeCursor, encodeCursor, isKeyset, keysetNext, keysetNotAvailable, offsetPage, pageParams } from '../server/paging.js';
+import { enumParam, SORTS, strParam } from '../server/params.js';
+import { sendJson, sendList } from '../server/respond.js';
+import type { GroupRec, UserRec } from '../store/records.js';
+import type { World } from '../store/world.js';
+import { iso } from '../util.js';
+import type { Mounts } from './mounts.js';
+
+function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: g.id,
+    web_url: `${w.base()}/groups/${g.fullPath}`,
+    name: g.name,
+    path: g.path,
+    description: g.description,
+    visibility: g.visibility,
+    share_with_group_lock: false,
+    require_two_factor_authentication: false,
+    two_factor_grace_period: 48,
+    project_creation_level: 'developer',
+    auto_devops_enabled: null,
+    subgroup_creation_level: 'owner',
+    emails_disabled: false,
+    emails_enabled: true,
+    mentions_disabled: null,
+    lfs_enabled: true,
+    default_branch: null,
+    default_branch_protection: 2,
+    avatar_url: null,
+    request_access_enabled: false,
+    full_name: g.fullName,
+    full_path: g.fullPath,
+    created_at: iso(g.createdAt),
+    parent_id: g.parentId,
+    organization_id: 1,
+    shared_runners_setting: 'enabled',
+    archived: false,
+    marked_for_deletion_on: null,
+  };
+  if (viewer?.isAdmin) out.repository_storage = g.storage;
+  return out;
+}
+
+function visibleGroupsBy(ctx: Ctx, key: 'name' | 'path'): number[] {
+  const w = ctx.world;
+  const user = ctx.user;
+  if (user?.isAdmin) return w.groupsSortedBy(key);
+  return w.groupsSortedBy(key).filter((g) => canReadGroup(user, w.groups.get(g)!));
+}
+
+export function mountGroups({ root, group }: Mounts): void {
+  root.get('/groups', { auth: 'public' }, (ctx) => {
+    const w = ctx.world;
+    if (isKeyset(ctx)) {
+      const orderBy = strParam(ctx, 'order_by') ?? 'id';
+      const sort = strParam(ctx, 'sort') ?? 'desc';
+      if (orderBy !== 'name' || sort !== 'asc') throw keysetNotAvailable();
+      const list = visibleGroupsBy(ctx, 'name');
+      const { perPage } = pageParams(ctx);
+      let start = 0;
+      const cursorText = strParam(ctx, 'cursor');
+      if (cursorText) {
+        const c = decodeCursor(cursorText);
+        if (!c || c.name === undefined || c.id === undefined) throw new ApiError(400, { error: 'cursor is invalid' });
+        const cn = String(c.name);
+        const cid = Number(c.id);
+        let lo = 0;
+        let hi = list.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          const g = w.groups.get(list[mid]!)!;
+          const after = g.name > cn || (g.name === cn && g.id > cid);
+          if (!after) lo = mid + 1;
+          else hi = mid;
+        }
+        start = lo;
+      }
+      const page = list.slice(start, start + perPage).map((g) => w.groups.get(g)!);
+      if (page.length > 0) {
+        const last = page[page.length - 1]!;
+        keysetNext(ctx, [['cursor', encodeCursor({ name: last.name, id: String(last.id), _kd: 'n' })]], ['page']);
+      }
+      sendList(ctx, page.map((g) => groupJson(w, g, ctx.user)));
+      return;
+    }
+    const orderBy = enumParam(ctx, 'order_by', ['name', 'path', 'id', 'similarity'] as const, 'name');
+    const sort = enumParam(ctx, 'sort', SORTS, 'asc');
+    // `similarity` without a search orders as `name`; with one, by name too (groups are few).
+    let list = orderBy === 'id' ? w.visibleGroupIds(ctx.user) : visibleGroupsBy(ctx, orderBy === 'path' ? 'path' : 'name');
+    const search = strParam(ctx, 'search')?.toLowerCase();
+    if (search) list = list.filter((g) => w.groups.get(g)!.fullPath.toLowerCase().includes(search) || w.groups.get(g)!.name.toLowerCase().includes(search));
+    const n = list.length;
+    const page = offsetPage(ctx, n, (off, lim) => {
+      const out = [];
+      for (let k = off; k < off + lim; k++) out.push(w.groups.get(sort === 'asc' ? list[k]! : list[n - 1 - k]!)!);
+      return out;
+    }, { maxOffsetType: 'Group' });
+    sendList(ctx, page.map((g) => groupJson(w, g, ctx.user)));
+  });
+
+  group.get('', { auth: 'public' }, (ctx, g) => sendJson(ctx, 200, groupJson(ctx.world, g, ctx.user)));
+}

@@ -1,0 +1,50 @@
+// Every resource of the sandbox. Adding one: a file exporting
+// `mountX(mounts)` (store access, serializer, routes) and a line here.
+import type { Router } from '../server/router.js';
+import { mountBranches } from './branches.js';
+import { mountCommits } from './commits.js';
+import { mountFiles } from './files.js';
+import { mountGroups } from './groups.js';
+import { mountImports } from './imports.js';
+import { mountIssues } from './issues.js';
+import { mountJobs } from './jobs.js';
+import { type Mounts, mounts } from './mounts.js';
+import { mountNamespaces } from './namespaces.js';
+import { mountNotes } from './notes.js';
+import { mountOAuth } from './oauth.js';
+import { mountPipelines } from './pipelines.js';
+import { mountProjects } from './projects.js';
+import { mountReleases } from './releases.js';
+import { mountSettings } from './settings.js';
+import { mountSharing } from './sharing.js';
+import { mountSnippets } from './snippets.js';
+import { mountStorageMoves } from './storage-moves.js';
+import { mountTags } from './tags.js';
+import { mountUsers } from './users.js';
+
+const RESOURCES: Array<(m: Mounts) => void> = [
+  mountProjects,
+  mountImports,
+  mountSharing,
+  mountIssues,
+  mountNotes,
+  mountFiles,
+  mountBranches,
+  mountCommits,
+  mountTags,
+  mountPipelines,
+  mountJobs,
+  mountReleases,
+  mountUsers,
+  mountGroups,
+  mountNamespaces,
+  mountSnippets,
+  mountStorageMoves,
+  mountSettings,
+  mountOAuth,
+];
+
+export function mountResources(router: Router): void {
+  const m = mounts(router);
+  for (const mount of RESOURCES) mount(m);
+}

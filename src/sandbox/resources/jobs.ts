@@ -1,0 +1,136 @@
+// Jobs: project and pipeline job lists (`scope[]`, `include_retried`), one
+// job, its artifacts (302 to the object listener), and `GET /job` for job
+// tokens (reference endpoints §4). Every pipeline has `build` (artifacts) and `test`.
+import type { Ctx } from '../server/context.js';
+import { E } from '../server/errors.js';
+import { offsetPage, pageOf } from '../server/paging.js';
+import { boolParam, intSeg, listParam } from '../server/params.js';
+import { sendJson, sendList, sendText } from '../server/respond.js';
+import type { JobRec, PipelineRec, ProjectRec } from '../store/records.js';
+import type { World } from '../store/world.js';
+import { buildZip, iso, seededBytes } from '../util.js';
+import { commitJson } from './commits.js';
+import { requireAbility } from './guards.js';
+import type { Mounts } from './mounts.js';
+import { findPipeline, pipelineById, pipelineJson, pipelineState, pipelineStore, SEEDED_JOBS, STATUSES } from './pipelines.js';
+import { userBasic } from './users.js';
+
+export function jobById(w: World, id: number): JobRec | null {
+  if (!Number.isInteger(id) || id < 1) return null;
+  const own = pipelineStore(w).jobs.get(id);
+  if (own) return own;
+  const pipelineId = Math.ceil(id / SEEDED_JOBS);
+  const pl = pipelineById(w, pipelineId);
+  if (!pl || pl.fixedStatus === null) return null;
+  const build = id - (pipelineId - 1) * SEEDED_JOBS === 1;
+  return { id, pipelineId, projectId: pl.projectId, name: build ? 'build' : 'test', stage: build ? 'build' : 'test', hasArtifacts: build };
+}
+
+function jobStatus(job: JobRec, pl: PipelineRec): string {
+  const s = pipelineState(pl).status;
+  if (job.name === 'build' && (s === 'success' || s === 'failed')) return 'success';
+  return s;
+}
+
+function artifactSize(jobId: number): number {
+  return 64 * 1024 + (jobId % 16) * 16 * 1024;
+}
+
+export function artifactArchive(w: World, jobId: number): Buffer {
+  const size = artifactSize(jobId);
+  const report = Buffer.from(`job ${jobId}\nstatus: success\n`);
+  const overhead = 22 + 2 * (30 + 46) + 'build/output.bin'.length * 2 + 'build/report.txt'.length * 2 + report.length;
+  const bin = seededBytes(w.h(80, jobId), Math.max(1024, size - overhead));
+  return buildZip([
+    { name: 'build/output.bin', data: bin },
+    { name: 'build/report.txt', data: report },
+  ]);
+}
+
+function jobJson(w: World, job: JobRec): Record<string, unknown> {
+  const pl = pipelineById(w, job.pipelineId)!;
+  const p = w.projects.get(job.projectId)!;
+  const st = pipelineState(pl);
+  const status = jobStatus(job, pl);
+  const commit = w.repos.findCommit(job.projectId, pl.sha);
+  const finished = status === 'success' || status === 'failed';
+  const size = artifactSize(job.id);
+  const archive = job.hasArtifacts && status === 'success';
+  return {
+    id: job.id,
+    status,
+    stage: job.stage,
+    name: job.name,
+    ref: pl.ref,
+    tag: false,
+    coverage: null,
+    allow_failure: false,
+    created_at: iso(pl.createdAt),
+    started_at: st.startedAt ? iso(st.startedAt) : null,
+    finished_at: finished && st.finishedAt ? iso(st.finishedAt) : null,
+    erased_at: null,
+    duration: finished && st.startedAt && st.finishedAt ? (st.finishedAt - st.startedAt) / 1000 : null,
+    queued_duration: st.startedAt ? (st.startedAt - pl.createdAt) / 1000 : null,
+    user: userBasic(w, w.users.get(pl.userId) ?? w.users.get(1)!),
+    commit: commit ? commitJson(w, p, commit) : null,
+    pipeline: pipelineJson(w, pl, false),
+    web_url: `${w.base()}/${p.fullPath}/-/jobs/${job.id}`,
+    project: { ci_job_token_scope_enabled: false },
+    artifacts: archive ? [{ file_type: 'archive', size, filename: 'artifacts.zip', file_format: 'zip' }] : [],
+    artifacts_file: archive ? { filename: 'artifacts.zip', size } : undefined,
+    runner: null,
+    artifacts_expire_at: null,
+    archived: false,
+    tag_list: [],
+  };
+}
+
+/** `scope` / `scope[]`: job statuses. */
+function scopeFilter(ctx: Ctx): (job: JobRec) => boolean {
+  const scopes = listParam(ctx, 'scope');
+  boolParam(ctx, 'include_retried'); // no job of the sandbox is ever retried
+  if (!scopes) return () => true;
+  if (scopes.some((s) => !(STATUSES as readonly string[]).includes(s))) throw E.notValid('scope');
+  return (job) => scopes.includes(jobStatus(job, pipelineById(ctx.world, job.pipelineId)!));
+}
+
+function findJob(ctx: Ctx, p: ProjectRec): JobRec {
+  const job = jobById(ctx.world, intSeg(ctx, 'job_id'));
+  if (!job || job.projectId !== p.id) throw E.findNotFound();
+  return job;
+}
+
+export function mountJobs({ root, project }: Mounts): void {
+  project.get('/jobs', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_build');
+    const w = ctx.world;
+    const keep = scopeFilter(ctx);
+    const ids = pipelineStore(w).pipelines.list(p.id).flatMap((pl) => pl.jobIds);
+    const jobs = ids.map((id) => jobById(w, id)!).filter(keep).reverse();
+    // The project job list is paginated without counting (reference endpoints §4).
+    sendList(ctx, offsetPage(ctx, jobs.length, (off, lim) => jobs.slice(off, off + lim), { uncounted: true }).map((j) => jobJson(w, j)));
+  });
+  project.get('/pipelines/:pipeline_id/jobs', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_build');
+    const keep = scopeFilter(ctx);
+    const jobs = findPipeline(ctx, p).jobIds.map((j) => jobById(ctx.world, j)!).filter(keep);
+    sendList(ctx, pageOf(ctx, jobs).map((j) => jobJson(ctx.world, j)));
+  });
+  project.get('/jobs/:job_id', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_build');
+    sendJson(ctx, 200, jobJson(ctx.world, findJob(ctx, p)));
+  });
+  project.get('/jobs/:job_id/artifacts', { auth: 'public', job: true }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_build');
+    const job = findJob(ctx, p);
+    if (!job.hasArtifacts || jobStatus(job, pipelineById(ctx.world, job.pipelineId)!) !== 'success') throw E.notFound();
+    const location = ctx.core.signObjectUrl(p.id, job.id);
+    sendText(ctx, 302, `This resource has been moved temporarily to ${location}.`, 'text/plain', { Location: location });
+  });
+  root.get('/job', { auth: 'user', job: true }, (ctx) => {
+    if (ctx.token?.kind !== 'job') throw E.notFound('Job');
+    const job = jobById(ctx.world, ctx.token.jobId!);
+    if (!job) throw E.unauthorized();
+    sendJson(ctx, 200, jobJson(ctx.world, job));
+  });
+}

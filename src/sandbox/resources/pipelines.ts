@@ -1,0 +1,244 @@
+// Pipelines: list with the service's filters, read, create (reference
+// endpoints §3). Seeded projects have 3 finished pipelines on main (ids
+// `(p-1)*3+k`); created ones move created → pending → running → success|failed.
+import { E } from '../server/errors.js';
+import { pageOf } from '../server/paging.js';
+import { enumParam, SORTS, strParam, timeParam } from '../server/params.js';
+import { sendJson, sendList } from '../server/respond.js';
+import type { Ctx } from '../server/context.js';
+import { ChildCollection, cmp, type Compare, ordered, storeFor } from '../store/collection.js';
+import type { JobRec, PipelineRec, ProjectRec } from '../store/records.js';
+import { BRANCHES } from '../store/repository.js';
+import type { World } from '../store/world.js';
+import { iso } from '../util.js';
+import { requireAbility } from './guards.js';
+import type { Mounts } from './mounts.js';
+import { userBasic } from './users.js';
+
+const SEEDED_PIPELINES = 3;
+export const SEEDED_JOBS = 2;
+const DAY = 86_400_000;
+/** Each step of a created pipeline takes this long. */
+const PIPELINE_STEP_MS = 100;
+
+export const STATUSES = ['created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled'] as const;
+const SOURCES = ['push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'webide', 'merge_request_event', 'external_pull_request_event', 'parent_pipeline', 'ondemand_dast_scan', 'ondemand_dast_validation', 'security_orchestration_policy'] as const;
+const SCOPES = ['running', 'pending', 'finished', 'branches', 'tags'] as const;
+const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
+const STATUS_LABEL: Record<string, string> = { success: 'passed', failed: 'failed', running: 'running', pending: 'pending', created: 'created' };
+
+function derivePipeline(w: World, pid: number, id: number): PipelineRec | null {
+  const p = w.projects.get(pid);
+  if (!p?.seeded || id < (pid - 1) * SEEDED_PIPELINES + 1 || id > pid * SEEDED_PIPELINES) return null;
+  const k = id - (pid - 1) * SEEDED_PIPELINES;
+  const h = w.h(70, id);
+  const jobIds = [];
+  for (let j = 1; j <= SEEDED_JOBS; j++) jobIds.push((id - 1) * SEEDED_JOBS + j);
+  return {
+    id,
+    iid: k,
+    projectId: pid,
+    ref: 'main',
+    sha: w.repos.branchCommits(pid, 'main')![SEEDED_PIPELINES - k]!.id,
+    createdAt: p.createdAt + DAY + k * 3_600_000 + (h % 1000),
+    userId: p.creatorId,
+    fixedStatus: k === 2 && h % 3 === 0 ? 'failed' : 'success',
+    willFail: false,
+    variables: [],
+    jobIds,
+  };
+}
+
+interface PipelineStore {
+  pipelines: ChildCollection<number, PipelineRec>;
+  /** created pipeline id → project id */
+  projectOf: Map<number, number>;
+  /** jobs of created pipelines */
+  jobs: Map<number, JobRec>;
+  nextPipelineId: number;
+  nextJobId: number;
+}
+
+export const pipelineStore = storeFor<PipelineStore>((w) => ({
+  pipelines: new ChildCollection<number, PipelineRec>({
+    seededKeys(pid) {
+      if (!w.projects.get(pid)?.seeded) return [];
+      return Array.from({ length: SEEDED_PIPELINES }, (_, k) => (pid - 1) * SEEDED_PIPELINES + k + 1);
+    },
+    derive: (pid, id) => derivePipeline(w, pid, id),
+  }),
+  projectOf: new Map(),
+  jobs: new Map(),
+  nextPipelineId: w.seededProjects * SEEDED_PIPELINES + 1,
+  nextJobId: w.seededProjects * SEEDED_PIPELINES * SEEDED_JOBS + 1,
+}));
+
+export function pipelineById(w: World, id: number): PipelineRec | null {
+  const store = pipelineStore(w);
+  const pid = store.projectOf.get(id) ?? Math.ceil(id / SEEDED_PIPELINES);
+  return Number.isInteger(id) && id > 0 ? store.pipelines.get(pid, id) : null;
+}
+
+export function pipelineState(pl: PipelineRec): { status: string; startedAt: number | null; finishedAt: number | null; updatedAt: number } {
+  if (pl.fixedStatus) {
+    return { status: pl.fixedStatus, startedAt: pl.createdAt + 20_000, finishedAt: pl.createdAt + 320_000, updatedAt: pl.createdAt + 320_000 };
+  }
+  const t = Date.now() - pl.createdAt;
+  const s = PIPELINE_STEP_MS;
+  if (t < s) return { status: 'created', startedAt: null, finishedAt: null, updatedAt: pl.createdAt };
+  if (t < 2 * s) return { status: 'pending', startedAt: null, finishedAt: null, updatedAt: pl.createdAt + s };
+  if (t < 3 * s) return { status: 'running', startedAt: pl.createdAt + 2 * s, finishedAt: null, updatedAt: pl.createdAt + 2 * s };
+  return { status: pl.willFail ? 'failed' : 'success', startedAt: pl.createdAt + 2 * s, finishedAt: pl.createdAt + 3 * s, updatedAt: pl.createdAt + 3 * s };
+}
+
+function detailedStatus(status: string, path: string): Record<string, unknown> {
+  const label = STATUS_LABEL[status] ?? status;
+  return { icon: `status_${status}`, text: label, label, group: status, tooltip: label, has_details: true, details_path: path, illustration: null, favicon: `/assets/ci_favicons/favicon_status_${status}.png` };
+}
+
+export function pipelineJson(w: World, pl: PipelineRec, full: boolean): Record<string, unknown> {
+  const p = w.projects.get(pl.projectId)!;
+  const st = pipelineState(pl);
+  const out: Record<string, unknown> = {
+    id: pl.id,
+    iid: pl.iid,
+    project_id: pl.projectId,
+    sha: pl.sha,
+    ref: pl.ref,
+    status: st.status,
+    source: pl.fixedStatus ? 'push' : 'api',
+    created_at: iso(pl.createdAt),
+    updated_at: iso(st.updatedAt),
+    web_url: `${w.base()}/${p.fullPath}/-/pipelines/${pl.id}`,
+  };
+  if (!full) return out;
+  const duration = st.startedAt && st.finishedAt ? Math.round((st.finishedAt - st.startedAt) / 1000) : null;
+  Object.assign(out, {
+    before_sha: '0000000000000000000000000000000000000000',
+    tag: false,
+    yaml_errors: null,
+    user: userBasic(w, w.users.get(pl.userId) ?? w.users.get(1)!),
+    started_at: st.startedAt ? iso(st.startedAt) : null,
+    finished_at: st.finishedAt ? iso(st.finishedAt) : null,
+    committed_at: null,
+    duration,
+    queued_duration: st.startedAt ? Math.round((st.startedAt - pl.createdAt) / 1000) : null,
+    coverage: null,
+    detailed_status: detailedStatus(st.status, `/${p.fullPath}/-/pipelines/${pl.id}`),
+    name: null,
+  });
+  return out;
+}
+
+/** The pipeline of `:pipeline_id` in this project; others are `.find`'s 404. */
+export function findPipeline(ctx: Ctx, p: ProjectRec): PipelineRec {
+  const v = ctx.p.pipeline_id!;
+  if (!/^\d+$/.test(v)) throw E.invalid('pipeline_id');
+  const pl = pipelineStore(ctx.world).pipelines.get(p.id, Number(v));
+  if (!pl) throw E.findNotFound();
+  return pl;
+}
+
+const ORDERS: Record<string, Compare<PipelineRec>> = {
+  id: (a, b) => a.id - b.id,
+  status: (a, b) => cmp(pipelineState(a).status, pipelineState(b).status) || a.id - b.id,
+  ref: (a, b) => cmp(a.ref, b.ref) || a.id - b.id,
+  updated_at: (a, b) => pipelineState(a).updatedAt - pipelineState(b).updatedAt || a.id - b.id,
+  user_id: (a, b) => a.userId - b.userId || a.id - b.id,
+};
+
+function listPipelines(ctx: Ctx, p: ProjectRec): PipelineRec[] {
+  const w = ctx.world;
+  const scope = enumParam(ctx, 'scope', SCOPES);
+  const status = enumParam(ctx, 'status', STATUSES);
+  const source = enumParam(ctx, 'source', SOURCES);
+  const orderBy = enumParam(ctx, 'order_by', ['id', 'status', 'ref', 'updated_at', 'user_id'] as const, 'id');
+  const sort = enumParam(ctx, 'sort', SORTS, 'desc');
+  const ref = strParam(ctx, 'ref');
+  const sha = strParam(ctx, 'sha');
+  const username = strParam(ctx, 'username');
+  const uid = username === undefined ? undefined : (w.usersByName.get(username.toLowerCase()) ?? 0);
+  const times: Array<[number | undefined, (pl: PipelineRec) => number, 1 | -1]> = [
+    [timeParam(ctx, 'updated_after'), (pl) => pipelineState(pl).updatedAt, 1],
+    [timeParam(ctx, 'updated_before'), (pl) => pipelineState(pl).updatedAt, -1],
+    [timeParam(ctx, 'created_after'), (pl) => pl.createdAt, 1],
+    [timeParam(ctx, 'created_before'), (pl) => pl.createdAt, -1],
+  ];
+  let list = pipelineStore(w).pipelines.list(p.id).filter((pl) => {
+    const st = pipelineState(pl).status;
+    if (scope === 'running' && st !== 'running') return false;
+    if (scope === 'pending' && st !== 'pending') return false;
+    if (scope === 'finished' && !FINISHED.has(st)) return false;
+    if (status !== undefined && st !== status) return false;
+    if (source !== undefined && (pl.fixedStatus ? 'push' : 'api') !== source) return false;
+    if (ref !== undefined && pl.ref !== ref) return false;
+    if (sha !== undefined && pl.sha !== sha) return false;
+    if (uid !== undefined && pl.userId !== uid) return false;
+    return times.every(([t, value, dir]) => t === undefined || (dir === 1 ? value(pl) >= t : value(pl) <= t));
+  });
+  if (scope === 'branches' || scope === 'tags') {
+    // The latest pipeline of each branch (or tag).
+    const isBranch = (r: string) => BRANCHES.includes(r);
+    const latest = new Map<string, PipelineRec>();
+    for (const pl of list) if (isBranch(pl.ref) === (scope === 'branches') && (latest.get(pl.ref)?.id ?? 0) < pl.id) latest.set(pl.ref, pl);
+    list = [...latest.values()];
+  }
+  return ordered(list, ORDERS, orderBy, sort);
+}
+
+function parseVariables(ctx: Ctx): PipelineRec['variables'] {
+  const raw = ctx.params.variables;
+  if (raw === undefined || raw === null || raw === '') return [];
+  const list = Array.isArray(raw) ? raw : typeof raw === 'object' ? Object.values(raw as object) : null;
+  if (!list) throw E.invalid('variables');
+  const out: PipelineRec['variables'] = [];
+  let badType = false;
+  list.forEach((v, i) => {
+    if (!v || typeof v !== 'object') throw E.invalid(`variables[${i}]`);
+    const o = v as Record<string, unknown>;
+    if (o.key === undefined || o.key === null || o.key === '') throw E.missing(`variables[${i}][key]`);
+    const type = o.variable_type === undefined ? 'env_var' : String(o.variable_type);
+    if (type !== 'env_var' && type !== 'file') badType = true;
+    out.push({ key: String(o.key), value: o.value === undefined || o.value === null ? '' : String(o.value), variable_type: type });
+  });
+  if (badType) throw E.validation({ variables: { variable_type: ['is not included in the list'] } });
+  return out;
+}
+
+function createPipeline(w: World, p: ProjectRec, ref: string, sha: string, userId: number, variables: PipelineRec['variables']): PipelineRec {
+  const store = pipelineStore(w);
+  const id = store.nextPipelineId++;
+  const willFail = ref.startsWith('fail/') || variables.some((v) => v.key === 'SANDBOX_PIPELINE_RESULT' && v.value === 'failed');
+  const jobIds = [];
+  for (const name of ['build', 'test']) {
+    const jid = store.nextJobId++;
+    store.jobs.set(jid, { id: jid, pipelineId: id, projectId: p.id, name, stage: name, hasArtifacts: name === 'build' });
+    jobIds.push(jid);
+  }
+  const rec: PipelineRec = { id, iid: store.pipelines.count(p.id) + 1, projectId: p.id, ref, sha, createdAt: Date.now(), userId, fixedStatus: null, willFail, variables, jobIds };
+  store.pipelines.insert(p.id, id, rec);
+  store.projectOf.set(id, p.id);
+  return rec;
+}
+
+export function mountPipelines({ project }: Mounts): void {
+  project.get('/pipelines', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_pipeline');
+    sendList(ctx, pageOf(ctx, listPipelines(ctx, p)).map((pl) => pipelineJson(ctx.world, pl, false)));
+  });
+  project.get('/pipelines/:pipeline_id', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_pipeline');
+    sendJson(ctx, 200, pipelineJson(ctx.world, findPipeline(ctx, p), true));
+  });
+  project.post('/pipeline', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'create_pipeline');
+    const ref = strParam(ctx, 'ref');
+    if (!ref) throw E.missing('ref');
+    const variables = parseVariables(ctx);
+    const repos = ctx.world.repos;
+    const isBranchOrTag = BRANCHES.includes(ref) || repos.tags(p.id).some((t) => t.name === ref);
+    const sha = isBranchOrTag ? repos.resolveRef(p.id, ref) : null;
+    if (!sha) throw E.validation({ base: ['Reference not found'] });
+    sendJson(ctx, 201, pipelineJson(ctx.world, createPipeline(ctx.world, p, ref, sha, ctx.user!.id, variables), true));
+  });
+}

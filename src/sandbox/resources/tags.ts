@@ -1,0 +1,90 @@
+// Tags: `GET …/repository/tags` (`order_by` name|updated|version, default
+// updated desc; `search` with `^`/`$`), `GET …/tags/:tag`, create, delete.
+import type { Ctx } from '../server/context.js';
+import { E } from '../server/errors.js';
+import { pageOf } from '../server/paging.js';
+import { enumParam, SORTS, strParam } from '../server/params.js';
+import { sendJson, sendList } from '../server/respond.js';
+import type { ProjectRec } from '../store/records.js';
+import type { TagRec } from '../store/repository.js';
+import { iso } from '../util.js';
+import { refSearch } from './branches.js';
+import { commitJson } from './commits.js';
+import { requireAbility, requireWritable } from './guards.js';
+import type { Mounts } from './mounts.js';
+import { releaseOf } from './releases.js';
+
+function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
+  const w = ctx.world;
+  const c = w.repos.findCommit(p.id, t.sha);
+  const rel = releaseOf(w, p.id, t.name);
+  return {
+    name: t.name,
+    message: t.message,
+    target: t.message ? w.repos.fileBlob(Buffer.from(`tag ${t.name}`)).blobId : t.sha,
+    commit: c ? commitJson(w, p, c) : null,
+    release: rel ? { tag_name: rel.tagName, description: rel.description } : null,
+    protected: false,
+    created_at: c && t.message ? iso(c.createdAt + 60_000) : null,
+  };
+}
+
+/** Version order: numeric runs compare as numbers, the rest as text. */
+function compareVersions(a: string, b: string): number {
+  const pa = a.match(/\d+|\D+/g) ?? [];
+  const pb = b.match(/\d+|\D+/g) ?? [];
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i];
+    const y = pb[i];
+    if (x === undefined || y === undefined) return x === undefined ? -1 : 1;
+    const nx = /^\d/.test(x) && /^\d/.test(y) ? Number(x) - Number(y) : x < y ? -1 : x > y ? 1 : 0;
+    if (nx !== 0) return nx;
+  }
+  return 0;
+}
+
+export function mountTags({ project }: Mounts): void {
+  project.get('/repository/tags', { auth: 'public', job: true }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_code');
+    const orderBy = enumParam(ctx, 'order_by', ['name', 'updated', 'version'] as const, 'updated');
+    const sort = enumParam(ctx, 'sort', SORTS, 'desc');
+    const repos = ctx.world.repos;
+    const match = refSearch(strParam(ctx, 'search'));
+    const when = (t: TagRec) => repos.findCommit(p.id, t.sha)?.createdAt ?? 0;
+    const tags = repos.tags(p.id).filter((t) => match(t.name));
+    tags.sort((a, b) => {
+      if (orderBy === 'version') return compareVersions(a.name, b.name);
+      if (orderBy === 'updated') return when(a) - when(b) || (a.name < b.name ? -1 : 1);
+      return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    });
+    if (sort === 'desc') tags.reverse();
+    sendList(ctx, pageOf(ctx, tags).map((t) => tagJson(ctx, p, t)));
+  });
+  project.get('/repository/tags/:tag', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_code');
+    const t = ctx.world.repos.tags(p.id).find((x) => x.name === ctx.p.tag);
+    if (!t) throw E.notFound('Tag');
+    sendJson(ctx, 200, tagJson(ctx, p, t));
+  });
+  project.post('/repository/tags', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'push_code');
+    const name = strParam(ctx, 'tag_name');
+    const ref = strParam(ctx, 'ref');
+    const missing = [name === undefined ? 'tag_name' : '', ref === undefined ? 'ref' : ''].filter(Boolean);
+    if (missing.length > 0) throw E.missing(...missing);
+    requireWritable(p);
+    const repos = ctx.world.repos;
+    if (repos.tags(p.id).some((t) => t.name === name)) throw E.badRequest(`Tag ${name} already exists`);
+    const sha = repos.resolveRef(p.id, ref!);
+    if (!sha) throw E.badRequest(`Target ${ref} is invalid`);
+    const tag: TagRec = { name: name!, sha, message: strParam(ctx, 'message') || null };
+    repos.addTag(p.id, tag);
+    sendJson(ctx, 201, tagJson(ctx, p, tag));
+  });
+  project.delete('/repository/tags/:tag', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'push_code');
+    requireWritable(p);
+    if (!ctx.world.repos.removeTag(p.id, ctx.p.tag!)) throw E.notFound('Tag');
+    sendJson(ctx, 204, null);
+  });
+}

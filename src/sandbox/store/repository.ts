@@ -1,0 +1,143 @@
+// The synthetic git repository every project has: branches, commits, tags
+// and files derived from (seed, project id); tags created through the API
+// are kept on top.
+import { seededBytes, sha1, sha256 } from '../util.js';
+import type { CommitRec } from './records.js';
+import type { World } from './world.js';
+
+/** Branches of every synthetic repository (note the `/` in names). */
+export const BRANCHES = ['main', 'develop', 'feature/login', 'feature/search-v2', 'fix/issue-1', 'fail/broken-build'];
+/** Tags: name → main commit index (from oldest, 0-based) or branch head. */
+const TAGS: Array<{ name: string; branch: string; index: number; message: string | null }> = [
+  { name: 'v1.0.0', branch: 'main', index: 4, message: 'First stable release' },
+  { name: 'v1.0.0+build.5', branch: 'main', index: 5, message: null },
+  { name: 'v1.1.0', branch: 'main', index: 9, message: 'Feature release' },
+  { name: 'v2.0.0-rc.1', branch: 'develop', index: -1, message: null },
+];
+const MAIN_COMMITS = 12;
+const BRANCH_COMMITS = 3;
+
+export interface TagRec {
+  name: string;
+  sha: string;
+  message: string | null;
+}
+
+export class Repositories {
+  /** project id → tag name → tag created through the API */
+  private readonly createdTags = new Map<number, Map<string, TagRec>>();
+  /** project id → names of seeded tags deleted through the API */
+  private readonly deletedTags = new Map<number, Set<string>>();
+
+  constructor(private readonly world: World) {}
+
+  private commitSha(pid: number, branch: string, i: number): string {
+    return sha1(`${this.world.seed}:${pid}:${branch}:${i}`);
+  }
+
+  /** Commits of a branch, newest first. */
+  branchCommits(pid: number, branch: string): CommitRec[] | null {
+    const p = this.world.projects.get(pid);
+    if (!p || !BRANCHES.includes(branch)) return null;
+    const main: CommitRec[] = [];
+    for (let i = 0; i < MAIN_COMMITS; i++) {
+      main.push({
+        id: this.commitSha(pid, 'main', i),
+        title: i === 0 ? 'Initial commit' : `Update ${['docs', 'main module', 'tests', 'CI config'][i % 4]} (${i})`,
+        parentId: i === 0 ? null : this.commitSha(pid, 'main', i - 1),
+        createdAt: p.createdAt + i * 3_600_000,
+        authorIdx: i % 3,
+      });
+    }
+    if (branch === 'main') return main.reverse();
+    const base = 3 + (BRANCHES.indexOf(branch) % 5);
+    const own: CommitRec[] = [];
+    for (let i = 0; i < BRANCH_COMMITS; i++) {
+      own.push({
+        id: this.commitSha(pid, branch, i),
+        title: `${branch.split('/').pop()}: step ${i + 1}`,
+        parentId: i === 0 ? main[base]!.id : this.commitSha(pid, branch, i - 1),
+        createdAt: p.createdAt + (base + i) * 3_600_000 + 1_800_000,
+        authorIdx: (i + 1) % 3,
+      });
+    }
+    return [...own.reverse(), ...main.slice(0, base + 1).reverse()];
+  }
+
+  tags(pid: number): TagRec[] {
+    const out: TagRec[] = [];
+    const gone = this.deletedTags.get(pid);
+    for (const t of TAGS) {
+      if (gone?.has(t.name)) continue;
+      const commits = this.branchCommits(pid, t.branch)!;
+      const sha = t.index < 0 ? commits[0]!.id : commits[commits.length - 1 - t.index]!.id;
+      out.push({ name: t.name, sha, message: t.message });
+    }
+    const extra = this.createdTags.get(pid);
+    if (extra) for (const t of extra.values()) out.push(t);
+    return out;
+  }
+
+  findCommit(pid: number, sha: string): CommitRec | null {
+    for (const b of BRANCHES) {
+      const c = this.branchCommits(pid, b)!.find((x) => x.id === sha || (sha.length >= 7 && x.id.startsWith(sha)));
+      if (c) return c;
+    }
+    return null;
+  }
+
+  /** Resolve a ref (branch, tag, sha, HEAD) to a commit sha. */
+  resolveRef(pid: number, ref: string): string | null {
+    if (ref === 'HEAD') ref = 'main';
+    if (BRANCHES.includes(ref)) return this.branchCommits(pid, ref)![0]!.id;
+    const tag = this.tags(pid).find((t) => t.name === ref);
+    if (tag) return tag.sha;
+    if (/^[0-9a-f]{7,40}$/.test(ref)) return this.findCommit(pid, ref)?.id ?? null;
+    return null;
+  }
+
+  branchForSha(pid: number, sha: string): string {
+    for (const b of BRANCHES) if (this.branchCommits(pid, b)!.some((c) => c.id === sha)) return b;
+    return 'main';
+  }
+
+  files(pid: number, ref: string): Map<string, Buffer> {
+    const p = this.world.projects.get(pid)!;
+    const m = new Map<string, Buffer>();
+    m.set('README.md', Buffer.from(`# ${p.name}\n\n${p.description ?? 'No description.'}\n\nSee docs/guide/intro.md.\n`));
+    m.set('.gitlab-ci.yml', Buffer.from('stages: [build, test]\nbuild:\n  stage: build\n  script: make\n  artifacts:\n    paths: [build/]\ntest:\n  stage: test\n  script: make test\n'));
+    m.set('docs/guide/intro.md', Buffer.from(`# Introduction\n\nWelcome to ${p.name}.\n`));
+    m.set('docs/guide/advanced/config.md', Buffer.from('# Configuration\n\nSet `LOG_LEVEL=debug` for verbose output.\n'));
+    m.set('docs/c++/notes+tips.md', Buffer.from('# C++ notes\n\nA file whose path has a plus sign.\n'));
+    m.set('docs/release notes.md', Buffer.from('# Release notes\n\nA file whose name has a space.\n'));
+    m.set('src/app/main.ts', Buffer.from(`export const project = ${JSON.stringify(p.path)};\nconsole.log(project);\n`));
+    m.set('src/lib/util.ts', Buffer.from('export function add(a: number, b: number): number {\n  return a + b;\n}\n'));
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), seededBytes(this.world.h(60, pid), 1016)]);
+    m.set('assets/logo.png', png);
+    if (ref === 'feature/login') m.set('src/app/login.ts', Buffer.from('export function login(): boolean {\n  return true;\n}\n'));
+    return m;
+  }
+
+  removeTag(pid: number, name: string): boolean {
+    if (this.createdTags.get(pid)?.delete(name)) return true;
+    if (!TAGS.some((t) => t.name === name) || this.deletedTags.get(pid)?.has(name)) return false;
+    const gone = this.deletedTags.get(pid) ?? new Set<string>();
+    gone.add(name);
+    this.deletedTags.set(pid, gone);
+    return true;
+  }
+
+  addTag(pid: number, tag: TagRec): void {
+    this.deletedTags.get(pid)?.delete(tag.name);
+    let m = this.createdTags.get(pid);
+    if (!m) {
+      m = new Map();
+      this.createdTags.set(pid, m);
+    }
+    m.set(tag.name, tag);
+  }
+
+  fileBlob(content: Buffer): { blobId: string; sha256: string } {
+    return { blobId: sha1(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content])), sha256: sha256(content) };
+  }
+}

@@ -1,0 +1,199 @@
+// Issues: service-endpoints.md §1 (list params, failures, edit) and §0 (enums).
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from './setup.js';
+
+const c = useSandbox();
+const iids = (r: { json: Array<{ iid: number }> }) => r.json.map((i) => i.iid);
+
+/** Every issue of project 1, newest first (the default order). */
+async function everyIssue(): Promise<Array<Record<string, any>>> {
+  return (await c.call('/projects/1/issues?per_page=100', { as: 'user' })).json;
+}
+
+describe('§1 list parameters', () => {
+  it('refuses state=open: the values are opened, closed, all', async () => {
+    const r = await c.call('/projects/1/issues?state=open', { as: 'user' });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'state does not have a valid value' });
+  });
+
+  it('state=opened and state=closed split the list', async () => {
+    const all = await everyIssue();
+    const opened = await c.call('/projects/1/issues?state=opened', { as: 'user' });
+    const closed = await c.call('/projects/1/issues?state=closed', { as: 'user' });
+    expect(iids(opened)).toEqual(all.filter((i) => i.state === 'opened').map((i) => i.iid));
+    expect(iids(closed)).toEqual(all.filter((i) => i.state === 'closed').map((i) => i.iid));
+    expect(iids(closed)).toEqual([4]);
+  });
+
+  it('labels is an AND of labels', async () => {
+    const all = await everyIssue();
+    const r = await c.call('/projects/1/issues?labels=bug,backend', { as: 'user' });
+    expect(iids(r)).toEqual(all.filter((i) => i.labels.includes('bug') && i.labels.includes('backend')).map((i) => i.iid));
+    expect(iids(r)).toEqual([5, 3]);
+  });
+
+  it('labels=None lists unlabelled issues and an unknown label lists none', async () => {
+    expect((await c.call('/projects/1/issues?labels=None', { as: 'user' })).json).toEqual([]);
+    expect((await c.call('/projects/1/issues?labels=nope', { as: 'user' })).json).toEqual([]);
+  });
+
+  it('milestone takes a title, None or Any', async () => {
+    const all = await everyIssue();
+    const titled = await c.call('/projects/1/issues?milestone=v1.0', { as: 'user' });
+    const none = await c.call('/projects/1/issues?milestone=None', { as: 'user' });
+    const any = await c.call('/projects/1/issues?milestone=Any', { as: 'user' });
+    expect(iids(titled)).toEqual(all.filter((i) => i.milestone?.title === 'v1.0').map((i) => i.iid));
+    expect(iids(none)).toEqual(all.filter((i) => i.milestone === null).map((i) => i.iid));
+    expect(iids(any)).toEqual(iids(titled));
+    expect(iids(titled)).toEqual([6, 4, 3, 1]);
+  });
+
+  it('author_id and author_username pick the same issues', async () => {
+    const all = await everyIssue();
+    const author = all[0]!.author as { id: number; username: string };
+    const byId = await c.call(`/projects/1/issues?author_id=${author.id}`, { as: 'user' });
+    const byName = await c.call(`/projects/1/issues?author_username=${author.username}`, { as: 'user' });
+    expect(iids(byId)).toEqual(all.filter((i) => i.author.id === author.id).map((i) => i.iid));
+    expect(iids(byName)).toEqual(iids(byId));
+  });
+
+  it('author_id and author_username are mutually exclusive', async () => {
+    const r = await c.call('/projects/1/issues?author_id=1&author_username=root', { as: 'user' });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'author_id, author_username are mutually exclusive' });
+  });
+
+  it('assignee_id takes an id, None or Any', async () => {
+    const all = await everyIssue();
+    const none = await c.call('/projects/1/issues?assignee_id=None', { as: 'user' });
+    const any = await c.call('/projects/1/issues?assignee_id=Any', { as: 'user' });
+    expect(iids(none)).toEqual(all.filter((i) => i.assignee === null).map((i) => i.iid));
+    expect(iids(any)).toEqual(all.filter((i) => i.assignee !== null).map((i) => i.iid));
+    expect(iids(any)).toEqual([5, 4]);
+  });
+
+  it('assignee_username takes one value on CE', async () => {
+    const r = await c.call('/projects/1/issues?assignee_username[]=root&assignee_username[]=jdoe', { as: 'user' });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'assignee_username allows one value, but found 2: root, jdoe' });
+  });
+
+  it('search matches title and description', async () => {
+    const all = await everyIssue();
+    const word = (all[0]!.title as string).split(' ')[0]!.toLowerCase();
+    const r = await c.call(`/projects/1/issues?search=${word}`, { as: 'user' });
+    expect(iids(r)).toEqual(all.filter((i) => `${i.title} ${i.description}`.toLowerCase().includes(word)).map((i) => i.iid));
+  });
+
+  it('iids[] lists those iids only', async () => {
+    const r = await c.call('/projects/1/issues?iids[]=2&iids[]=5', { as: 'user' });
+    expect(iids(r)).toEqual([5, 2]);
+  });
+
+  it('created_after and updated_before bound the times, inclusive', async () => {
+    const all = await everyIssue();
+    const t = all[2]!.created_at as string;
+    const after = await c.call(`/projects/1/issues?created_after=${t}`, { as: 'user' });
+    expect(iids(after)).toEqual(all.filter((i) => i.created_at >= t).map((i) => i.iid));
+    const u = all[2]!.updated_at as string;
+    const before = await c.call(`/projects/1/issues?updated_before=${u}`, { as: 'user' });
+    expect(iids(before)).toEqual(all.filter((i) => i.updated_at <= u).map((i) => i.iid));
+  });
+
+  it('order_by=updated_at&sort=asc orders by update time, oldest first', async () => {
+    const all = await everyIssue();
+    const r = await c.call('/projects/1/issues?order_by=updated_at&sort=asc', { as: 'user' });
+    expect(iids(r)).toEqual([...all].sort((a, b) => (a.updated_at < b.updated_at ? -1 : 1)).map((i) => i.iid));
+  });
+
+  it('refuses an unknown order_by and sort', async () => {
+    expect((await c.call('/projects/1/issues?order_by=iid', { as: 'user' })).json).toEqual({ error: 'order_by does not have a valid value' });
+    expect((await c.call('/projects/1/issues?sort=up', { as: 'user' })).json).toEqual({ error: 'sort does not have a valid value' });
+  });
+});
+
+describe('§1 failures', () => {
+  it('answers a missing issue read with {"message":"404 Not found"}', async () => {
+    const r = await c.call('/projects/1/issues/999', { as: 'user' });
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ message: '404 Not found' });
+  });
+
+  it('answers iid 0 the same way', async () => {
+    const r = await c.call('/projects/1/issues/0', { as: 'user' });
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ message: '404 Not found' });
+  });
+
+  it('answers a missing issue delete with {"message":"404 Issue Not Found"}', async () => {
+    const r = await c.call('/projects/1/issues/999', { as: 'admin', method: 'DELETE' });
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ message: '404 Issue Not Found' });
+  });
+
+  it('answers a bad state_event with the enum error', async () => {
+    const r = await c.call('/projects/1/issues/1', { as: 'admin', method: 'PUT', json: { state_event: 'closed' } });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'state_event does not have a valid value' });
+  });
+
+  it('answers an edit without any editable parameter with the at-least-one error', async () => {
+    const r = await c.call('/projects/1/issues/1', { as: 'admin', method: 'PUT', json: {} });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({
+      error:
+        'assignee_id, assignee_ids, confidential, created_at, description, discussion_locked, due_date, labels, add_labels, remove_labels, milestone_id, state_event, title, issue_type are missing, at least one parameter must be provided',
+    });
+  });
+});
+
+describe('§1 writes', () => {
+  it('creates with 201 and the next iid', async () => {
+    const r = await c.call('/projects/3/issues', { as: 'admin', method: 'POST', json: { title: 'New one', labels: 'bug,ui' } });
+    expect(r.status).toBe(201);
+    const all = (await c.call('/projects/3/issues?per_page=100', { as: 'admin' })).json as Array<{ iid: number; title: string; labels: string[] }>;
+    expect(all[0]).toMatchObject({ iid: r.json.iid, title: 'New one', labels: ['bug', 'ui'] });
+    expect(r.json.iid).toBe(Math.max(...all.slice(1).map((i) => i.iid)) + 1);
+  });
+
+  it('closes with state_event=close, setting closed_at and closed_by', async () => {
+    const r = await c.call('/projects/1/issues/1', { as: 'admin', method: 'PUT', json: { state_event: 'close' } });
+    expect(r.status).toBe(200);
+    expect(r.json.state).toBe('closed');
+    expect(r.json.closed_at).toBe(r.json.updated_at);
+    expect(r.json.closed_by.username).toBe('root');
+    const again = await c.call('/projects/1/issues/1', { as: 'user' });
+    expect(again.json.state).toBe('closed');
+  });
+
+  it('applies add_labels and remove_labels incrementally', async () => {
+    const before = (await c.call('/projects/1/issues/2', { as: 'admin' })).json.labels as string[];
+    const r = await c.call('/projects/1/issues/2', { as: 'admin', method: 'PUT', json: { add_labels: 'x1', remove_labels: before[0] } });
+    expect(r.json.labels).toEqual([...before.slice(1), 'x1']);
+  });
+
+  it('deletes with 204; the issue is then gone', async () => {
+    const r = await c.call('/projects/1/issues/3', { as: 'admin', method: 'DELETE' });
+    expect(r.status).toBe(204);
+    expect(r.text).toBe('');
+    expect((await c.call('/projects/1/issues/3', { as: 'admin' })).json).toEqual({ message: '404 Not found' });
+  });
+
+  it('refuses a delete below owner with 403', async () => {
+    const r = await c.call('/projects/2/issues/1', { as: 'user', method: 'DELETE' });
+    expect(r.status).toBe(403);
+    expect(r.json).toEqual({ message: '403 Forbidden' });
+  });
+});
+
+describe('§1 assignees', () => {
+  it('assigns a known user and drops an unknown one', async () => {
+    const known = await c.call('/projects/3/issues', { as: 'admin', method: 'POST', json: { title: 'a', assignee_id: 2 } });
+    expect(known.json.assignee.username).toBe('jdoe');
+    const unknown = await c.call('/projects/3/issues', { as: 'admin', method: 'POST', json: { title: 'b', assignee_id: 9999 } });
+    expect(unknown.status).toBe(201);
+    expect(unknown.json.assignee).toBe(null);
+    expect(unknown.json.assignees).toEqual([]);
+  });
+});

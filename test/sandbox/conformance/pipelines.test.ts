@@ -1,0 +1,123 @@
+// Pipelines and jobs: service-endpoints.md §3 (list params, errors) and §4 (jobs).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers.js';
+import { ids, useSandbox } from './setup.js';
+
+const c = useSandbox();
+let all: Array<Record<string, any>>;
+
+beforeAll(async () => {
+  for (const ref of ['develop', 'v1.0.0', 'fail/broken-build']) {
+    const r = await c.call('/projects/1/pipeline', { as: 'user', method: 'POST', json: { ref } });
+    expect(r.status).toBe(201);
+  }
+  await waitFor(async () => (await c.call('/projects/1/pipelines?scope=finished', { as: 'user' })).json.length === 6);
+  all = (await c.call('/projects/1/pipelines?per_page=100', { as: 'user' })).json;
+});
+
+describe('§3 list parameters', () => {
+  it('lists newest first by default (order_by=id, sort=desc)', () => {
+    expect(all.map((p) => p.id)).toEqual([...all.map((p) => p.id)].sort((a, b) => b - a));
+    expect(all.length).toBe(6);
+  });
+
+  it('status filters on the status', async () => {
+    const failed = await c.call('/projects/1/pipelines?status=failed', { as: 'user' });
+    expect(ids(failed)).toEqual(all.filter((p) => p.status === 'failed').map((p) => p.id));
+    expect(failed.json.some((p: { ref: string }) => p.ref === 'fail/broken-build')).toBe(true);
+  });
+
+  it('refuses an unknown status', async () => {
+    const r = await c.call('/projects/1/pipelines?status=passed', { as: 'user' });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'status does not have a valid value' });
+  });
+
+  it('refuses an unknown scope', async () => {
+    const r = await c.call('/projects/1/pipelines?scope=done', { as: 'user' });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'scope does not have a valid value' });
+  });
+
+  it('scope=branches keeps the latest pipeline of each branch, scope=tags of each tag', async () => {
+    const branches = await c.call('/projects/1/pipelines?scope=branches', { as: 'user' });
+    expect(branches.json.map((p: { ref: string }) => p.ref)).toEqual(['fail/broken-build', 'develop', 'main']);
+    const tags = await c.call('/projects/1/pipelines?scope=tags', { as: 'user' });
+    expect(tags.json.map((p: { ref: string }) => p.ref)).toEqual(['v1.0.0']);
+  });
+
+  it('ref, sha and source filter', async () => {
+    expect(ids(await c.call('/projects/1/pipelines?ref=develop', { as: 'user' }))).toEqual(all.filter((p) => p.ref === 'develop').map((p) => p.id));
+    const sha = all[all.length - 1]!.sha as string;
+    expect(ids(await c.call(`/projects/1/pipelines?sha=${sha}`, { as: 'user' }))).toEqual(all.filter((p) => p.sha === sha).map((p) => p.id));
+    expect(ids(await c.call('/projects/1/pipelines?source=api', { as: 'user' }))).toEqual(all.filter((p) => p.source === 'api').map((p) => p.id));
+  });
+
+  it('refuses an unknown source', async () => {
+    const r = await c.call('/projects/1/pipelines?source=cron', { as: 'user' });
+    expect(r.json).toEqual({ error: 'source does not have a valid value' });
+  });
+
+  it('username filters on the user who ran the pipeline', async () => {
+    const r = await c.call('/projects/1/pipelines?username=jdoe', { as: 'user' });
+    expect(r.json.map((p: { ref: string }) => p.ref)).toEqual(['fail/broken-build', 'v1.0.0', 'develop']);
+  });
+
+  it('updated_after keeps pipelines updated at or after the time', async () => {
+    const t = all[2]!.updated_at as string;
+    const r = await c.call(`/projects/1/pipelines?updated_after=${t}`, { as: 'user' });
+    expect(ids(r)).toEqual(all.filter((p) => p.updated_at >= t).map((p) => p.id));
+  });
+
+  it('order_by=ref&sort=asc orders by ref', async () => {
+    const r = await c.call('/projects/1/pipelines?order_by=ref&sort=asc', { as: 'user' });
+    expect(r.json.map((p: { ref: string }) => p.ref)).toEqual(['develop', 'fail/broken-build', 'main', 'main', 'main', 'v1.0.0']);
+  });
+});
+
+describe('§3 errors', () => {
+  it('answers a pipeline of another project with {"message":"404 Not found"}', async () => {
+    const r = await c.call('/projects/1/pipelines/4', { as: 'admin' });
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ message: '404 Not found' });
+  });
+
+  it('answers a create without ref with {"error":"ref is missing"}', async () => {
+    const r = await c.call('/projects/1/pipeline', { as: 'user', method: 'POST', json: {} });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'ref is missing' });
+  });
+});
+
+describe('§4 jobs', () => {
+  it('refuses a bad job scope with {"error":"scope does not have a valid value"}', async () => {
+    const r = await c.call('/projects/1/jobs?scope[]=done', { as: 'user' });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'scope does not have a valid value' });
+  });
+
+  it('scope[] keeps jobs in any of the statuses given', async () => {
+    const every = (await c.call('/projects/1/jobs?per_page=100', { as: 'user' })).json as Array<{ id: number; status: string }>;
+    const r = await c.call('/projects/1/jobs?per_page=100&scope[]=failed&scope[]=canceled', { as: 'user' });
+    expect(ids(r)).toEqual(every.filter((j) => j.status === 'failed' || j.status === 'canceled').map((j) => j.id));
+    expect(ids(r).length).toBeGreaterThan(0);
+  });
+
+  it('lists a pipeline\'s jobs with scope too, and accepts include_retried', async () => {
+    const failed = all.find((p) => p.ref === 'fail/broken-build')!;
+    const r = await c.call(`/projects/1/pipelines/${failed.id}/jobs?scope[]=success&include_retried=true`, { as: 'user' });
+    expect(r.json.map((j: { name: string }) => j.name)).toEqual(['build']);
+  });
+
+  it('answers GET /job with a personal token {"message":"404 Job Not Found"}', async () => {
+    const r = await c.call('/job', { as: 'user' });
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ message: '404 Job Not Found' });
+  });
+
+  it('answers an unknown job with {"message":"404 Not found"}', async () => {
+    const r = await c.call('/projects/1/jobs/999999', { as: 'user' });
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ message: '404 Not found' });
+  });
+});

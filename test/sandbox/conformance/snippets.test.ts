@@ -1,0 +1,32 @@
+// Snippets: service-endpoints.md §14.
+import { describe, expect, it } from 'vitest';
+import { ids, useSandbox } from './setup.js';
+
+const c = useSandbox();
+
+describe('§14 snippets', () => {
+  it('GET /snippets lists the caller\'s own snippets, newest first', async () => {
+    const r = await c.call('/snippets?per_page=100', { as: 'user' });
+    expect(r.json.every((s: { author: { id: number } }) => s.author.id === 2)).toBe(true);
+    expect(ids(r).slice(-2)).toEqual([2, 1]);
+  });
+
+  it('GET /snippets/public lists public snippets only', async () => {
+    const r = await c.call('/snippets/public?per_page=100', { as: 'user' });
+    expect(r.status).toBe(200);
+    const every = await Promise.all(Array.from({ length: 10 }, (_, i) => c.call(`/snippets/${i + 1}`, { as: 'admin' })));
+    expect(ids(r)).toEqual(every.filter((s) => s.json.visibility === 'public').map((s) => s.json.id as number).reverse());
+  });
+
+  it('GET /snippets/all lists every snippet the caller can see', async () => {
+    const r = await c.call('/snippets/all?per_page=100', { as: 'user' });
+    const every = await Promise.all(Array.from({ length: 10 }, (_, i) => c.call(`/snippets/${i + 1}`, { as: 'user' })));
+    expect(ids(r)).toEqual(every.filter((s) => s.status === 200).map((s) => s.json.id as number).reverse());
+  });
+
+  it('answers an unknown snippet {"message":"404 Snippet Not Found"}', async () => {
+    const r = await c.call('/snippets/999', { as: 'user' });
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ message: '404 Snippet Not Found' });
+  });
+});
