@@ -107,7 +107,9 @@ describe('files get', () => {
 
   it('streams --raw from the raw route, which a CI job token may use (#9 item 7)', async () => {
     // Project 2 is the job token's own project.
-    const expected = await fetch(`${suite.sandbox.url}/api/v4/projects/2/repository/files/README.md/raw?ref=main`);
+    const expected = await fetch(`${suite.sandbox.url}/api/v4/projects/2/repository/files/README.md/raw?ref=main`, {
+      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin },
+    });
     const result = await suite.run(['files', 'get', '2', 'README.md', '--raw'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(await expected.text());

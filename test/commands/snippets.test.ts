@@ -108,3 +108,45 @@ describe('snippets create with a CAPTCHA service', () => {
     expect(flagged.stderr).toMatch(/svc snippets create --title t --file-name f --captcha-response RESPONSE --spam-log-id \d+ < \(the same content\)/);
   });
 });
+
+describe('snippets list, get and delete (declared, #11)', () => {
+  it('lists your own snippets, or every public one, gets one and deletes it', async () => {
+    const mine = await suite.run(['snippets', 'create', '--title', 'to delete', '--file-name', 'd.txt', '--content', 'x', '--visibility', 'public', '-o', 'json'], {
+      token: suite.sandbox.tokens.user,
+    });
+    const id = (JSON.parse(mine.stdout) as { id: number }).id;
+    const own = await suite.run(['snippets', 'list', '--all', '-o', 'json', '--fields', 'id,author.username'], { token: suite.sandbox.tokens.user });
+    expect(own.exitCode).toBe(0);
+    const ownRecords = JSON.parse(own.stdout) as Array<{ id: number; author: { username: string } }>;
+    expect(ownRecords.map((s) => s.author.username)).toEqual(ownRecords.map(() => 'jdoe'));
+    expect(ownRecords.map((s) => s.id)).toContain(id);
+    expect(suite.requests()[0]!.rawPath).toBe('/api/v4/snippets');
+
+    const open = await suite.run(['snippets', 'list', '--public', '--limit', '5', '--fields', 'id,visibility', '-o', 'ndjson']);
+    expect(open.exitCode).toBe(0);
+    expect(suite.requests()[0]!.rawPath).toBe('/api/v4/snippets/public');
+    for (const line of open.stdout.trim().split('\n')) expect(JSON.parse(line)).toMatchObject({ visibility: 'public' });
+
+    const one = await suite.run(['snippets', 'get', String(id), '-o', 'json', '--fields', 'id,title']);
+    expect(one.exitCode).toBe(0);
+    expect(JSON.parse(one.stdout)).toEqual({ id, title: 'to delete' });
+
+    const deleted = await suite.run(['snippets', 'delete', String(id)], { token: suite.sandbox.tokens.user });
+    expect(deleted.exitCode).toBe(0);
+    expect(deleted.stdout).toBe('');
+    expect(deleted.stderr).toBe(`deleted snippet ${id}\n`);
+    expect(onlyRequest(suite, 'DELETE', /snippets/).rawPath).toBe(`/api/v4/snippets/${id}`);
+
+    const gone = await suite.run(['snippets', 'get', String(id)]);
+    expect(gone.exitCode).toBe(5);
+    expect(gone.stderr).toBe(`svc: GET /snippets/${id} failed: 404 Snippet Not Found\n`);
+  });
+
+  it("refuses to delete another user's snippet (403, exit 4)", async () => {
+    const theirs = await suite.run(['snippets', 'create', '--title', 'admin owns', '--file-name', 'a.txt', '--content', 'x', '--visibility', 'public', '-o', 'json']);
+    const id = (JSON.parse(theirs.stdout) as { id: number }).id;
+    const refused = await suite.run(['snippets', 'delete', String(id)], { token: suite.sandbox.tokens.user });
+    expect(refused.exitCode).toBe(4);
+    expect(refused.stderr).toBe(`svc: DELETE /snippets/${id} failed: 403 Forbidden\n`);
+  });
+});

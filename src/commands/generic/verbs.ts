@@ -6,7 +6,7 @@ import type { QueryParams } from '../../http/encode.js';
 import { writeRecord } from '../../output/writer.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { reportWriteOutcome } from '../shared/outcome.js';
-import { fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
+import { attributeName, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
 
 interface VerbBase {
   name?: string;
@@ -21,6 +21,8 @@ interface VerbBase {
 
 export interface ListVerb extends VerbBase {
   filters?: OptionSpec[];
+  /** Flags that list another collection with the same columns (`--public`: `/snippets/public`). */
+  alternatives?: Array<{ flags: string; help: string; path: string }>;
   /** Fixed query parameters (the service's defaults made explicit). */
   query?: QueryParams;
   /** Default columns; a function sees the first record (a column only administrators get). */
@@ -34,17 +36,19 @@ export interface ListVerb extends VerbBase {
 export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record<string, unknown> & ListFlags> {
   const path = verb.path ?? resource.path;
   const filters = verb.filters ?? [];
+  const alternatives = verb.alternatives ?? [];
+  const chosenPath = (opts: Record<string, unknown>) => alternatives.find((a) => opts[attributeName(a.flags)])?.path ?? path;
   return {
     name: verb.name ?? 'list',
     description: verb.description,
     args: pathArgs(resource, path),
-    options: [...filters, ...LIST_OPTIONS],
+    options: [...alternatives.map(({ flags, help }) => ({ flags, help })), ...filters, ...LIST_OPTIONS],
     examples: verb.examples,
     notes: helpNotes(resource, verb.notes),
     async run(ctx, args, opts) {
       const http = await ctx.http({ requireToken: verb.requireToken });
       const query = { ...verb.query, ...(await serviceParams(ctx, filters, opts)), per_page: perPageFor(opts) };
-      const filled = await fillPath(ctx, resource, path, args);
+      const filled = await fillPath(ctx, resource, chosenPath(opts), args);
       const pages = verb.pages ? verb.pages(http, filled, query, opts) : listRecords<unknown>(http, filled, query);
       const first = await withHints(resource, path, args, () => pages.next());
       const firstPage = first.done ? undefined : first.value;

@@ -1,5 +1,5 @@
 // Personal snippets: `GET /snippets` (own), `/snippets/public`,
-// `/snippets/all`, `/snippets/:id`, and `POST /snippets` with the sandbox's
+// `/snippets/all`, `/snippets/:id`, `DELETE /snippets/:id`, and `POST /snippets` with the sandbox's
 // spam rule and the CAPTCHA flow (reference §8).
 import { canReadSnippet } from '../access.js';
 import type { Ctx } from '../server/context.js';
@@ -67,6 +67,15 @@ export function mountSnippets({ root }: Mounts): void {
     const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
     if (!s || !canReadSnippet(ctx.user, s)) throw E.notFound('Snippet');
     sendJson(ctx, 200, snippetJson(ctx.world, s));
+  });
+
+  // Only the author (or an administrator) deletes; a snippet the caller cannot see is not found.
+  root.delete('/snippets/:id', { auth: 'user' }, (ctx) => {
+    const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
+    if (!s || !canReadSnippet(ctx.user, s)) throw E.notFound('Snippet');
+    if (s.authorId !== ctx.user!.id && !ctx.user!.isAdmin) throw E.forbidden();
+    ctx.world.snippets.remove(s.id);
+    sendJson(ctx, 204, null);
   });
 
   root.post('/snippets', { auth: 'user' }, (ctx) => {

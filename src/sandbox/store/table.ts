@@ -13,6 +13,14 @@ export class Table<T extends { id: number }> {
     this.rows[rec.id] = rec;
   }
 
+  /** Deletes a record; its id is never given out again. */
+  remove(id: number): boolean {
+    if (this.get(id) === null) return false;
+    this.rows[id] = undefined;
+    this.live--;
+    return true;
+  }
+
   nextId(): number {
     return this.rows.length;
   }
