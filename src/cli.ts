@@ -4,6 +4,7 @@ import { packageVersion } from './version.js';
 import { NOUNS, type CommandModule, type NounEntry } from './commands/index.js';
 import { addCommand, addWrappedHelp, renamedOptionsOf, withExamples } from './cli/build.js';
 import { GLOBAL_FLAGS_WITH_VALUES } from './global-options.js';
+import { ExitCode } from './errors.js';
 import { outputFailure } from './output/writer.js';
 import { addGlobalOptions, createRuntime, reportError, type Runtime } from './runtime.js';
 
@@ -140,7 +141,7 @@ export async function commandTree(io: Io): Promise<Command> {
 }
 
 export async function main(argv: string[], io: Io): Promise<number> {
-  const { program, runtime, load } = createProgram(io);
+  const { program, load } = createProgram(io);
   const secrets = [io.env.SVC_TOKEN, io.env.CI_JOB_TOKEN, tokenFlag(argv)].filter((s): s is string => Boolean(s));
   const debug = argv.includes('--debug') || io.env.SVC_DEBUG === '1';
   try {
@@ -153,7 +154,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     await new Promise((resolve) => setImmediate(resolve));
     const failure = outputFailure(io.stdout);
     if (failure) throw failure;
-    return runtime.exitCode;
+    return ExitCode.ok;
   } catch (error) {
     return reportError(error, io, secrets, debug);
   }

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { type Command, CommanderError, Option } from 'commander';
 import type { Context, GlobalOptions, Io } from './context.js';
 import { ExitCode, SvcError } from './errors.js';
 import { GLOBAL_OPTIONS, globalOptionHelp } from './global-options.js';
@@ -7,7 +7,8 @@ import { terminalSafe } from './output/terminal-safe.js';
 export { collect, intOption, secondsOption } from './cli/parsers.js';
 export { withExamples } from './cli/build.js';
 
-export type CommandRun<O> = (ctx: Context, args: unknown[], opts: O) => Promise<number | void> | number | void;
+/** A command's behaviour: it ends normally, or throws the error that says what went wrong. */
+export type CommandRun<O> = (ctx: Context, args: unknown[], opts: O) => Promise<void>;
 
 /** What command modules get to wire themselves: the IO and a wrapper that builds their context. */
 export interface Runtime {
@@ -15,8 +16,6 @@ export interface Runtime {
   action<O = Record<string, unknown>>(run: CommandRun<O>): (...args: unknown[]) => Promise<void>;
   /** The whole tree with every noun loaded (for completion scripts). */
   loadAll(): Promise<Command>;
-  /** Set by a command that finished with a non-zero but explained outcome. */
-  exitCode: number;
 }
 
 export function addGlobalOptions(program: Command): void {
@@ -39,7 +38,6 @@ export function globalValues(command: Command): GlobalOptions {
 export function createRuntime(io: Io, loadAll: () => Promise<Command>): Runtime {
   const runtime: Runtime = {
     io,
-    exitCode: ExitCode.ok,
     loadAll,
     action<O>(run: CommandRun<O>) {
       return async (...all: unknown[]) => {
@@ -49,8 +47,7 @@ export function createRuntime(io: Io, loadAll: () => Promise<Command>): Runtime 
         // Loaded here, not at the top, so `--help` and `--version` load no chalk.
         const { Context } = await import('./context.js');
         const ctx = new Context(io, globalValues(command));
-        const code = await run(ctx, args, opts);
-        if (typeof code === 'number') runtime.exitCode = code;
+        await run(ctx, args, opts);
       };
     },
   };
@@ -61,7 +58,10 @@ export function createRuntime(io: Io, loadAll: () => Promise<Command>): Runtime 
 export function reportError(error: unknown, io: Io, secrets: string[], debug: boolean): number {
   // Tokens are redacted, and what came from a server cannot drive the terminal nor break the one line.
   const redact = (text: string, multiline = false) =>
-    terminalSafe(secrets.filter((s) => s && s.length >= 4).reduce((acc, s) => acc.split(s).join('[redacted]'), text), { multiline });
+    terminalSafe(
+      secrets.filter((s) => s && s.length >= 4).reduce((acc, s) => acc.split(s).join('[redacted]'), text),
+      { multiline },
+    );
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     // commander has already printed its one-line message.

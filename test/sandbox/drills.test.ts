@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFaultSpec, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { serveSandbox } from '../../src/commands/sandbox/index.js';
+import { svc } from '../support/harness.js';
 import { req, waitFor } from './helpers.js';
 
 const api = (p: string) => `/api/v4${p}`;
@@ -10,14 +11,24 @@ function capture() {
   const s = new PassThrough();
   let text = '';
   s.on('data', (c: Buffer) => (text += c.toString()));
-  return { stream: s, get text() {
-    return text;
-  } };
+  return {
+    stream: s,
+    get text() {
+      return text;
+    },
+  };
 }
 
 describe('parseFaultSpec', () => {
   it('parses a full spec', () => {
-    expect(parseFaultSpec('429=0.05,503=0.02,500=0.01,502=0.01,reset=0.01,slow=0.02')).toEqual({ '429': 0.05, '503': 0.02, '500': 0.01, '502': 0.01, reset: 0.01, slow: 0.02 });
+    expect(parseFaultSpec('429=0.05,503=0.02,500=0.01,502=0.01,reset=0.01,slow=0.02')).toEqual({
+      '429': 0.05,
+      '503': 0.02,
+      '500': 0.01,
+      '502': 0.01,
+      reset: 0.01,
+      slow: 0.02,
+    });
     expect(parseFaultSpec('')).toEqual({});
   });
 
@@ -110,7 +121,15 @@ describe('rate limiting', () => {
       expect(limited).not.toBeNull();
       expect(limited!.text).toBe('Retry later');
       expect(limited!.headers['content-type']).toMatch(/^text\/plain/);
-      for (const h of ['ratelimit-name', 'ratelimit-limit', 'ratelimit-observed', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-resettime', 'retry-after']) {
+      for (const h of [
+        'ratelimit-name',
+        'ratelimit-limit',
+        'ratelimit-observed',
+        'ratelimit-remaining',
+        'ratelimit-reset',
+        'ratelimit-resettime',
+        'retry-after',
+      ]) {
         expect(limited!.headers).toHaveProperty(h);
       }
       expect(limited!.headers['ratelimit-remaining']).toBe('0');
@@ -130,7 +149,13 @@ describe('determinism', () => {
     const page = async (seed: number) => {
       const s = await startSandbox({ projects: 40, seed });
       const texts = [];
-      for (const p of ['/projects?per_page=100', '/users?per_page=100', '/groups?per_page=100', '/projects/3/issues/1/notes', '/projects/3/branches/main/commits']) {
+      for (const p of [
+        '/projects?per_page=100',
+        '/users?per_page=100',
+        '/groups?per_page=100',
+        '/projects/3/issues/1/notes',
+        '/projects/3/branches/main/commits',
+      ]) {
         const r = await req(s.url, api(p), { token: s.tokens.admin });
         texts.push(r.text.split(s.url).join('BASE').split(new URL(s.url).host).join('HOST'));
       }
@@ -169,11 +194,14 @@ describe('serveSandbox', () => {
   it('prints the human block with an export line', async () => {
     const out = capture();
     const ac = new AbortController();
-    const done = serveSandbox({ port: 0, projects: 1, output: 'text' }, { stdout: out.stream, stderr: capture().stream, signal: ac.signal });
+    const done = serveSandbox(
+      { port: 0, projects: 1, output: 'text' },
+      { stdout: out.stream, stderr: capture().stream, signal: ac.signal },
+    );
     await waitFor(() => out.text.includes('Ctrl-C'), 10_000);
     expect(out.text).toMatch(/^export SVC_URL=http:\/\/127\.0\.0\.1:\d+ SVC_TOKEN=\S+$/m);
     // Every credential line puts its value in the same column, whatever its label's length.
-    const credentialLines = out.text.split('\n').filter((l) => /^  \S.*: +\S+$/.test(l));
+    const credentialLines = out.text.split('\n').filter((l) => /^ {2}\S.*: +\S+$/.test(l));
     expect(credentialLines.map((l) => l.split(': ')[0])).toContain('  CI job token (job 7)');
     expect(credentialLines).toHaveLength(8);
     expect(new Set(credentialLines.map((l) => l.search(/\S+$/))).size).toBe(1);
@@ -185,32 +213,37 @@ describe('serveSandbox', () => {
     const busy = await startSandbox({ projects: 1 });
     try {
       const port = Number(new URL(busy.url).port);
-      const out = capture();
-      const err = capture();
-      const code = await serveSandbox({ port, output: 'json' }, { stdout: out.stream, stderr: err.stream, signal: new AbortController().signal });
-      expect(code).toBe(1);
-      expect(out.text).toBe('');
-      expect(err.text).toMatch(/^svc sandbox: cannot listen on 127\.0\.0\.1:\d+: address already in use.*\n$/);
+      const result = await svc(['sandbox', '--port', String(port), '-o', 'json']);
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `svc: sandbox: cannot listen on 127.0.0.1:${port}: address already in use (choose another --port, or --port 0 for a free one)\n`,
+      );
     } finally {
       await busy.close();
     }
   });
 
   it('refuses a non-loopback host, bad numbers and a bad fault spec with exit 2', async () => {
-    const cases: Array<[Record<string, unknown>, RegExp]> = [
-      [{ host: '0.0.0.0' }, /only listens on loopback/],
-      [{ host: '192.168.1.5' }, /only listens on loopback/],
-      [{ port: 70000 }, /invalid port/],
-      [{ projects: -1 }, /invalid projects/],
-      [{ moveFailureRate: 2 }, /invalid move-failure-rate/],
-      [{ faults: 'boom=1' }, /invalid fault kind/],
+    const cases: Array<[string[], string]> = [
+      [
+        ['--host', '0.0.0.0'],
+        "svc: sandbox: refusing to listen on '0.0.0.0': the sandbox only listens on loopback (127.0.0.0/8, ::1, localhost)",
+      ],
+      [
+        ['--host', '192.168.1.5'],
+        "svc: sandbox: refusing to listen on '192.168.1.5': the sandbox only listens on loopback (127.0.0.0/8, ::1, localhost)",
+      ],
+      [['--port', '70000'], "svc: error: option '--port <n>' argument '70000' is invalid. --port must be between 0 and 65535"],
+      [['--projects', '-1'], "svc: error: option '--projects <n>' argument '-1' is invalid. --projects must be between 0 and 1000000"],
+      [['--move-failure-rate', '2'], 'svc: --move-failure-rate must be a number from 0 to 1'],
+      [['--faults', 'boom=1'], "svc: sandbox: invalid fault kind 'boom': expected one of 429, 500, 502, 503, reset, slow"],
     ];
-    for (const [opts, msg] of cases) {
-      const err = capture();
-      const code = await serveSandbox({ ...opts, output: 'text' }, { stdout: capture().stream, stderr: err.stream, signal: new AbortController().signal });
-      expect(code).toBe(2);
-      expect(err.text).toMatch(msg);
-      expect(err.text.trim().split('\n')).toHaveLength(1);
+    for (const [args, line] of cases) {
+      const result = await svc(['sandbox', ...args]);
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`${line}\n`);
     }
   });
 });
@@ -227,7 +260,9 @@ describe('scale', () => {
       expect(r.status).toBe(200);
       expect(r.json).toHaveLength(100);
       expect(r.json[0].id).toBe(100_000 - 49_900);
-      const k = await req(sb.url, api('/projects?pagination=keyset&order_by=id&sort=asc&id_after=99950&per_page=100'), { token: sb.tokens.admin });
+      const k = await req(sb.url, api('/projects?pagination=keyset&order_by=id&sort=asc&id_after=99950&per_page=100'), {
+        token: sb.tokens.admin,
+      });
       expect(k.json).toHaveLength(50);
       expect(k.json.at(-1).id).toBe(100_000);
       const t2 = performance.now();

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ExitCode, SvcError, UsageError } from '../../errors.js';
+import { SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { ApiResponse, RequestBody } from '../../http/client.js';
 import { isCredentialHeader } from '../../http/credential-headers.js';
@@ -28,7 +28,7 @@ export function register(program: Command, runtime: Runtime, summary: string): v
   const command = program
     .command('api')
     .description(summary)
-    .argument('<path>', "endpoint path such as projects/42/issues; encode path parameters yourself (group%2Fproject)")
+    .argument('<path>', 'endpoint path such as projects/42/issues; encode path parameters yourself (group%2Fproject)')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)')
     .option('-f, --raw-field <key=value>', 'string parameter (repeatable); name[], name[key] and name[][key] nest', collect)
     .option('-F, --field <key=value>', 'typed parameter: true, false, null, numbers; @file reads a file, @- stdin (repeatable)', collect)
@@ -46,7 +46,7 @@ export function register(program: Command, runtime: Runtime, summary: string): v
   command.action(runtime.action<ApiOptions>((ctx, [path], opts) => run(ctx, path as string, opts)));
 }
 
-export async function run(ctx: Context, rawPath: string, opts: ApiOptions): Promise<number> {
+export async function run(ctx: Context, rawPath: string, opts: ApiOptions): Promise<void> {
   const params = await collectParams(ctx, opts);
   const hasParams = Object.keys(params).length > 0;
   const writes = !opts.paginate && (hasParams || opts.input !== undefined);
@@ -71,7 +71,6 @@ export async function run(ctx: Context, rawPath: string, opts: ApiOptions): Prom
       for await (const page of pages) yield* page.items;
     }
     await writeList(ctx.stdout, { ...ctx.output, format }, records(), ctx.globals.fields ?? []);
-    return ExitCode.ok;
   }
 
   let response: ApiResponse<Buffer>;
@@ -91,13 +90,17 @@ export async function run(ctx: Context, rawPath: string, opts: ApiOptions): Prom
       if (error.text) await write(ctx.stdout, error.text.endsWith('\n') ? error.text : `${error.text}\n`);
     }
     if (error instanceof ApiError && error.status === 405 && opts.method === undefined && method === 'POST') {
-      throw new ApiError(error.status, error.body, `${error.message} (fields make the request a POST; add -X GET to send them as the query of a GET)`, error.exitCode);
+      throw new ApiError(
+        error.status,
+        error.body,
+        `${error.message} (fields make the request a POST; add -X GET to send them as the query of a GET)`,
+        error.exitCode,
+      );
     }
     throw error;
   }
   if (opts.include) await writeHead(ctx, response.status, response.headers);
   await writeBody(ctx, format, response);
-  return ExitCode.ok;
 }
 
 async function collectParams(ctx: Context, opts: ApiOptions): Promise<Params> {

@@ -18,7 +18,7 @@ export function register(parent: Command, runtime: Runtime): void {
 }
 
 /** Exit 0 when the token works (or is a job token, which GET /user cannot check), else the failure's code. */
-export async function run(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<void> {
   const target = await ctx.target();
   const status = {
     profile: target.profileName,
@@ -50,5 +50,4 @@ export async function run(ctx: Context): Promise<number> {
   if (failure) status.check = `failed: ${failure.message}`;
   await writeRecord(ctx.stdout, ctx.output, status, STATUS_FIELDS);
   if (failure) throw failure;
-  return ExitCode.ok;
 }

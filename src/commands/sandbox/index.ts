@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { intOption, withExamples, type Runtime } from '../../runtime.js';
-import { UsageError } from '../../errors.js';
+import { SvcError, UsageError } from '../../errors.js';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index.js';
 
 interface SandboxFlags {
@@ -68,8 +68,11 @@ export function register(program: Command, runtime: Runtime, summary: string): v
   command.action(runtime.action<SandboxFlags>((ctx, _args, opts) => run(ctx, opts)));
 }
 
-export async function run(ctx: Context, opts: SandboxFlags): Promise<number> {
-  const storages = opts.storages.split(',').map((s) => s.trim()).filter(Boolean);
+export async function run(ctx: Context, opts: SandboxFlags): Promise<void> {
+  const storages = opts.storages
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (storages.length === 0) throw new UsageError('--storages needs at least one storage name');
   return serveSandbox(
     {
@@ -119,15 +122,18 @@ function checkInt(name: string, v: number | undefined, min: number, max: number)
 
 function checkRate(name: string, v: number | undefined): void {
   if (v === undefined) return;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw new BadInput(`invalid ${name} '${String(v)}': expected a number from 0 to 1`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1)
+    throw new BadInput(`invalid ${name} '${String(v)}': expected a number from 0 to 1`);
 }
 
 /** Validate options as given on the command line; throws BadInput. */
 function validate(opts: ServeOptions, parseFaultSpec: (spec: string) => unknown): SandboxOptions {
   const host = opts.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host)) throw new BadInput(`refusing to listen on '${host}': the sandbox only listens on loopback (127.0.0.0/8, ::1, localhost)`);
+  if (!isLoopbackHost(host))
+    throw new BadInput(`refusing to listen on '${host}': the sandbox only listens on loopback (127.0.0.0/8, ::1, localhost)`);
   const objHost = opts.objectStorageHost;
-  if (objHost !== undefined && !isLoopbackHost(objHost)) throw new BadInput(`refusing object storage host '${objHost}': it must be a loopback address`);
+  if (objHost !== undefined && !isLoopbackHost(objHost))
+    throw new BadInput(`refusing object storage host '${objHost}': it must be a loopback address`);
   checkInt('port', opts.port, 0, 65535);
   checkInt('projects', opts.projects, 0, 2_000_000);
   checkInt('seed', opts.seed, -2147483648, 4294967295);
@@ -142,14 +148,17 @@ function validate(opts: ServeOptions, parseFaultSpec: (spec: string) => unknown)
   checkInt('max-concurrency', opts.maxConcurrency, 0, 100_000);
   const latency = Array.isArray(opts.latencyMs) ? opts.latencyMs : opts.latencyMs === undefined ? [] : [opts.latencyMs];
   for (const ms of latency) checkInt('latency-ms', ms, 0, 600_000);
-  if (latency.length === 2 && latency[0]! > latency[1]!) throw new BadInput(`invalid latency-ms '${latency.join('-')}': the minimum is above the maximum`);
+  if (latency.length === 2 && latency[0]! > latency[1]!)
+    throw new BadInput(`invalid latency-ms '${latency.join('-')}': the minimum is above the maximum`);
   checkRate('bulk-skip-rate', opts.bulkSkipRate);
-  if (opts.tier !== undefined && opts.tier !== 'free' && opts.tier !== 'premium') throw new BadInput(`invalid tier '${String(opts.tier)}': expected free or premium`);
+  if (opts.tier !== undefined && opts.tier !== 'free' && opts.tier !== 'premium')
+    throw new BadInput(`invalid tier '${String(opts.tier)}': expected free or premium`);
   if (opts.storages !== undefined) {
     if (!Array.isArray(opts.storages) || opts.storages.length === 0) throw new BadInput('invalid storages: give at least one storage name');
     const seen = new Set<string>();
     for (const s of opts.storages) {
-      if (typeof s !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(s)) throw new BadInput(`invalid storage name '${String(s)}': use letters, digits, '_', '-' and '.'`);
+      if (typeof s !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(s))
+        throw new BadInput(`invalid storage name '${String(s)}': use letters, digits, '_', '-' and '.'`);
       if (seen.has(s)) throw new BadInput(`storage '${s}' is given twice`);
       seen.add(s);
     }
@@ -178,21 +187,19 @@ function describeListenError(e: unknown, host: string, port: number): string {
   return `cannot listen on ${where}: ${(e as Error)?.message ?? String(e)}`;
 }
 
-export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<number> {
+export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<void> {
   const { parseFaultSpec, startSandbox } = await import('../../sandbox/index.js');
   let options: SandboxOptions;
   try {
     options = validate(opts, parseFaultSpec);
   } catch (e) {
-    io.stderr.write(`svc sandbox: ${(e as Error).message}\n`);
-    return 2;
+    throw new UsageError(`sandbox: ${(e as Error).message}`);
   }
   let sb: Sandbox;
   try {
     sb = await startSandbox(options);
   } catch (e) {
-    io.stderr.write(`svc sandbox: ${describeListenError(e, options.host!, options.port!)}\n`);
-    return 1;
+    throw new SvcError(`sandbox: ${describeListenError(e, options.host!, options.port!)}`);
   }
   const t = sb.tokens;
   if (opts.output === 'json') {
@@ -224,5 +231,4 @@ export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<num
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sb.close();
-  return 0;
 }

@@ -8,7 +8,16 @@ import { idDigits } from '../shared/args.js';
 import { kindOption } from './shared/options.js';
 import { withContainer } from './shared/records.js';
 
-const MOVE_FIELDS = ['id', 'state', 'source_storage_name', 'destination_storage_name', 'container_id', 'container', 'created_at', 'error_message'];
+const MOVE_FIELDS = [
+  'id',
+  'state',
+  'source_storage_name',
+  'destination_storage_name',
+  'container_id',
+  'container',
+  'created_at',
+  'error_message',
+];
 
 export function register(parent: Command, runtime: Runtime): void {
   const command = parent
@@ -17,7 +26,9 @@ export function register(parent: Command, runtime: Runtime): void {
     .argument('<move-id>', 'the move id')
     .addOption(kindOption('single'));
   withExamples(command, ['svc storage-move get 42', 'svc storage-move get 7 --kind snippets -o json']);
-  command.action(runtime.action<{ kind: MoveKind[] }>((ctx, [id], opts) => run(ctx, idDigits('move id', id as string), opts.kind[0] as MoveKind)));
+  command.action(
+    runtime.action<{ kind: MoveKind[] }>((ctx, [id], opts) => run(ctx, idDigits('move id', id as string), opts.kind[0] as MoveKind)),
+  );
 }
 
 export async function run(ctx: Context, id: string, kind: MoveKind): Promise<void> {

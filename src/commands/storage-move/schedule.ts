@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ExitCode } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { writeList } from '../../output/writer.js';
 import { MOVE_KINDS, scheduleStorageMove, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
@@ -65,13 +64,13 @@ function namedContainers(opts: ScheduleOptions): NamedContainer[] {
   return named;
 }
 
-export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> {
+export async function run(ctx: Context, opts: ScheduleOptions): Promise<void> {
   const host = hostFor(ctx);
   const startedAt = host.clock.now();
   const deadline = Deadline.after(host.clock, opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000);
   checkStorages(opts.from, opts.to, opts.force);
   const named = namedContainers(opts);
-  const kind = named.length ? [...new Set(named.map((n) => n.kind))] : opts.kind ?? [...MOVE_KINDS];
+  const kind = named.length ? [...new Set(named.map((n) => n.kind))] : (opts.kind ?? [...MOVE_KINDS]);
   const http = await ctx.http({ requireToken: true });
   const plan = await planSchedule(host, http, { ...opts, kind }, named);
   if (opts.dryRun) return dryRun(ctx, plan.trackers, opts.from);
@@ -81,7 +80,6 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
   if (!watching) {
     if (!plan.bulk) return scheduleNamedNow(ctx, http, plan.trackers, opts.to);
     ctx.info(`watch them with: ${resume}`);
-    return ExitCode.ok;
   }
   ctx.debug(`resume command: ${resume}`);
   const summary = await followMoves(host, http, plan.trackers, {
@@ -97,7 +95,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<number> 
 }
 
 /** Lists what would move and counts it per kind; a kind the instance cannot list is named once, in that count line. */
-async function dryRun(ctx: Context, trackers: KindTracker[], source: string): Promise<number> {
+async function dryRun(ctx: Context, trackers: KindTracker[], source: string): Promise<void> {
   const listed = trackers.filter((t) => t.options.listed);
   async function* rows() {
     for (const tracker of listed) {
@@ -114,11 +112,10 @@ async function dryRun(ctx: Context, trackers: KindTracker[], source: string): Pr
     const every = unlisted.map((k) => `every ${k}`).join(' and ');
     ctx.warn(`${moving}, and ${every} on ${source}, which this instance cannot list by storage; nothing was changed`);
   }
-  return ExitCode.ok;
 }
 
 /** Without --wait, named containers get their moves now; one already moving (followed, said above) gets none. */
-async function scheduleNamedNow(ctx: Context, http: HttpClient, trackers: KindTracker[], destination: string): Promise<number> {
+async function scheduleNamedNow(ctx: Context, http: HttpClient, trackers: KindTracker[], destination: string): Promise<void> {
   async function* moves(): AsyncGenerator<StorageMove & { kind: string }> {
     for (const tracker of trackers) {
       for (const c of tracker.containers.values()) {
@@ -128,5 +125,4 @@ async function scheduleNamedNow(ctx: Context, http: HttpClient, trackers: KindTr
     }
   }
   await writeList(ctx.stdout, ctx.output, moves(), ['kind', ...MOVE_COLUMNS]);
-  return ExitCode.ok;
 }

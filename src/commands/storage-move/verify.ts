@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ExitCode, IncompleteError } from '../../errors.js';
+import { IncompleteError } from '../../errors.js';
 import { writeList } from '../../output/writer.js';
 import type { MoveKind } from '../../api/storage-moves.js';
 import { withExamples, type Runtime } from '../../runtime.js';
@@ -26,12 +26,11 @@ export function register(parent: Command, runtime: Runtime): void {
   command.action(runtime.action<VerifyOptions>((ctx, _args, opts) => run(ctx, opts)));
 }
 
-export async function run(ctx: Context, opts: VerifyOptions): Promise<number> {
+export async function run(ctx: Context, opts: VerifyOptions): Promise<void> {
   checkStorages(opts.from, undefined, false);
   const http = await ctx.http({ requireToken: true });
   const remaining = await findRemaining(hostFor(ctx), http, opts.from, opts.kind, opts.since);
   await writeList(ctx.stdout, ctx.output, toAsync(remaining), ['kind', 'id', 'name', 'reason']);
   if (remaining.length) throw new IncompleteError(`${remaining.length} repositories remain on ${opts.from}`);
   ctx.info(`nothing remains on ${opts.from}`);
-  return ExitCode.ok;
 }

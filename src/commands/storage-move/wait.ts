@@ -23,7 +23,11 @@ export function register(parent: Command, runtime: Runtime): void {
     .requiredOption('--from <storage>', 'source storage')
     .requiredOption('--to <storage>', 'destination storage')
     .addOption(kindOption('all'))
-    .option('--since <time>', 'count the moves created from this time on (printed by schedule, on Ctrl-C and at --wait-timeout)', parseSince)
+    .option(
+      '--since <time>',
+      'count the moves created from this time on (printed by schedule, on Ctrl-C and at --wait-timeout)',
+      parseSince,
+    )
     .option('--force', 'allow --from equal to --to');
   addWatchOptions(command);
   withExamples(command, [
@@ -34,7 +38,7 @@ export function register(parent: Command, runtime: Runtime): void {
   command.action(runtime.action<WaitOptions>((ctx, _args, opts) => run(ctx, opts)));
 }
 
-export async function run(ctx: Context, opts: WaitOptions): Promise<number> {
+export async function run(ctx: Context, opts: WaitOptions): Promise<void> {
   const host = hostFor(ctx);
   const startedAt = host.clock.now();
   const deadline = Deadline.after(host.clock, opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000);

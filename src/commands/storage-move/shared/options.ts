@@ -13,7 +13,12 @@ export const MAX_WAIT_TIMEOUT_S = 2_592_000;
 
 /** The --kind words of every verb: plural or singular names, or `all`. */
 const KIND_WORDS = new Map<string, MoveKind[]>([
-  ...MOVE_KINDS.flatMap((k): Array<[string, MoveKind[]]> => [[KIND_NAMES[k], [k]], [k, [k]]]),
+  ...MOVE_KINDS.flatMap(
+    (k): Array<[string, MoveKind[]]> => [
+      [KIND_NAMES[k], [k]],
+      [k, [k]],
+    ],
+  ),
   ['all', [...MOVE_KINDS]],
 ]);
 const KIND_CHOICES = 'projects, snippets, groups or all';
@@ -31,10 +36,14 @@ export function parseKinds(value: string): MoveKind[] {
 export function kindOption(defaultWord: 'all' | 'projects' | 'implicit' | 'single'): Option {
   const words = [...KIND_WORDS.keys()].filter((word) => defaultWord !== 'single' || word !== 'all');
   const parse = (value: string) => {
-    if (!words.includes(value)) throw new InvalidArgumentError(`expected ${defaultWord === 'single' ? 'projects, snippets or groups' : KIND_CHOICES}`);
+    if (!words.includes(value))
+      throw new InvalidArgumentError(`expected ${defaultWord === 'single' ? 'projects, snippets or groups' : KIND_CHOICES}`);
     return parseKinds(value);
   };
-  const option = new Option('--kind <kind>', defaultWord === 'implicit' ? 'kind of repository (default: all)' : 'kind of repository').argParser(parse);
+  const option = new Option(
+    '--kind <kind>',
+    defaultWord === 'implicit' ? 'kind of repository (default: all)' : 'kind of repository',
+  ).argParser(parse);
   // Shown in the help and completed by the shell; the parser above is what checks them.
   option.argChoices = words;
   if (defaultWord === 'implicit') return option;
@@ -48,14 +57,26 @@ export const MOVE_RENAMES = { '--timeout': '--wait-timeout', '--retries': '--mov
 /** `--move-retries`, `--interval`, `--wait-timeout`, `--max-in-flight` for the verbs that watch moves. */
 export function addWatchOptions(command: Command): Command {
   return command
-    .option('--move-retries <n>', `re-schedule a failed move up to N times per container (default ${DEFAULT_MOVE_RETRIES})`, intOption('--move-retries', 0, 20))
-    .option('--interval <seconds>', `seconds between polls (default ${DEFAULT_INTERVAL_S}, at most ${MAX_INTERVAL_S})`, secondsOption('--interval', 0.05, MAX_INTERVAL_S))
+    .option(
+      '--move-retries <n>',
+      `re-schedule a failed move up to N times per container (default ${DEFAULT_MOVE_RETRIES})`,
+      intOption('--move-retries', 0, 20),
+    )
+    .option(
+      '--interval <seconds>',
+      `seconds between polls (default ${DEFAULT_INTERVAL_S}, at most ${MAX_INTERVAL_S})`,
+      secondsOption('--interval', 0.05, MAX_INTERVAL_S),
+    )
     .option(
       '--wait-timeout <seconds>',
       'stop watching after this long, a request in flight included, and report what is unfinished (exit 8)',
       secondsOption('--wait-timeout', 1, MAX_WAIT_TIMEOUT_S),
     )
-    .option('--max-in-flight <n>', 'schedule containers one by one, keeping N moves running (a slot is refilled as soon as a move ends)', intOption('--max-in-flight', 1));
+    .option(
+      '--max-in-flight <n>',
+      'schedule containers one by one, keeping N moves running (a slot is refilled as soon as a move ends)',
+      intOption('--max-in-flight', 1),
+    );
 }
 
 export function checkStorages(from: string, to: string | undefined, force: boolean | undefined): void {
