@@ -25,7 +25,10 @@ function completeness(runs, expected) {
   const bad = runs.find((r) => r.exitCode !== 0 || r.records !== expected || r.distinct !== expected);
   if (!bad) return `yes (${expected.toLocaleString('en-US')} distinct)`;
   const why = bad.timedOut ? 'timed out' : bad.exitCode !== 0 ? `exit ${bad.exitCode}` : 'exit 0';
-  const first = bad.stderr.split('\n').find((l) => l.trim())?.slice(0, 90);
+  const first = bad.stderr
+    .split('\n')
+    .find((l) => l.trim())
+    ?.slice(0, 90);
   return `NO: ${bad.distinct.toLocaleString('en-US')} distinct of ${bad.records.toLocaleString('en-US')} printed, ${why}${first ? ` ("${first.replace(/\|/g, '/')}")` : ''}`;
 }
 
@@ -88,7 +91,10 @@ export function renderListingSize({ projects, runs, summary }) {
   return [
     `### Listing every project: ${projects.toLocaleString('en-US')} projects (median of ${runs} runs)`,
     '',
-    markdownTable(['client', 'paging', 'wall', '× floor', 'CPU (user+sys)', 'peak RSS', 'requests', 'connections', 'every project once'], rows),
+    markdownTable(
+      ['client', 'paging', 'wall', '× floor', 'CPU (user+sys)', 'peak RSS', 'requests', 'connections', 'every project once'],
+      rows,
+    ),
   ].join('\n');
 }
 
@@ -103,9 +109,13 @@ export function listingTargets(sizes) {
     const n = size.projects.toLocaleString('en-US');
     const min = minimumRequests(size.projects);
     lines.push(`- ${n}: every project exactly once in every run: ${verdict(svc.allComplete)}`);
-    lines.push(`- ${n}: requests = ${min} (one per page of 100 plus the final empty page): ${svc.requests} → ${verdict(svc.requests === min)}`);
+    lines.push(
+      `- ${n}: requests = ${min} (one per page of 100 plus the final empty page): ${svc.requests} → ${verdict(svc.requests === min)}`,
+    );
     lines.push(`- ${n}: one TCP connection: ${svc.connections} → ${verdict(svc.connections === 1)}`);
-    lines.push(`- ${n}: wall ≤ 1.2× floor: ${ratio(svc.wallMs / floor.wallMs)} → ${floor.runs ? verdict(svc.wallMs <= 1.2 * floor.wallMs) : 'not checked (floor missing)'}`);
+    lines.push(
+      `- ${n}: wall ≤ 1.2× floor: ${ratio(svc.wallMs / floor.wallMs)} → ${floor.runs ? verdict(svc.wallMs <= 1.2 * floor.wallMs) : 'not checked (floor missing)'}`,
+    );
     lines.push(
       python.runs
         ? `- ${n}: ≥ 3× faster than the python-gitlab CLI: ${ratio(python.wallMs / svc.wallMs)} → ${verdict(python.wallMs >= 3 * svc.wallMs)}`

@@ -43,7 +43,9 @@ async function runVariant(variant, sandboxOptions, { timeoutMs, log }) {
     const stderr = readFileSync(stderrFile, 'utf8');
     const perPoll = [...stderr.matchAll(/poll \d+: (\d+) requests/g)].map((m) => Number(m[1]));
     const lastFinalAt = Math.max(...moves.filter((m) => FINAL.has(m.state)).map((m) => m.updatedAt));
-    log(`  storage moves (${variant.args.slice(8).join(' ') || 'all kinds'}): ${ms(run.wallMs)}, exit ${run.exitCode}, ${delta.requests} requests, ${perPoll.length} polls`);
+    log(
+      `  storage moves (${variant.args.slice(8).join(' ') || 'all kinds'}): ${ms(run.wallMs)}, exit ${run.exitCode}, ${delta.requests} requests, ${perPoll.length} polls`,
+    );
     return {
       variant,
       run,
@@ -55,7 +57,12 @@ async function runVariant(variant, sandboxOptions, { timeoutMs, log }) {
       perPollMedian: median(perPoll),
       perPollMax: perPoll.length ? Math.max(...perPoll) : NaN,
       tailMs: run.endedAt - lastFinalAt,
-      lastLine: stderr.trim().split('\n').filter((l) => !l.startsWith('[debug]')).pop() ?? '',
+      lastLine:
+        stderr
+          .trim()
+          .split('\n')
+          .filter((l) => !l.startsWith('[debug]'))
+          .pop() ?? '',
     };
   } finally {
     await sandbox.close();
@@ -119,7 +126,7 @@ export function renderMoves(result) {
       rows,
     ),
     '',
-    'Requests per poll come from the command\'s `--debug` lines (`poll N: R requests`); total requests and the time each move reached its final state from the sandbox.',
+    "Requests per poll come from the command's `--debug` lines (`poll N: R requests`); total requests and the time each move reached its final state from the sandbox.",
     ...result.results.map((r) => `Last line on stderr of \`${r.variant.args.slice(8).join(' ') || 'all kinds'}\`: \`${r.lastLine}\``),
     '',
     renderRolling(result.rolling),

@@ -67,7 +67,9 @@ if (only.has('moves')) {
 }
 
 // Other work on the machine skews wall times; say how busy it was.
-sections.push(`Load average (1 min): ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end, on ${cpu.length} cores.`);
+sections.push(
+  `Load average (1 min): ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end, on ${cpu.length} cores.`,
+);
 const report = `${sections.join('\n\n')}\n`;
 process.stdout.write(report);
 if (values.out) writeFileSync(values.out, report);

@@ -17,10 +17,14 @@ const serverMs = [];
 const t0 = performance.now();
 const { startSandbox } = await import('../dist/sandbox/index.js');
 const t1 = performance.now();
-const sandbox = await startSandbox({ port: 0, projects, log: (line) => {
-  const m = / (\d+\.\d)ms$/.exec(line);
-  if (m) serverMs.push(Number(m[1]));
-} });
+const sandbox = await startSandbox({
+  port: 0,
+  projects,
+  log: (line) => {
+    const m = / (\d+\.\d)ms$/.exec(line);
+    if (m) serverMs.push(Number(m[1]));
+  },
+});
 const t2 = performance.now();
 const rssAfterStart = process.memoryUsage().rss / 1048576;
 
@@ -80,7 +84,9 @@ const rss = process.memoryUsage().rss / 1048576;
 await sandbox.close();
 
 const startMs = t2 - t1;
-const load = loadavg().map((x) => x.toFixed(2)).join(', ');
+const load = loadavg()
+  .map((x) => x.toFixed(2))
+  .join(', ');
 process.stdout.write(`Sandbox with ${projects.toLocaleString('en-US')} projects (node ${process.version}, load average ${load})\n\n`);
 process.stdout.write(
   `${markdownTable(

@@ -8,8 +8,19 @@ function commands() {
   return [
     { name: 'node -e 0', command: process.execPath, args: ['-e', '0'], shown: 'node -e 0', baseline: true },
     { name: 'svc --version', command: process.execPath, args: [SVC_BIN, '--version'], shown: 'node bin/svc.js --version', target: true },
-    { name: 'svc projects list --help', command: process.execPath, args: [SVC_BIN, 'projects', 'list', '--help'], shown: 'node bin/svc.js projects list --help' },
-    { name: 'python-gitlab --version', command: 'python-gitlab', args: ['--version'], shown: 'python-gitlab --version', missing: pythonGitlabMissing() },
+    {
+      name: 'svc projects list --help',
+      command: process.execPath,
+      args: [SVC_BIN, 'projects', 'list', '--help'],
+      shown: 'node bin/svc.js projects list --help',
+    },
+    {
+      name: 'python-gitlab --version',
+      command: 'python-gitlab',
+      args: ['--version'],
+      shown: 'python-gitlab --version',
+      missing: pythonGitlabMissing(),
+    },
   ];
 }
 
@@ -36,7 +47,13 @@ export function renderStartup({ runs, results }) {
   const rows = results.map((r) =>
     r.missing
       ? [r.name, `missing: ${r.missing}`, '', '', '']
-      : [r.name, `${r.wallMs.toFixed(1)} ms`, ratio(r.wallMs / baseline.wallMs), mb(r.peakRssMb), r.failed ? `exit ${r.failed.exitCode}` : 'ok'],
+      : [
+          r.name,
+          `${r.wallMs.toFixed(1)} ms`,
+          ratio(r.wallMs / baseline.wallMs),
+          mb(r.peakRssMb),
+          r.failed ? `exit ${r.failed.exitCode}` : 'ok',
+        ],
   );
   const target = results.find((r) => r.target);
   return [

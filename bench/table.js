@@ -67,16 +67,26 @@ const results = { table: [], tsv: [], ndjson: [] };
 try {
   for (let i = 1; i <= runs; i++) {
     for (const format of ['tsv', 'ndjson'].filter((f) => outputs.has(f))) {
-      const run = await measure(process.execPath, [bin, 'projects', 'list', '--all', '-o', format], { env, stdoutFile: join(scratch, 'out') });
+      const run = await measure(process.execPath, [bin, 'projects', 'list', '--all', '-o', format], {
+        env,
+        stdoutFile: join(scratch, 'out'),
+      });
       results[format].push(run);
       log(`run ${i}/${runs}, -o ${format} to a file: ${ms(run.wallMs)}, exit ${run.exitCode}`);
     }
     if (!outputs.has('table')) continue;
     const home = mkdtempSync(join(tmpdir(), 'svc-bench-home-'));
-    const run = await onTerminal(['projects', 'list', '--all'], { ...env, HOME: home, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, TERM: 'xterm-256color' });
+    const run = await onTerminal(['projects', 'list', '--all'], {
+      ...env,
+      HOME: home,
+      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+      TERM: 'xterm-256color',
+    });
     rmSync(home, { recursive: true, force: true });
     results.table.push(run);
-    log(`run ${i}/${runs}, table on a terminal: ${ms(run.wallMs)} (first row ${ms(run.firstRowMs)}), ${run.rows} rows, widest ${run.widest}, exit ${run.exitCode}`);
+    log(
+      `run ${i}/${runs}, table on a terminal: ${ms(run.wallMs)} (first row ${ms(run.firstRowMs)}), ${run.rows} rows, widest ${run.widest}, exit ${run.exitCode}`,
+    );
   }
 } finally {
   await sandbox.close();

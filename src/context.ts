@@ -134,10 +134,7 @@ export class Context {
     if (this.client) return this.client;
     const target = await this.target();
     if (!target.url) {
-      throw new SvcError(
-        'no service URL: pass --url, set SVC_URL, or run `svc auth login --url URL`',
-        ExitCode.usage,
-      );
+      throw new SvcError('no service URL: pass --url, set SVC_URL, or run `svc auth login --url URL`', ExitCode.usage);
     }
     if (options.requireToken && !target.token) {
       throw new SvcError('no token: set SVC_TOKEN, pass --token, or run `svc auth login`', ExitCode.usage);

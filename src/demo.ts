@@ -53,14 +53,26 @@ async function main(): Promise<number> {
   const steps: Step[] = [
     { args: ['auth', 'status'], says: 'which URL and token are used, and whom the token belongs to' },
     { args: ['projects', 'list', '--limit', '5'], says: 'the first five projects (more exist: the hint goes to stderr)' },
-    { args: ['projects', 'list', '--all', '-o', 'ndjson', '--fields', 'id,path_with_namespace'], says: 'every project, one JSON line each, every page followed' },
-    { args: ['projects', 'get', project, '--fields', 'id,path_with_namespace,repository_storage'], says: 'one project by its namespaced path (encoded for you)' },
+    {
+      args: ['projects', 'list', '--all', '-o', 'ndjson', '--fields', 'id,path_with_namespace'],
+      says: 'every project, one JSON line each, every page followed',
+    },
+    {
+      args: ['projects', 'get', project, '--fields', 'id,path_with_namespace,repository_storage'],
+      says: 'one project by its namespaced path (encoded for you)',
+    },
     { args: ['issues', 'get', project, '1', '--fields', 'iid,id,title,state'], says: 'issue #1 of that project: the path takes the iid' },
     { args: ['files', 'get', project, 'docs/guide/intro.md', '--ref', 'main', '--raw'], says: 'a file in a nested folder, decoded' },
-    { args: ['pipeline', 'create', project, '--ref', 'main', '--var', 'DEPLOY_ENV=staging', '--wait', '--interval', '0.2'], says: 'a pipeline with a variable, watched until it succeeds' },
+    {
+      args: ['pipeline', 'create', project, '--ref', 'main', '--var', 'DEPLOY_ENV=staging', '--wait', '--interval', '0.2'],
+      says: 'a pipeline with a variable, watched until it succeeds',
+    },
     { args: ['projects', 'get', 'no-such-group/no-such-project'], says: 'a failure: one line on stderr and exit code 5', expect: 5 },
     { args: ['storage-move', 'weights', '--set', 'default=0', '--set', 'storage2=100'], says: 'new projects now land on storage2' },
-    { args: ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--interval', '0.2'], says: 'every repository moved off default, each move watched to finished' },
+    {
+      args: ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--interval', '0.2'],
+      says: 'every repository moved off default, each move watched to finished',
+    },
     { args: ['storage-move', 'verify', '--from', 'default', '--kind', 'projects'], says: 'nothing remains on default' },
   ];
   let failures = 0;

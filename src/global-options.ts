@@ -2,7 +2,6 @@ import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, TOKEN_TYPES } from './http/types.j
 import { OUTPUT_FORMATS } from './output/format.js';
 import { fieldsOption, intOption, secondsOption } from './cli/parsers.js';
 
-
 /**
  * The options every command takes, in one table: it drives commander, the help, completion and
  * the README's table. `env` and `config` name where a value comes from when the flag is absent
@@ -38,7 +37,14 @@ export interface GlobalValues {
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   { flags: '--url <url>', name: 'url', help: 'service URL', env: 'SVC_URL', config: 'url' },
   { flags: '--token <token>', name: 'token', help: 'access token (prefer `svc auth login`)', env: 'SVC_TOKEN' },
-  { flags: '--token-type <type>', name: 'tokenType', help: 'how the token is sent', env: 'SVC_TOKEN_TYPE', config: 'tokenType', choices: TOKEN_TYPES },
+  {
+    flags: '--token-type <type>',
+    name: 'tokenType',
+    help: 'how the token is sent',
+    env: 'SVC_TOKEN_TYPE',
+    config: 'tokenType',
+    choices: TOKEN_TYPES,
+  },
   { flags: '--profile <name>', name: 'profile', help: 'config profile to use', env: 'SVC_PROFILE' },
   { flags: '--sudo <user>', name: 'sudo', help: 'run the request as another user (id or username; admin token with sudo scope)' },
   {
@@ -48,10 +54,21 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     parse: secondsOption('--timeout', 0.001),
     default: DEFAULT_TIMEOUT_MS / 1000,
   },
-  { flags: '--retries <n>', name: 'retries', help: 'retries for transient failures', parse: intOption('--retries', 0, 20), default: DEFAULT_RETRIES },
+  {
+    flags: '--retries <n>',
+    name: 'retries',
+    help: 'retries for transient failures',
+    parse: intOption('--retries', 0, 20),
+    default: DEFAULT_RETRIES,
+  },
   { flags: '--ca-file <path>', name: 'caFile', help: 'extra CA bundle in PEM', env: 'SVC_CA_FILE', config: 'caFile' },
   { flags: '-o, --output <format>', name: 'output', help: 'output format', choices: OUTPUT_FORMATS },
-  { flags: '--fields <list>', name: 'fields', help: 'comma-separated fields to show, dot paths allowed (e.g. id,namespace.full_path)', parse: fieldsOption },
+  {
+    flags: '--fields <list>',
+    name: 'fields',
+    help: 'comma-separated fields to show, dot paths allowed (e.g. id,namespace.full_path)',
+    parse: fieldsOption,
+  },
   { flags: '--debug', name: 'debug', help: 'print each request and response to stderr (tokens redacted)', env: 'SVC_DEBUG' },
   { flags: '-q, --quiet', name: 'quiet', help: 'no progress, hints or colour' },
 ];

@@ -17,13 +17,16 @@ function loads(command, args) {
 const missing = {
   svc: () => (existsSync(join(ROOT, 'dist/cli.js')) ? undefined : 'not built (npm run build)'),
   pythonCli: () => (onPath('python-gitlab') ? undefined : 'python-gitlab not installed (bench/setup-peers.sh)'),
-  pythonLib: () =>
-    loads('/usr/bin/python3', ['-c', 'import gitlab']) ? undefined : 'python3-gitlab not installed (bench/setup-peers.sh)',
+  pythonLib: () => (loads('/usr/bin/python3', ['-c', 'import gitlab']) ? undefined : 'python3-gitlab not installed (bench/setup-peers.sh)'),
   perl: () => (onPath('gitlab-api-v4') ? undefined : 'libgitlab-api-v4-perl not installed (bench/setup-peers.sh)'),
   gitbeaker: () =>
-    existsSync(join(GITBEAKER_DIR, 'node_modules/@gitbeaker/rest')) ? undefined : `@gitbeaker/rest not in ${GITBEAKER_DIR} (bench/setup-peers.sh)`,
+    existsSync(join(GITBEAKER_DIR, 'node_modules/@gitbeaker/rest'))
+      ? undefined
+      : `@gitbeaker/rest not in ${GITBEAKER_DIR} (bench/setup-peers.sh)`,
   ruby: () =>
-    existsSync('/usr/bin/ruby') && loads('/usr/bin/ruby', ['-e', 'require "gitlab"']) ? undefined : 'ruby-gitlab not installed (bench/setup-peers.sh)',
+    existsSync('/usr/bin/ruby') && loads('/usr/bin/ruby', ['-e', 'require "gitlab"'])
+      ? undefined
+      : 'ruby-gitlab not installed (bench/setup-peers.sh)',
   curl: () => (onPath('curl') ? undefined : 'curl not installed'),
 };
 
@@ -39,7 +42,11 @@ export function listingClients() {
       name: 'svc',
       pagination: 'keyset',
       missing: missing.svc(),
-      run: (b, t) => ({ command: process.execPath, args: [SVC_BIN, 'projects', 'list', '--all', '-o', 'ndjson'], env: { SVC_URL: b, SVC_TOKEN: t } }),
+      run: (b, t) => ({
+        command: process.execPath,
+        args: [SVC_BIN, 'projects', 'list', '--all', '-o', 'ndjson'],
+        env: { SVC_URL: b, SVC_TOKEN: t },
+      }),
       shown: 'SVC_URL=$B SVC_TOKEN=$T svc projects list --all -o ndjson',
     },
     {
@@ -56,9 +63,26 @@ export function listingClients() {
       missing: missing.pythonCli(),
       run: (b, t) => ({
         command: 'python-gitlab',
-        args: ['--server-url', b, '--private-token', t, '-o', 'json', '--pagination', 'keyset', '--order-by', 'id', 'project', 'list', '--get-all', '--per-page', '100'],
+        args: [
+          '--server-url',
+          b,
+          '--private-token',
+          t,
+          '-o',
+          'json',
+          '--pagination',
+          'keyset',
+          '--order-by',
+          'id',
+          'project',
+          'list',
+          '--get-all',
+          '--per-page',
+          '100',
+        ],
       }),
-      shown: 'python-gitlab --server-url $B --private-token $T -o json --pagination keyset --order-by id project list --get-all --per-page 100',
+      shown:
+        'python-gitlab --server-url $B --private-token $T -o json --pagination keyset --order-by id project list --get-all --per-page 100',
       pythonCli: true,
     },
     {
@@ -72,7 +96,10 @@ export function listingClients() {
       name: 'GitLab::API::v4 0.26 (Perl CLI)',
       pagination: 'offset',
       missing: missing.perl(),
-      run: (b, t) => ({ command: 'gitlab-api-v4', args: ['--url', `${b}/api/v4`, '--private-token', t, '--all', 'projects', 'per_page:100'] }),
+      run: (b, t) => ({
+        command: 'gitlab-api-v4',
+        args: ['--url', `${b}/api/v4`, '--private-token', t, '--all', 'projects', 'per_page:100'],
+      }),
       shown: 'gitlab-api-v4 --url $B/api/v4 --private-token $T --all projects per_page:100',
     },
     {

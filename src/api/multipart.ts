@@ -16,11 +16,7 @@ export interface MultipartFile {
  * A multipart/form-data body whose file part streams from disk, so an archive of any size is
  * sent without being held in memory. `create` opens the file anew for every attempt.
  */
-export function fileMultipart(
-  fields: Array<[string, string]>,
-  file: MultipartFile,
-  onFileBytes?: (bytes: number) => void,
-): RequestBody {
+export function fileMultipart(fields: Array<[string, string]>, file: MultipartFile, onFileBytes?: (bytes: number) => void): RequestBody {
   const boundary = `svc-${randomBytes(12).toString('hex')}`;
   const fieldParts = fields.map(
     ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${quoteName(name)}"\r\n\r\n${value}\r\n`,

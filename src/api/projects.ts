@@ -17,7 +17,14 @@ export function listProjects(http: HttpClient, query: QueryParams, keyset = fals
     keysetFallback: byId
       ? (last) => ({
           path: '/projects',
-          query: { ...params, pagination: 'keyset', order_by: 'id', sort, [sort === 'asc' ? 'id_after' : 'id_before']: last.id, page: undefined },
+          query: {
+            ...params,
+            pagination: 'keyset',
+            order_by: 'id',
+            sort,
+            [sort === 'asc' ? 'id_after' : 'id_before']: last.id,
+            page: undefined,
+          },
         })
       : undefined,
   });

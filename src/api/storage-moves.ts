@@ -63,12 +63,7 @@ export async function newestStorageMove(http: HttpClient, kind: MoveKind): Promi
 }
 
 /** Bulk: the service answers 202 and creates the moves gradually in the background. */
-export async function scheduleStorageMovesFrom(
-  http: HttpClient,
-  kind: MoveKind,
-  source: string,
-  destination: string,
-): Promise<void> {
+export async function scheduleStorageMovesFrom(http: HttpClient, kind: MoveKind, source: string, destination: string): Promise<void> {
   await http.request({
     method: 'POST',
     path: COLLECTION[kind],

@@ -7,7 +7,9 @@ export function intOption(name: string, min: number, max = Number.MAX_SAFE_INTEG
     if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number`);
     const n = Number(value);
     if (n < min || n > max) {
-      throw new InvalidArgumentError(`${name} must be ${max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`}`);
+      throw new InvalidArgumentError(
+        `${name} must be ${max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`}`,
+      );
     }
     return n;
   };

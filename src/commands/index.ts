@@ -21,21 +21,51 @@ export interface NounEntry {
 /** Command modules load only when their noun is used, so `svc --version` and `svc --help` stay fast. */
 export const NOUNS: NounEntry[] = [
   { name: 'projects', summary: 'List, show, create, import and unshare projects', load: () => import('./projects/index.js') },
-  { name: 'issues', summary: "Show issues and their comments (by the issue's iid, the number shown in the web UI)", load: () => import('./issues/index.js') },
-  { name: 'pipeline', summary: 'Trigger a pipeline with variables, show it, wait for its result', load: () => import('./pipeline/index.js') },
+  {
+    name: 'issues',
+    summary: "Show issues and their comments (by the issue's iid, the number shown in the web UI)",
+    load: () => import('./issues/index.js'),
+  },
+  {
+    name: 'pipeline',
+    summary: 'Trigger a pipeline with variables, show it, wait for its result',
+    load: () => import('./pipeline/index.js'),
+  },
   { name: 'files', summary: 'Read repository files (metadata, or the raw bytes)', load: () => import('./files/index.js') },
   { name: 'branches', summary: "List a branch's commits (names with / and + work as typed)", load: () => import('./branches/index.js') },
   { name: 'tags', summary: 'Show repository tags (names with / and + work as typed)', load: () => import('./tags/index.js') },
   { name: 'jobs', summary: "Download a job's artifact archive (works with a CI job token)", load: () => import('./jobs/index.js') },
   { name: 'releases', summary: "List a project's releases (works with a CI job token)", load: () => import('./releases/index.js') },
-  { name: 'namespaces', summary: 'List the user and group namespaces you can create projects in', load: () => import('./namespaces/index.js') },
+  {
+    name: 'namespaces',
+    summary: 'List the user and group namespaces you can create projects in',
+    load: () => import('./namespaces/index.js'),
+  },
   { name: 'groups', summary: 'List groups', load: () => import('./groups/index.js') },
-  { name: 'users', summary: 'List users (keyset paging, as the service requires for long listings)', load: () => import('./users/index.js') },
-  { name: 'snippets', summary: 'List, show, create and delete personal snippets (with the CAPTCHA step when flagged as spam)', load: () => import('./snippets/index.js') },
+  {
+    name: 'users',
+    summary: 'List users (keyset paging, as the service requires for long listings)',
+    load: () => import('./users/index.js'),
+  },
+  {
+    name: 'snippets',
+    summary: 'List, show, create and delete personal snippets (with the CAPTCHA step when flagged as spam)',
+    load: () => import('./snippets/index.js'),
+  },
   { name: 'auth', summary: 'Log in, log out and check which credentials are used', load: () => import('./auth/index.js') },
   { name: 'config', summary: 'Read and change the settings of config profiles', load: () => import('./config/index.js') },
-  { name: 'api', summary: 'Send any request to the API (path relative to /api/v4) with the same credentials, retries and redirects', leaf: true, load: () => import('./api/index.js') },
-  { name: 'completion', summary: 'Print a shell completion script for every command and option', leaf: true, load: () => import('./completion/index.js') },
+  {
+    name: 'api',
+    summary: 'Send any request to the API (path relative to /api/v4) with the same credentials, retries and redirects',
+    leaf: true,
+    load: () => import('./api/index.js'),
+  },
+  {
+    name: 'completion',
+    summary: 'Print a shell completion script for every command and option',
+    leaf: true,
+    load: () => import('./completion/index.js'),
+  },
   {
     name: 'storage-move',
     summary: 'Move repositories between storages: weights, schedule, watch to the end, verify',

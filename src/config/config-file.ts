@@ -32,7 +32,6 @@ export function configFilePath(env: NodeJS.ProcessEnv): string {
   return join(resolve(env.SVC_CONFIG_DIR || envPaths('svc', { suffix: '' }).config), 'config.json');
 }
 
-
 /**
  * conf's reader: a file of the wrong shape (`[]`, a profile that is not an object, an unknown
  * token type) is refused like broken JSON, before anything reads it or writes over it.
@@ -149,6 +148,8 @@ function checkSafe(what: 'config directory' | 'config file', path: string, stats
   }
   if (stats.mode & 0o022) {
     const mode = (stats.mode & 0o777).toString(8).padStart(4, '0');
-    throw new ConfigFileError(`refusing the ${what} ${path}: it is writable by group or others (mode ${mode}); fix it with chmod go-w ${path}`);
+    throw new ConfigFileError(
+      `refusing the ${what} ${path}: it is writable by group or others (mode ${mode}); fix it with chmod go-w ${path}`,
+    );
   }
 }

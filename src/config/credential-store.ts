@@ -11,5 +11,7 @@ export interface CredentialStore {
    * (re-read from disk) and saves what it returns (undefined: keep). Resolves to the credentials
    * stored afterwards.
    */
-  update(change: (current: StoredCredentials | undefined) => Promise<StoredCredentials | undefined>): Promise<StoredCredentials | undefined>;
+  update(
+    change: (current: StoredCredentials | undefined) => Promise<StoredCredentials | undefined>,
+  ): Promise<StoredCredentials | undefined>;
 }

@@ -27,7 +27,6 @@ export interface Target {
   warnings: string[];
 }
 
-
 export function parseTokenType(value: string | undefined, source: string): TokenType | undefined {
   if (value === undefined || value === '') return undefined;
   if ((TOKEN_TYPES as readonly string[]).includes(value)) return value as TokenType;

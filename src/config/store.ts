@@ -1,5 +1,13 @@
 import { ExitCode, SvcError } from '../errors.js';
-import { configFilePath, openForWrite, prepareDirectory, readConfigFile, writeFailure, type ConfigData, type Profile } from './config-file.js';
+import {
+  configFilePath,
+  openForWrite,
+  prepareDirectory,
+  readConfigFile,
+  writeFailure,
+  type ConfigData,
+  type Profile,
+} from './config-file.js';
 import type { CredentialStore, StoredCredentials } from './credential-store.js';
 import { withFileLock } from './file-lock.js';
 

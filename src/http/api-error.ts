@@ -125,26 +125,27 @@ function apiErrorFor(status: number, body: unknown, ctx: ErrorContext): ApiError
   const sudoMessage = ctx.sudo ? sudoFailure(status, record, rendered, ctx.sudo) : undefined;
   if (sudoMessage) return new ApiError(status, body, sudoMessage, exitCodeForStatus(status));
 
-  const base = rendered && !rendered.startsWith(String(status)) ? `${statusLine}: ${rendered}` : rendered ?? statusLine;
+  const base = rendered && !rendered.startsWith(String(status)) ? `${statusLine}: ${rendered}` : (rendered ?? statusLine);
   let message = `${where} failed: ${base}`;
   const hint = hintFor(status, record, ctx);
   if (hint) message += ` (${hint})`;
   return new ApiError(status, body, message, exitCodeForStatus(status));
 }
 
-function sudoFailure(
-  status: number,
-  record: Record<string, unknown>,
-  rendered: string | undefined,
-  sudo: string,
-): string | undefined {
+function sudoFailure(status: number, record: Record<string, unknown>, rendered: string | undefined, sudo: string): string | undefined {
   if (status === 403 && typeof rendered === 'string' && /must be admin to use sudo/i.test(rendered)) {
     return `--sudo ${sudo}: the token's user is not an administrator (403 Forbidden - Must be admin to use sudo)`;
   }
   if (status === 403 && /must be authenticated using an oauth or personal access token/i.test(rendered ?? '')) {
     return `--sudo ${sudo}: sudo needs a personal or OAuth token of an administrator, not this kind of token`;
   }
-  if (status === 403 && record.error === 'insufficient_scope' && String(record.scope ?? '').split(' ').includes('sudo')) {
+  if (
+    status === 403 &&
+    record.error === 'insufficient_scope' &&
+    String(record.scope ?? '')
+      .split(' ')
+      .includes('sudo')
+  ) {
     return `--sudo ${sudo}: the token lacks the 'sudo' scope (403 insufficient_scope)`;
   }
   if (status === 404 && /user with id or username/i.test(rendered ?? '')) {

@@ -38,10 +38,7 @@ export async function readLimited(
     // Stops the transfer; the abort this causes is the intended end, not an error to report.
     body.on('error', () => {});
     body.destroy();
-    return new SvcError(
-      `${where} returned more than ${formatSize(maxBytes)}, the limit for one answer held in memory`,
-      ExitCode.failure,
-    );
+    return new SvcError(`${where} returned more than ${formatSize(maxBytes)}, the limit for one answer held in memory`, ExitCode.failure);
   };
   if (declaredLength !== undefined && Number(declaredLength) > maxBytes) throw tooLarge();
   const chunks: Buffer[] = [];

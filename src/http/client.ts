@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { ExitCode, SvcError } from '../errors.js';
@@ -24,9 +24,28 @@ import {
   type PaginateOptions,
   type TokenType,
 } from './types.js';
-import { displayPath, instanceRoot, loggableUrl, normalizeBaseUrl, requestTarget, resolveReference, targetHref, type Target } from './urls.js';
+import {
+  displayPath,
+  instanceRoot,
+  loggableUrl,
+  normalizeBaseUrl,
+  requestTarget,
+  resolveReference,
+  targetHref,
+  type Target,
+} from './urls.js';
 
-export type { ApiRequest, ApiResponse, Credentials, CredentialStore, Page, PaginateOptions, RequestBody, StoredCredentials, TokenType } from './types.js';
+export type {
+  ApiRequest,
+  ApiResponse,
+  Credentials,
+  CredentialStore,
+  Page,
+  PaginateOptions,
+  RequestBody,
+  StoredCredentials,
+  TokenType,
+} from './types.js';
 export { isMaxOffsetError } from './api-error.js';
 export { instanceRoot, normalizeBaseUrl, redactUrl } from './urls.js';
 
@@ -81,7 +100,11 @@ export class HttpClient {
         const tokenUrl = `${instanceRoot(this.baseUrl)}/oauth/token`;
         this.debug(`OAuth access token expired; refreshing at ${tokenUrl}`);
         const target = { origin: this.baseUrl.origin, path: new URL(tokenUrl).pathname };
-        return this.exchange<string>(target, { path: tokenUrl, method: 'POST', json: grant, responseType: 'text', acceptStatus: () => true }, false);
+        return this.exchange<string>(
+          target,
+          { path: tokenUrl, method: 'POST', json: grant, responseType: 'text', acceptStatus: () => true },
+          false,
+        );
       },
     });
   }
@@ -164,7 +187,13 @@ export class HttpClient {
           return { status, headers, data: value.data as T, url: targetHref(target) };
         }
         if (value.kind === 'redirect') {
-          ({ target, method, sendCredentials } = this.redirected(status, value.location, { target, method, originalMethod, hops, sendCredentials }));
+          ({ target, method, sendCredentials } = this.redirected(status, value.location, {
+            target,
+            method,
+            originalMethod,
+            hops,
+            sendCredentials,
+          }));
           hops++;
           attemptNo = 0;
           continue;
@@ -231,7 +260,8 @@ export class HttpClient {
   ): { target: Target; method: string; sendCredentials: boolean } {
     const where = `${from.method} ${this.display(from.target)}`;
     const next = resolveReference(location, from.target);
-    if (!next) throw new SvcError(`${where} failed: redirected (${status}) to a Location that is not a valid http(s) URL`, ExitCode.failure);
+    if (!next)
+      throw new SvcError(`${where} failed: redirected (${status}) to a Location that is not a valid http(s) URL`, ExitCode.failure);
     const decision = redirectDecision({
       status,
       method: from.method,

@@ -20,7 +20,12 @@ export interface PageSource {
  * loop a hostile server could set up ends: the keyset fallback is taken once, a link already
  * followed (fragments aside) or a page already read ends the listing with one line.
  */
-export async function* paginate<T>(source: PageSource, path: string, query: QueryParams | undefined, options: PaginateOptions<T>): AsyncGenerator<Page<T>> {
+export async function* paginate<T>(
+  source: PageSource,
+  path: string,
+  query: QueryParams | undefined,
+  options: PaginateOptions<T>,
+): AsyncGenerator<Page<T>> {
   let next: string | undefined = source.url(path, query);
   let lastItem: T | undefined;
   let fellBack = false;

@@ -61,7 +61,10 @@ export function renderRecord(record: unknown, fields: string[], chalk: ChalkInst
   const names = fields.map((f) => terminalSafe(f));
   const width = Math.max(0, ...names.map((name) => displayWidth(name)));
   return names
-    .map((name, i) => `${chalk.bold(name)}${' '.repeat(width - displayWidth(name))}  ${terminalSafe(formatCell(getField(record, fields[i])))}\n`)
+    .map(
+      (name, i) =>
+        `${chalk.bold(name)}${' '.repeat(width - displayWidth(name))}  ${terminalSafe(formatCell(getField(record, fields[i])))}\n`,
+    )
     .join('');
 }
 

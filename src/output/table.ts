@@ -46,7 +46,10 @@ export function planTable(columns: string[], firstRows: string[][], lineWidth: n
   const dataTotal = data.reduce((sum, width) => sum + width, 0);
   // Values come before names: a header wider than its values is cut first (`repository_st…`).
   if (dataTotal > available) return { header, widths: fitWidths(data, available), lineWidth };
-  const headerExtra = fitWidths(header.map((name, i) => Math.max(0, displayWidth(name) - data[i])), available - dataTotal);
+  const headerExtra = fitWidths(
+    header.map((name, i) => Math.max(0, displayWidth(name) - data[i])),
+    available - dataTotal,
+  );
   return { header, widths: data.map((width, i) => width + headerExtra[i]), lineWidth };
 }
 

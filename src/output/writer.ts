@@ -109,12 +109,7 @@ export function writeList(
   return writePages(stdout, settings, batchesOf(records), defaultColumns);
 }
 
-export async function writeRecord(
-  stdout: Writable,
-  settings: OutputSettings,
-  record: unknown,
-  defaultFields: string[],
-): Promise<void> {
+export async function writeRecord(stdout: Writable, settings: OutputSettings, record: unknown, defaultFields: string[]): Promise<void> {
   warnMissingFields(settings, record);
   const fields = settings.fields ?? defaultFields;
   if (settings.format === 'table' && settings.stdoutIsTTY) return write(stdout, renderRecord(record, fields, settings.chalk));

@@ -29,7 +29,14 @@ const PROJECT_ABILITY = {
 export type ProjectAbility = keyof typeof PROJECT_ABILITY;
 
 /** What anyone who can see a public (or, signed in, internal) project may do without being a member. */
-const NON_MEMBER: ReadonlySet<ProjectAbility> = new Set(['read_project', 'read_issue', 'read_code', 'read_pipeline', 'read_build', 'read_release']);
+const NON_MEMBER: ReadonlySet<ProjectAbility> = new Set([
+  'read_project',
+  'read_issue',
+  'read_code',
+  'read_pipeline',
+  'read_build',
+  'read_release',
+]);
 
 const MEMBER_ROLES = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER];
 

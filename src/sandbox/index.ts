@@ -91,7 +91,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   api.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"400 Bad Request"}');
+    if (socket.writable)
+      socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"400 Bad Request"}');
     else socket.destroy();
   });
   track(api, apiSockets, () => core.stats.connections.opened++);
@@ -216,11 +217,12 @@ function serveObject(core: Core, req: IncomingMessage, res: ServerResponse): voi
   const m = /^\/sandbox-artifacts\/(\d+)\/(\d+)\/artifacts\.zip$/.exec(rawPath);
   if (!m || (method !== 'GET' && method !== 'HEAD')) return xml(404, 'NoSuchKey', 'The specified key does not exist.');
   const verdict = core.verifyObjectUrl(rawPath, new URLSearchParams(rawQuery));
-  if (verdict === 'bad') return xml(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
+  if (verdict === 'bad')
+    return xml(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
   if (verdict === 'expired') return xml(403, 'AccessDenied', 'Request has expired');
   const jobId = Number(m[2]);
   const job = jobById(core.world, jobId);
-  if (!job || !job.hasArtifacts || job.projectId !== Number(m[1])) return xml(404, 'NoSuchKey', 'The specified key does not exist.');
+  if (!job?.hasArtifacts || job.projectId !== Number(m[1])) return xml(404, 'NoSuchKey', 'The specified key does not exist.');
   const data = artifactArchive(core.world, jobId);
   res.writeHead(200, {
     'Content-Type': 'application/zip',

@@ -263,7 +263,10 @@ export class MoveEngine {
         else if (this.opts.skipRate > 0 && this.skipRng() < this.opts.skipRate) reason = 'Gitaly is not reachable (skipped by the sandbox)';
         if (!reason) {
           const res = this.create(kind, id, dest);
-          if ('errors' in res) reason = Object.entries(res.errors).map(([k, v]) => `${k} ${v.join(', ')}`).join('; ');
+          if ('errors' in res)
+            reason = Object.entries(res.errors)
+              .map(([k, v]) => `${k} ${v.join(', ')}`)
+              .join('; ');
         }
         if (reason) {
           const line = `${c.label} was skipped: ${reason}`;

@@ -32,7 +32,11 @@ describe('help', () => {
 
   it('shows the global options once, in svc --help, and none that do not apply under a command', async () => {
     expect((await svc(['--help'], { env })).stdout).toContain('  --token <token>');
-    for (const args of [['projects', '--help'], ['projects', 'list', '--help'], ['sandbox', '--help']]) {
+    for (const args of [
+      ['projects', '--help'],
+      ['projects', 'list', '--help'],
+      ['sandbox', '--help'],
+    ]) {
       const result = await svc(args, { env });
       expect(result.stdout, args.join(' ')).not.toContain('Global Options');
       expect(result.stdout, args.join(' ')).not.toContain('--token <token>');

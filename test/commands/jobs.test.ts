@@ -44,7 +44,10 @@ describe('jobs artifacts', () => {
   it('works with a job token given as SVC_TOKEN_TYPE=job or as CI_JOB_TOKEN', async () => {
     const expected = await referenceArchive(2, 7);
     const dir = tempDir();
-    const viaType = await suite.run(['jobs', 'artifacts', '2', '7', '--out', join(dir, 'a.zip')], { token: suite.sandbox.tokens.job, tokenType: 'job' });
+    const viaType = await suite.run(['jobs', 'artifacts', '2', '7', '--out', join(dir, 'a.zip')], {
+      token: suite.sandbox.tokens.job,
+      tokenType: 'job',
+    });
     expect(viaType.exitCode).toBe(0);
     expect(suite.requests('api')[0]!.headers['job-token']).toBeDefined();
     for (const header of CREDENTIAL_HEADERS) expect(suite.requests('objects')[0]!.headers[header]).toBeUndefined();
@@ -56,7 +59,10 @@ describe('jobs artifacts', () => {
     expect(viaCi.exitCode).toBe(0);
     expect(readFileSync(join(dir, 'artifacts.zip')).equals(expected)).toBe(true);
     expect(readFileSync(join(dir, 'a.zip')).equals(expected)).toBe(true);
-    const otherProject = await suite.run(['jobs', 'artifacts', '1', '1', '--out', join(dir, 'b.zip')], { token: suite.sandbox.tokens.job, tokenType: 'job' });
+    const otherProject = await suite.run(['jobs', 'artifacts', '1', '1', '--out', join(dir, 'b.zip')], {
+      token: suite.sandbox.tokens.job,
+      tokenType: 'job',
+    });
     expect(otherProject.exitCode).toBe(4);
     expect(otherProject.stderr).toContain('Authentication by CI/CD job token not allowed');
     expect(otherProject.stderr).toContain('job token allowlist does not include');
@@ -112,7 +118,9 @@ describe('jobs artifacts', () => {
     const testJob = await suite.run(['jobs', 'artifacts', '2', '8', '--out', join(dir, 'x.zip')]);
     expect(testJob.exitCode).toBe(5);
     expect(testJob.stdout).toBe('');
-    expect(testJob.stderr).toMatch(/^svc: GET \/projects\/2\/jobs\/8\/artifacts failed: 404 .* \(job 8 has no artifacts, or they expired\)\n$/);
+    expect(testJob.stderr).toMatch(
+      /^svc: GET \/projects\/2\/jobs\/8\/artifacts failed: 404 .* \(job 8 has no artifacts, or they expired\)\n$/,
+    );
     const unknown = await suite.run(['jobs', 'artifacts', '2', '999999', '--out', join(dir, 'y.zip')]);
     expect(unknown.exitCode).toBe(5);
     expect(unknown.stderr).toMatch(/^svc: GET \/projects\/2\/jobs\/999999\/artifacts failed: 404 .* \(no job 999999 in this project\)\n$/);

@@ -10,7 +10,9 @@ describe('releases list', () => {
     const json = await suite.run(['releases', 'list', suite.sandbox.state.project(2)!.fullPath, '-o', 'json']);
     expect(json.exitCode).toBe(0);
     expect((JSON.parse(json.stdout) as Array<{ tag_name: string }>).map((r) => r.tag_name)).toEqual(['v1.1.0', 'v1.0.0']);
-    expect(suite.requests()[0]!.rawPath).toBe(`/api/v4/projects/${suite.sandbox.state.project(2)!.fullPath.replace(/\//g, '%2F')}/releases`);
+    expect(suite.requests()[0]!.rawPath).toBe(
+      `/api/v4/projects/${suite.sandbox.state.project(2)!.fullPath.replace(/\//g, '%2F')}/releases`,
+    );
     const ndjson = await suite.run(['releases', 'list', '2', '-o', 'ndjson', '--fields', 'tag_name']);
     expect(parseNdjson(ndjson.stdout)).toEqual([{ tag_name: 'v1.1.0' }, { tag_name: 'v1.0.0' }]);
     const tsv = await suite.run(['releases', 'list', '2', '--limit', '1']);

@@ -16,8 +16,24 @@ describe('pipeline create', () => {
   it('sends variables as an array of hashes and waits for success (exit 0)', async () => {
     const path = suite.sandbox.state.project(1)!.fullPath;
     const result = await suite.run([
-      'pipeline', 'create', path, '--ref', 'feature/login', '--var', 'DEPLOY_ENV=staging', '--var', 'EMPTY=', '--var', 'EXPR=a=b',
-      '--var-file', `CONFIG=${configFile}`, '--wait', '--interval', '0.05', '-o', 'json',
+      'pipeline',
+      'create',
+      path,
+      '--ref',
+      'feature/login',
+      '--var',
+      'DEPLOY_ENV=staging',
+      '--var',
+      'EMPTY=',
+      '--var',
+      'EXPR=a=b',
+      '--var-file',
+      `CONFIG=${configFile}`,
+      '--wait',
+      '--interval',
+      '0.05',
+      '-o',
+      'json',
     ]);
     expect(result.exitCode).toBe(0);
     const pipeline = JSON.parse(result.stdout) as { id: number; status: string; web_url: string };
@@ -50,7 +66,18 @@ describe('pipeline create', () => {
   });
 
   it('exits 8 with the final status and URL when the pipeline fails', async () => {
-    const result = await suite.run(['pipeline', 'create', '1', '--ref', 'main', '--var', 'SANDBOX_PIPELINE_RESULT=failed', '--wait', '--interval', '0.05']);
+    const result = await suite.run([
+      'pipeline',
+      'create',
+      '1',
+      '--ref',
+      'main',
+      '--var',
+      'SANDBOX_PIPELINE_RESULT=failed',
+      '--wait',
+      '--interval',
+      '0.05',
+    ]);
     expect(result.exitCode).toBe(8);
     expect(result.stdout).toMatch(/\tfailed\tmain\t/);
     expect(result.stderr).toMatch(/svc: pipeline \d+ ended failed: http:\/\/.+\/-\/pipelines\/\d+\n$/);

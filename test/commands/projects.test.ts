@@ -52,7 +52,18 @@ describe('projects list', () => {
     expect(new URLSearchParams(end!.rawQuery).get('id_before')).toBe('4');
     expect(new URLSearchParams(listing!.rawQuery).get('repository_storage')).toBe('storage2');
 
-    const search = await suite.run(['projects', 'list', '--search', fullPath(3).split('/').pop()!, '--order-by', 'name', '--sort', 'asc', '-o', 'json']);
+    const search = await suite.run([
+      'projects',
+      'list',
+      '--search',
+      fullPath(3).split('/').pop()!,
+      '--order-by',
+      'name',
+      '--sort',
+      'asc',
+      '-o',
+      'json',
+    ]);
     expect((JSON.parse(search.stdout) as Array<{ id: number }>).map((p) => p.id)).toContain(3);
     expect(onlyRequest(suite, 'GET', /^\/api\/v4\/projects$/).rawQuery).toContain('order_by=name');
   });
@@ -92,14 +103,35 @@ describe('projects get', () => {
 
 describe('projects create', () => {
   it('creates in a namespace given by path and prints the project', async () => {
-    const result = await suite.run(['projects', 'create', '--name', 'Docs Site', '--path', 'docs-site', '--namespace', 'acme/platform', '--description', 'the docs', '--visibility', 'internal', '-o', 'json']);
+    const result = await suite.run([
+      'projects',
+      'create',
+      '--name',
+      'Docs Site',
+      '--path',
+      'docs-site',
+      '--namespace',
+      'acme/platform',
+      '--description',
+      'the docs',
+      '--visibility',
+      'internal',
+      '-o',
+      'json',
+    ]);
     expect(result.exitCode).toBe(0);
     const project = JSON.parse(result.stdout) as { path_with_namespace: string; visibility: string };
     expect(project).toMatchObject({ path_with_namespace: 'acme/platform/docs-site', visibility: 'internal' });
     expect(onlyRequest(suite, 'GET', /namespaces/).rawPath).toBe('/api/v4/namespaces/acme%2Fplatform');
     const create = onlyRequest(suite, 'POST', /^\/api\/v4\/projects$/);
     expect(create.headers['content-type']).toBe('application/json');
-    expect(create.bodyJson).toEqual({ name: 'Docs Site', path: 'docs-site', namespace_id: 2, description: 'the docs', visibility: 'internal' });
+    expect(create.bodyJson).toEqual({
+      name: 'Docs Site',
+      path: 'docs-site',
+      namespace_id: 2,
+      description: 'the docs',
+      visibility: 'internal',
+    });
   });
 
   it('renders a validation error field by field (exit 6)', async () => {
@@ -133,8 +165,25 @@ describe('projects import', () => {
 
   it('streams a multipart upload with a known length and waits until finished', async () => {
     const result = await suite.run([
-      'projects', 'import', '--file', archive, '--path', 'restored', '--namespace', 'acme', '--name', 'Restored',
-      '--override', 'visibility=private', '--override', 'description=a=b', '--wait', '--interval', '0.05', '-o', 'json',
+      'projects',
+      'import',
+      '--file',
+      archive,
+      '--path',
+      'restored',
+      '--namespace',
+      'acme',
+      '--name',
+      'Restored',
+      '--override',
+      'visibility=private',
+      '--override',
+      'description=a=b',
+      '--wait',
+      '--interval',
+      '0.05',
+      '-o',
+      'json',
     ]);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ path_with_namespace: 'acme/restored', import_status: 'finished' });
@@ -142,7 +191,14 @@ describe('projects import', () => {
     const upload = onlyRequest(suite, 'POST', /^\/api\/v4\/projects\/import$/);
     expect(upload.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(upload.headers['content-length']).toBe(String(Buffer.byteLength(upload.body, 'latin1')));
-    for (const field of ['name="path"', 'name="namespace"', 'name="name"', 'name="override_params[visibility]"', 'name="override_params[description]"', 'name="file"; filename="export.tar.gz"']) {
+    for (const field of [
+      'name="path"',
+      'name="namespace"',
+      'name="name"',
+      'name="override_params[visibility]"',
+      'name="override_params[description]"',
+      'name="file"; filename="export.tar.gz"',
+    ]) {
       expect(upload.body).toContain(field);
     }
     expect(upload.body).toContain('\r\n\r\na=b\r\n');
@@ -165,7 +221,19 @@ describe('projects import', () => {
   });
 
   it('exits 8 when --timeout passes first', async () => {
-    const result = await suite.run(['projects', 'import', '--file', archive, '--path', 'slowpoke', '--wait', '--interval', '0.05', '--timeout', '0.05']);
+    const result = await suite.run([
+      'projects',
+      'import',
+      '--file',
+      archive,
+      '--path',
+      'slowpoke',
+      '--wait',
+      '--interval',
+      '0.05',
+      '--timeout',
+      '0.05',
+    ]);
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toMatch(/svc: import of root\/slowpoke still (scheduled|started) after/);
   });
@@ -190,7 +258,11 @@ describe('projects import', () => {
 
 describe('projects unshare', () => {
   it('deletes the share: nothing on stdout, one line on stderr; 404 the second time', async () => {
-    const share = await req(suite.sandbox.url, '/api/v4/projects/5/share', { method: 'POST', token: suite.sandbox.tokens.admin, json: { group_id: 4, group_access: 30 } });
+    const share = await req(suite.sandbox.url, '/api/v4/projects/5/share', {
+      method: 'POST',
+      token: suite.sandbox.tokens.admin,
+      json: { group_id: 4, group_access: 30 },
+    });
     expect(share.status).toBe(201);
     const result = await suite.run(['projects', 'unshare', fullPath(5), '4']);
     expect(result.exitCode).toBe(0);
@@ -206,12 +278,19 @@ describe('projects unshare', () => {
   });
 
   it('takes the group by its full path as well as its id (#9)', async () => {
-    const share = await req(suite.sandbox.url, '/api/v4/projects/5/share', { method: 'POST', token: suite.sandbox.tokens.admin, json: { group_id: 2, group_access: 30 } });
+    const share = await req(suite.sandbox.url, '/api/v4/projects/5/share', {
+      method: 'POST',
+      token: suite.sandbox.tokens.admin,
+      json: { group_id: 2, group_access: 30 },
+    });
     expect(share.status).toBe(201);
     const result = await suite.run(['projects', 'unshare', '5', 'acme/platform']);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('project 5 is no longer shared with group acme/platform\n');
-    expect(suite.requests().map((r) => `${r.method} ${r.rawPath}`)).toEqual(['GET /api/v4/groups/acme%2Fplatform', 'DELETE /api/v4/projects/5/share/2']);
+    expect(suite.requests().map((r) => `${r.method} ${r.rawPath}`)).toEqual([
+      'GET /api/v4/groups/acme%2Fplatform',
+      'DELETE /api/v4/projects/5/share/2',
+    ]);
   });
 
   it('reports a 202 as scheduled, not done', async () => {

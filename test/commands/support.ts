@@ -35,7 +35,12 @@ export function useSandbox(options: SandboxOptions = { projects: 10 }): CommandS
 export function onlyRequest(suite: CommandSuite, method: string, pathPattern: RegExp): RecordedRequest {
   const matching = suite.requests().filter((r) => r.method === method && pathPattern.test(r.rawPath));
   if (matching.length !== 1) {
-    throw new Error(`expected one ${method} ${pathPattern}, saw: ${suite.requests().map((r) => `${r.method} ${r.rawPath}`).join(', ')}`);
+    throw new Error(
+      `expected one ${method} ${pathPattern}, saw: ${suite
+        .requests()
+        .map((r) => `${r.method} ${r.rawPath}`)
+        .join(', ')}`,
+    );
   }
   return matching[0] as RecordedRequest;
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -57,7 +56,8 @@ describe('projects list columns', () => {
 
 describe('pipeline statuses', () => {
   it('keeps waiting only on statuses that move on by themselves', () => {
-    for (const status of ['created', 'pending', 'running', 'scheduled', 'waiting_for_resource', 'preparing']) expect(ACTIVE_PIPELINE_STATUSES.has(status)).toBe(true);
+    for (const status of ['created', 'pending', 'running', 'scheduled', 'waiting_for_resource', 'preparing'])
+      expect(ACTIVE_PIPELINE_STATUSES.has(status)).toBe(true);
     for (const status of ['success', 'failed', 'canceled', 'skipped', 'manual']) expect(ACTIVE_PIPELINE_STATUSES.has(status)).toBe(false);
   });
 });
@@ -68,9 +68,16 @@ describe('fileMultipart', () => {
     const content = Buffer.alloc(100_000, 7);
     writeFileSync(path, content);
     let counted = 0;
-    const body = fileMultipart([['path', 'p'], ['override_params[name]', 'Ünï "x"']], { field: 'file', path, size: content.length, filename: 'a"b.tgz' }, (n) => {
-      counted += n;
-    });
+    const body = fileMultipart(
+      [
+        ['path', 'p'],
+        ['override_params[name]', 'Ünï "x"'],
+      ],
+      { field: 'file', path, size: content.length, filename: 'a"b.tgz' },
+      (n) => {
+        counted += n;
+      },
+    );
     const collect = async (stream: Readable) => {
       const chunks: Buffer[] = [];
       for await (const chunk of stream) chunks.push(chunk as Buffer);

@@ -47,7 +47,10 @@ describe('a CI container: no config directory needed when none is used (#9 item 
   it('a non-root user with an unwritable HOME runs from CI_SERVER_URL/CI_JOB_TOKEN and creates nothing', async () => {
     const home = readOnlyForOthers();
     const ci = { CI: 'true', CI_SERVER_URL: sandbox.url, CI_JOB_TOKEN: sandbox.tokens.job };
-    for (const args of [['releases', 'list', '2', '-o', 'json'], ['auth', 'status', '-o', 'json']]) {
+    for (const args of [
+      ['releases', 'list', '2', '-o', 'json'],
+      ['auth', 'status', '-o', 'json'],
+    ]) {
       const expected = await svc(args, { env: ci });
       expect(expected.exitCode, args.join(' ')).toBe(0);
       const result = await svcAsUser(args, { HOME: home, ...ci });

@@ -18,7 +18,10 @@ describe('CI_JOB_TOKEN is never silently ignored (#9 item 6)', () => {
 
   it('says once on stderr that the stored profile token was used instead', async () => {
     const dir = tempDir();
-    expect((await svc(['auth', 'login', '--url', sandbox.url, '--profile', 'ops'], { configDir: dir, input: `${sandbox.tokens.admin}\n` })).exitCode).toBe(0);
+    expect(
+      (await svc(['auth', 'login', '--url', sandbox.url, '--profile', 'ops'], { configDir: dir, input: `${sandbox.tokens.admin}\n` }))
+        .exitCode,
+    ).toBe(0);
     sandbox.clearRequests();
     const result = await svc(['releases', 'list', '2', '-o', 'json'], { configDir: dir, env: ci() });
     expect(result.exitCode).toBe(0);
@@ -27,7 +30,9 @@ describe('CI_JOB_TOKEN is never silently ignored (#9 item 6)', () => {
         '(SVC_TOKEN="$CI_JOB_TOKEN" SVC_TOKEN_TYPE=job would use it)\n',
     );
     const sent = sandbox.requests();
-    expect(sent.map((r) => [r.headers['private-token'], r.headers['job-token']])).toEqual(sent.map(() => [sandbox.tokens.admin, undefined]));
+    expect(sent.map((r) => [r.headers['private-token'], r.headers['job-token']])).toEqual(
+      sent.map(() => [sandbox.tokens.admin, undefined]),
+    );
 
     const status = await svc(['auth', 'status', '-o', 'json'], { configDir: dir, env: ci() });
     expect(status.stderr).toBe(result.stderr);

@@ -33,7 +33,9 @@ describe('concurrent config writes lose nothing (#10 item 7)', () => {
     const dir = tempDir();
     const names = Array.from({ length: 10 }, (_, i) => `p${i}`);
     const results = await Promise.all(
-      names.map((name) => svc(['auth', 'login', '--url', sandbox.url, '--profile', name], { configDir: dir, input: `${sandbox.tokens.user}\n` })),
+      names.map((name) =>
+        svc(['auth', 'login', '--url', sandbox.url, '--profile', name], { configDir: dir, input: `${sandbox.tokens.user}\n` }),
+      ),
     );
     expect(results.map((r) => r.exitCode)).toEqual(names.map(() => 0));
     const saved = readConfig(dir);
@@ -46,12 +48,18 @@ describe('concurrent config writes lose nothing (#10 item 7)', () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'config.json'),
-      JSON.stringify({ activeProfile: 'ci', profiles: { ci: { url: sandbox.url, token: '0', refreshToken: 'keep-me', tokenType: 'oauth' } } }),
+      JSON.stringify({
+        activeProfile: 'ci',
+        profiles: { ci: { url: sandbox.url, token: '0', refreshToken: 'keep-me', tokenType: 'oauth' } },
+      }),
       { mode: 0o600 },
     );
     const bumps = Array.from({ length: 6 }, () => updater('bump', dir, 'ci', '15'));
     const logins = ['a', 'b', 'c'].map((name) =>
-      svc(['auth', 'login', '--url', sandbox.url, '--profile', name, '--no-verify'], { configDir: dir, input: `token-of-${name}-123456\n` }),
+      svc(['auth', 'login', '--url', sandbox.url, '--profile', name, '--no-verify'], {
+        configDir: dir,
+        input: `token-of-${name}-123456\n`,
+      }),
     );
     const bumped = await Promise.all(bumps);
     expect(bumped.map((r) => [r.exitCode, r.stderr])).toEqual(bumped.map(() => [0, '']));
@@ -65,7 +73,9 @@ describe('concurrent config writes lose nothing (#10 item 7)', () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, 'config.json'),
-      JSON.stringify({ profiles: { default: { url: sandbox.url, token: 'expired-access', refreshToken: 'old-refresh', tokenType: 'oauth' } } }),
+      JSON.stringify({
+        profiles: { default: { url: sandbox.url, token: 'expired-access', refreshToken: 'old-refresh', tokenType: 'oauth' } },
+      }),
       { mode: 0o600 },
     );
     const results = await Promise.all(Array.from({ length: 8 }, () => updater('refresh', dir, 'default', 'expired-access')));
@@ -89,7 +99,10 @@ describe('the config file lock', () => {
     const gone = execa(process.execPath, ['-e', '']);
     await gone;
     writeFileSync(join(dir, 'config.json.lock'), `${gone.pid} ${hostname()} left-behind\n`);
-    const result = await svc(['auth', 'login', '--url', sandbox.url, '--no-verify'], { configDir: dir, input: 'after-a-crash-0123456789\n' });
+    const result = await svc(['auth', 'login', '--url', sandbox.url, '--no-verify'], {
+      configDir: dir,
+      input: 'after-a-crash-0123456789\n',
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(readConfig(dir).profiles.default.token).toBe('after-a-crash-0123456789');
     expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);

@@ -30,7 +30,9 @@ describe('an OAuth refresh by one process is picked up by the others (#10 item 7
     expect(login.exitCode).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, issuedAt + TTL_SECONDS * 1000 + 500 - Date.now()));
     sandbox.clearRequests();
-    const runs = await Promise.all(Array.from({ length: 8 }, () => svc(['projects', 'get', '1', '--fields', 'id', '-o', 'json'], { configDir: dir })));
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, () => svc(['projects', 'get', '1', '--fields', 'id', '-o', 'json'], { configDir: dir })),
+    );
     expect(runs.map((r) => [r.exitCode, r.stdout, r.stderr])).toEqual(runs.map(() => [0, '{\n  "id": 1\n}\n', '']));
     expect(sandbox.requests().filter((r) => r.rawPath === '/oauth/token')).toHaveLength(1);
     const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default;

@@ -37,8 +37,27 @@ describe('svc api: requests', () => {
 
   it('puts GET fields (-X GET; fields alone mean POST, as in gh) in the query string with arrays, hashes and arrays of hashes', async () => {
     const result = await api([
-      'projects', '-X', 'GET', '-f', 'search=a+b', '-F', 'per_page=2', '-f', 'topic[]=x', '-f', 'topic[]=y',
-      '-f', 'custom[k]=v', '-f', 'vars[][key]=A', '-f', 'vars[][value]=1', '-f', 'vars[][key]=B', '-f', 'vars[][value]=2',
+      'projects',
+      '-X',
+      'GET',
+      '-f',
+      'search=a+b',
+      '-F',
+      'per_page=2',
+      '-f',
+      'topic[]=x',
+      '-f',
+      'topic[]=y',
+      '-f',
+      'custom[k]=v',
+      '-f',
+      'vars[][key]=A',
+      '-f',
+      'vars[][value]=1',
+      '-f',
+      'vars[][key]=B',
+      '-f',
+      'vars[][value]=2',
     ]);
     expect(result.exitCode).toBe(0);
     expect(apiRequests()[0]?.method).toBe('GET');
@@ -53,10 +72,33 @@ describe('svc api: requests', () => {
     writeFileSync(file, 'from a file\n');
     const result = await api(
       [
-        'projects/1/pipeline', '-X', 'POST', '-f', 'ref=main',
-        '-f', 'variables[][key]=A', '-f', 'variables[][value]=1', '-f', 'variables[][key]=B', '-f', 'variables[][value]=two',
-        '-F', 'n=5', '-F', 'flag=true', '-F', 'off=false', '-F', 'nothing=null', '-F', 'text=@' + file, '-F', 'piped=@-',
-        '-f', 'raw=true',
+        'projects/1/pipeline',
+        '-X',
+        'POST',
+        '-f',
+        'ref=main',
+        '-f',
+        'variables[][key]=A',
+        '-f',
+        'variables[][value]=1',
+        '-f',
+        'variables[][key]=B',
+        '-f',
+        'variables[][value]=two',
+        '-F',
+        'n=5',
+        '-F',
+        'flag=true',
+        '-F',
+        'off=false',
+        '-F',
+        'nothing=null',
+        '-F',
+        `text=@${file}`,
+        '-F',
+        'piped=@-',
+        '-f',
+        'raw=true',
       ],
       { input: 'from stdin' },
     );
@@ -88,9 +130,14 @@ describe('svc api: requests', () => {
     expect(result.exitCode).toBe(0);
     const seen = apiRequests()[0]!;
     expect([seen.method, seen.rawQuery, seen.body, seen.headers['x-extra']]).toEqual([
-      'POST', 'x=1', '{"name":"from-input","description":"raw body"}', 'yes',
+      'POST',
+      'x=1',
+      '{"name":"from-input","description":"raw body"}',
+      'yes',
     ]);
-    const stdin = await api(['projects', '--input', '-', '-H', 'Content-Type: application/x-www-form-urlencoded'], { input: 'name=from-stdin' });
+    const stdin = await api(['projects', '--input', '-', '-H', 'Content-Type: application/x-www-form-urlencoded'], {
+      input: 'name=from-stdin',
+    });
     expect(stdin.exitCode).toBe(0);
     expect(apiRequests()[1]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(JSON.parse(stdin.stdout).name).toBe('from-stdin');
@@ -191,12 +238,16 @@ describe('svc api: hostile answers and local input (#9, #10)', () => {
         if (req.method === 'GET') json(200, { ok: true })(req, res, { base: '', other: '' });
         else json(405, { message: '405 Method Not Allowed' })(req, res, { base: '', other: '' });
       });
-      const result = await svc(['api', 'projects/1/repository/tree', '-f', 'ref=main'], { env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
+      const result = await svc(['api', 'projects/1/repository/tree', '-f', 'ref=main'], {
+        env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' },
+      });
       expect(result.exitCode).toBe(6);
       expect(result.stderr).toBe(
         'svc: POST /projects/1/repository/tree failed: 405 Method Not Allowed (fields make the request a POST; add -X GET to send them as the query of a GET)\n',
       );
-      const asGet = await svc(['api', 'projects/1/repository/tree', '-X', 'GET', '-f', 'ref=main'], { env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
+      const asGet = await svc(['api', 'projects/1/repository/tree', '-X', 'GET', '-f', 'ref=main'], {
+        env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' },
+      });
       expect(asGet.exitCode).toBe(0);
     } finally {
       await server.close();

@@ -225,7 +225,10 @@ describe('svc config', () => {
       ['second', false],
     ]);
     expect(list.stdout).not.toContain(sandbox.tokens.admin);
-    expect(rows.map((r: { token: string }) => r.token)).toEqual([`****${sandbox.tokens.admin.slice(-4)}`, `****${sandbox.tokens.user.slice(-4)}`]);
+    expect(rows.map((r: { token: string }) => r.token)).toEqual([
+      `****${sandbox.tokens.admin.slice(-4)}`,
+      `****${sandbox.tokens.user.slice(-4)}`,
+    ]);
     const tsv = await svc(['config', 'list'], { configDir: dir });
     expect(tsv.stdout.split('\n')[0]).toBe('profile\tactive\turl\ttokenType\ttoken\tcaFile\toauthClientId');
   });
@@ -284,12 +287,19 @@ describe('svc config', () => {
       ['{"profiles": []}', /profiles must be an object/],
       ['{"profiles": {"default": "x"}}', /profile 'default' must be an object/],
       ['{"profiles": {"default": {"url": 5}}}', /profiles\.default\.url must be a string/],
-      ['{"profiles": {"default": {"url": "http://x", "tokenType": "weird"}}}', /tokenType must be one of private, oauth, job \(got 'weird'\)/],
+      [
+        '{"profiles": {"default": {"url": "http://x", "tokenType": "weird"}}}',
+        /tokenType must be one of private, oauth, job \(got 'weird'\)/,
+      ],
     ];
     for (const [text, message] of shapes) {
       const dir = tempDir();
       writeFileSync(configFile(dir), text, { mode: 0o600 });
-      for (const args of [['config', 'list'], ['config', 'set', 'url', sandbox.url], ['projects', 'get', '1']]) {
+      for (const args of [
+        ['config', 'list'],
+        ['config', 'set', 'url', sandbox.url],
+        ['projects', 'get', '1'],
+      ]) {
         const result = await svc(args, { configDir: dir });
         expect(result.exitCode, `${text}: ${args.join(' ')}`).toBe(2);
         expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -304,7 +314,11 @@ describe('svc config', () => {
     const dir = tempDir();
     const garbage = '{"profiles": {"default": {"url": "http://x"'; // truncated JSON
     writeFileSync(configFile(dir), garbage, { mode: 0o600 });
-    for (const args of [['config', 'list'], ['config', 'set', 'url', sandbox.url], ['auth', 'status']]) {
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'set', 'url', sandbox.url],
+      ['auth', 'status'],
+    ]) {
       const result = await svc(args, { configDir: dir });
       expect(result.exitCode, args.join(' ')).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);

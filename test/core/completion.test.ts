@@ -75,7 +75,9 @@ describe('svc completion', () => {
     expect(fish).toContain("complete -c svc -n '__fish_seen_subcommand_from projects; and not __fish_seen_subcommand_from");
     expect(fish).toMatch(/-n '__fish_seen_subcommand_from api' -s X -l method -r/);
     expect(fish).toMatch(/complete -c svc -s o -l output -x -a 'table json ndjson tsv'/);
-    expect(fish).toMatch(/-n '__fish_seen_subcommand_from projects; and __fish_seen_subcommand_from list' -l visibility -x -a 'public internal private'/);
+    expect(fish).toMatch(
+      /-n '__fish_seen_subcommand_from projects; and __fish_seen_subcommand_from list' -l visibility -x -a 'public internal private'/,
+    );
   });
 
   it('refuses an unknown shell', async () => {
@@ -88,9 +90,17 @@ describe('svc completion', () => {
 describe('help', () => {
   it('every core command shows at least one example', async () => {
     const commands = [
-      ['auth'], ['auth', 'login'], ['auth', 'logout'], ['auth', 'status'],
-      ['config'], ['config', 'get'], ['config', 'set'], ['config', 'list'], ['config', 'path'],
-      ['api'], ['completion'],
+      ['auth'],
+      ['auth', 'login'],
+      ['auth', 'logout'],
+      ['auth', 'status'],
+      ['config'],
+      ['config', 'get'],
+      ['config', 'set'],
+      ['config', 'list'],
+      ['config', 'path'],
+      ['api'],
+      ['completion'],
     ];
     const results = await Promise.all(commands.map((c) => svc([...c, '--help'])));
     results.forEach((result, i) => {

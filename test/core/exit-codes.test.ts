@@ -3,7 +3,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { execa } from 'execa';
 import { BIN, assertNoSecrets, cleanupTempDirs, isolatedEnv, spawnSvc, svc } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
-import { json, startServer } from './servers.js';
+import { startServer } from './servers.js';
 
 let sandbox: Sandbox;
 
@@ -119,7 +119,9 @@ describe('output formats', () => {
     expect(lines).toHaveLength(4);
     expect(table.stdout).not.toMatch(/\u001b\[/);
 
-    const jsonOut = JSON.parse((await svc(['projects', 'list', '--limit', '2', '-o', 'json', '--fields', 'id,namespace.full_path'], { env })).stdout);
+    const jsonOut = JSON.parse(
+      (await svc(['projects', 'list', '--limit', '2', '-o', 'json', '--fields', 'id,namespace.full_path'], { env })).stdout,
+    );
     expect(jsonOut).toHaveLength(2);
     expect(Object.keys(jsonOut[0])).toEqual(['id', 'namespace']);
     expect(Object.keys(jsonOut[0].namespace)).toEqual(['full_path']);
@@ -142,7 +144,10 @@ describe('output formats', () => {
     const output = { exitCode: table.exitCode ?? -1, stdout: String(table.stdout), stderr: String(table.stderr) };
     assertNoSecrets(output);
     expect(output.exitCode).toBe(0);
-    const lines = output.stdout.replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split(/\r?\n/);
+    const lines = output.stdout
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .trimEnd()
+      .split(/\r?\n/);
     // The pseudo-terminal carries stderr too: the "more exist" hint comes last.
     expect(lines.pop()).toMatch(/more exist/);
     expect(lines[0]).toMatch(/^\s*id\s{2,}visibility\s*$/);
@@ -153,7 +158,7 @@ describe('output formats', () => {
     expect(String(tsv.stdout).split(/\r?\n/)[0]).toBe('id\tvisibility');
   });
 
-  it('--timeout/--retries before a waiting command are per-request; after it they are the wait\'s', async () => {
+  it("--timeout/--retries before a waiting command are per-request; after it they are the wait's", async () => {
     const env = sandboxEnv(sandbox);
     const before = await svc(['--retries', '0', '--timeout', '5', 'pipeline', 'wait', '1', '1', '--interval', '0.05', '--debug'], { env });
     expect(before.exitCode, before.stderr).toBe(0);
@@ -177,11 +182,15 @@ describe('output formats', () => {
     const created = await svc(['pipeline', 'create', '1', '--ref', 'main', '-o', 'json'], { env: sandboxEnv(sandbox) });
     expect(created.exitCode, created.stderr).toBe(0);
     const id = (JSON.parse(created.stdout) as { id: number }).id;
-    const run = await execa('script', ['-qec', ['node', BIN, 'pipeline', 'wait', '1', String(id), '--interval', '0.05'].join(' '), '/dev/null'], {
-      env: isolatedEnv({ env: { ...sandboxEnv(sandbox), TERM: 'xterm', NO_COLOR: '1' } }),
-      extendEnv: false,
-      reject: false,
-    });
+    const run = await execa(
+      'script',
+      ['-qec', ['node', BIN, 'pipeline', 'wait', '1', String(id), '--interval', '0.05'].join(' '), '/dev/null'],
+      {
+        env: isolatedEnv({ env: { ...sandboxEnv(sandbox), TERM: 'xterm', NO_COLOR: '1' } }),
+        extendEnv: false,
+        reject: false,
+      },
+    );
     const output = String(run.stdout);
     expect(run.exitCode, output).toBe(0);
     expect(output).toMatch(new RegExp(`pipeline ${id}: (running|success)`));

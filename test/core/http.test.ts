@@ -29,7 +29,7 @@ afterAll(() => cleanupTempDirs());
 describe('retries', () => {
   it('retries a 429 after Retry-After seconds, logging the attempt under --debug', async () => {
     const s = await server((_req, res, i) =>
-      i === 0 ? (res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' }), res.end('Retry later')) : json(res, 200, { ok: 1 }),
+      i === 0 ? res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' }).end('Retry later') : json(res, 200, { ok: 1 }),
     );
     const result = await run(s, ['api', 'thing', '--debug']);
     expect(result.exitCode).toBe(0);
@@ -55,8 +55,10 @@ describe('retries', () => {
 
   it('reads Retry-After as an HTTP date, and a past RateLimit-Reset means retry now', async () => {
     const s = await server((_req, res, i) => {
-      if (i === 0) return json(res, 429, { message: '429 Too Many Requests' }, { 'retry-after': new Date(Date.now() + 1000).toUTCString() });
-      if (i === 1) return json(res, 429, { message: '429 Too Many Requests' }, { 'ratelimit-reset': String(Math.floor(Date.now() / 1000) - 30) });
+      if (i === 0)
+        return json(res, 429, { message: '429 Too Many Requests' }, { 'retry-after': new Date(Date.now() + 1000).toUTCString() });
+      if (i === 1)
+        return json(res, 429, { message: '429 Too Many Requests' }, { 'ratelimit-reset': String(Math.floor(Date.now() / 1000) - 30) });
       json(res, 200, {});
     });
     const result = await run(s, ['api', 'thing', '--debug']);
@@ -153,10 +155,7 @@ describe('redirects', () => {
     });
     const followed = await run(s, ['api', 'old', '-f', 'name=x']);
     expect(followed.exitCode).toBe(0);
-    expect(s.seen.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
-      'POST /api/v4/old {"name":"x"}',
-      'POST /api/v4/new {"name":"x"}',
-    ]);
+    expect(s.seen.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual(['POST /api/v4/old {"name":"x"}', 'POST /api/v4/new {"name":"x"}']);
     const refused = await run(s, ['api', 'moved', '-f', 'name=x']);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/redirected \(302\).*not followed for a POST/);
@@ -210,7 +209,10 @@ describe('proxies, TLS and plain http', () => {
     expect((await run(s, ['api', 'x', '--ca-file', tls.certFile])).stdout).toMatch(/"tls": true/);
     expect((await run(s, ['api', 'x'], { SVC_CA_FILE: tls.certFile })).exitCode).toBe(0);
     const configDir = tempDir();
-    const saved = await svc(['auth', 'login', '--url', s.url, '--ca-file', tls.certFile, '--no-verify'], { configDir, input: `${TOKEN}\n` });
+    const saved = await svc(['auth', 'login', '--url', s.url, '--ca-file', tls.certFile, '--no-verify'], {
+      configDir,
+      input: `${TOKEN}\n`,
+    });
     expect(saved.exitCode).toBe(0);
     const fromProfile = await svc(['api', 'x'], { configDir });
     expect(fromProfile.exitCode).toBe(0);
@@ -238,7 +240,10 @@ describe('credentials against the sandbox', () => {
   it('refreshes an expired OAuth token once and saves the new pair in the profile', async () => {
     const configDir = tempDir();
     const { access, refresh } = sandbox.tokens.oauth;
-    const login = await svc(['auth', 'login', '--url', sandbox.url, '--token-type', 'oauth'], { configDir, input: `${access}\n${refresh}\n` });
+    const login = await svc(['auth', 'login', '--url', sandbox.url, '--token-type', 'oauth'], {
+      configDir,
+      input: `${access}\n${refresh}\n`,
+    });
     expect(login.exitCode).toBe(0);
     sandbox.expireOAuth();
     sandbox.clearRequests();

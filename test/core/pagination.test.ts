@@ -39,7 +39,12 @@ describe('pagination against the sandbox', () => {
     const list = ids(all.stdout);
     expectEveryRecordOnce(list, PROJECTS);
     expect(big.requests()).toHaveLength(Math.ceil(PROJECTS / 100));
-    expect(big.requests().slice(1).every((r) => /(^|&)page=\d+/.test(r.rawQuery))).toBe(true);
+    expect(
+      big
+        .requests()
+        .slice(1)
+        .every((r) => /(^|&)page=\d+/.test(r.rawQuery)),
+    ).toBe(true);
   });
 
   it('pages a filtered list that carries totals, reading exactly x-total records', async () => {
@@ -53,7 +58,10 @@ describe('pagination against the sandbox', () => {
     big.clearRequests();
     const all = await svc(['api', query, '--paginate'], { env });
     expect(all.exitCode).toBe(0);
-    expectEveryRecordOnce((JSON.parse(all.stdout) as Array<{ id: number }>).map((p) => p.id), total);
+    expectEveryRecordOnce(
+      (JSON.parse(all.stdout) as Array<{ id: number }>).map((p) => p.id),
+      total,
+    );
     expect(big.requests()).toHaveLength(Math.ceil(total / 20));
   });
 
@@ -68,7 +76,12 @@ describe('pagination against the sandbox', () => {
     expect(first.rawQuery).toMatch(/pagination=keyset/);
     expect(first.rawQuery).toMatch(/order_by=id/);
     expect(first.rawQuery).toMatch(/sort=desc/);
-    expect(big.requests().slice(1).every((r) => /id_before=\d+/.test(r.rawQuery))).toBe(true);
+    expect(
+      big
+        .requests()
+        .slice(1)
+        .every((r) => /id_before=\d+/.test(r.rawQuery)),
+    ).toBe(true);
     expect(result.stderr).not.toMatch(/more exist/);
   });
 
@@ -95,7 +108,12 @@ describe('pagination against the sandbox', () => {
     const list = ids(result.stdout);
     expect(list.length).toBeGreaterThan(2);
     expectEveryRecordOnce(list, list.length);
-    expect(big.requests().slice(1).every((r) => /cursor=|id_after=/.test(r.rawQuery))).toBe(true);
+    expect(
+      big
+        .requests()
+        .slice(1)
+        .every((r) => /cursor=|id_after=/.test(r.rawQuery)),
+    ).toBe(true);
   });
 });
 
@@ -108,9 +126,12 @@ describe('the maximum offset', () => {
   beforeEach(() => capped.clearRequests());
 
   it('switches from offset to keyset on the 405 without losing or repeating a record', async () => {
-    const result = await svc(['projects', 'list', '--order-by', 'id', '--sort', 'asc', '--per-page', '2', '--limit', '100', '-o', 'ndjson', '--debug'], {
-      env: sandboxEnv(capped),
-    });
+    const result = await svc(
+      ['projects', 'list', '--order-by', 'id', '--sort', 'asc', '--per-page', '2', '--limit', '100', '-o', 'ndjson', '--debug'],
+      {
+        env: sandboxEnv(capped),
+      },
+    );
     expect(result.exitCode).toBe(0);
     const list = ids(result.stdout);
     expectEveryRecordOnce(list, 100);

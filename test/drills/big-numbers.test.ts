@@ -3,7 +3,8 @@ import { startScriptedServer } from './scripted-server.js';
 import { cleanupTempDirs, svc } from '../support/harness.js';
 
 // #10 case 5: numbers past 2^53, and beyond a double, are carried exactly as the server wrote them.
-const BODY = '[{"id":9007199254740993,"path_with_namespace":"a/b","visibility":"public","last_activity_at":null,"score":1e400,"ratio":0.5}]';
+const BODY =
+  '[{"id":9007199254740993,"path_with_namespace":"a/b","visibility":"public","last_activity_at":null,"score":1e400,"ratio":0.5}]';
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
 let url: string;
 let seen: string[];

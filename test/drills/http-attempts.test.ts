@@ -51,7 +51,9 @@ describe('a failure mid-body is a network failure (case 3)', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('[{"id":1},{"id":2}]');
     });
     const result = await outcome(() => client(base, { retries: 2 }).request({ path: '/projects' }));
-    expect(result).toEqual({ ok: { status: 200, headers: expect.any(Object), data: [{ id: 1 }, { id: 2 }], url: `${base}/api/v4/projects` } });
+    expect(result).toEqual({
+      ok: { status: 200, headers: expect.any(Object), data: [{ id: 1 }, { id: 2 }], url: `${base}/api/v4/projects` },
+    });
     expect(server.hits('reset-get')).toBe(2);
   });
 
@@ -125,7 +127,9 @@ describe('a signal while a body arrives (case 11)', () => {
       }, 50);
       res.on('close', () => clearInterval(timer));
     });
-    const pending = outcome(() => client(base, { signal: controller.signal, retries: 3, timeoutMs: 60_000 }).request({ path: '/projects' }));
+    const pending = outcome(() =>
+      client(base, { signal: controller.signal, retries: 3, timeoutMs: 60_000 }).request({ path: '/projects' }),
+    );
     await firstChunk;
     // Long enough for the headers to reach the client: the signal lands while the body arrives.
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -22,7 +22,11 @@ afterAll(async () => {
 });
 
 /** Streams `total` bytes of a JSON array in 64 KiB chunks, honouring back-pressure; resolves how far it got. */
-function streamArray(res: ServerResponse, total: number, headers: Record<string, string> = {}): Promise<{ sent: number; finished: boolean }> {
+function streamArray(
+  res: ServerResponse,
+  total: number,
+  headers: Record<string, string> = {},
+): Promise<{ sent: number; finished: boolean }> {
   res.writeHead(200, { 'content-type': 'application/json', ...headers });
   const chunk = Buffer.from('0,'.repeat(32 * 1024));
   let sent = 0;
@@ -54,7 +58,11 @@ describe('bounded memory on hostile bodies (case 14)', () => {
     });
     expect(server.hits('declared')).toBe(1);
     const cli = await svc(['api', 'projects'], { env: { SVC_URL: base, SVC_TOKEN: TOKEN }, secrets: [TOKEN] });
-    expect(cli).toEqual({ exitCode: 1, stdout: '', stderr: 'svc: GET /projects returned more than 64 MiB, the limit for one answer held in memory\n' });
+    expect(cli).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'svc: GET /projects returned more than 64 MiB, the limit for one answer held in memory\n',
+    });
   });
 
   it('a chunked body is cut off as soon as it passes maxBodyBytes, for JSON and text alike', async () => {
@@ -89,7 +97,10 @@ describe('bounded memory on hostile bodies (case 14)', () => {
     const base = server.add('download', (_req, res) => {
       progress = streamArray(res, 3 * MiB, { 'content-type': 'application/zip' });
     });
-    const res = await client(base, { maxBodyBytes: MiB }).request<Readable>({ path: '/projects/1/jobs/2/artifacts', responseType: 'stream' });
+    const res = await client(base, { maxBodyBytes: MiB }).request<Readable>({
+      path: '/projects/1/jobs/2/artifacts',
+      responseType: 'stream',
+    });
     let bytes = 0;
     for await (const chunk of res.data) bytes += (chunk as Buffer).length;
     const { sent, finished } = await progress;
@@ -102,7 +113,9 @@ describe('bounded memory on hostile bodies (case 14)', () => {
 describe('every malformed answer is mapped (case 16)', () => {
   it('an invalid URL in Link ends the listing with one line (exit 1)', async () => {
     const base = server.add('bad-link', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', link: '<http://[::1/api/v4/projects?page=2>; rel="next"' }).end('[{"id":1}]');
+      res
+        .writeHead(200, { 'content-type': 'application/json', link: '<http://[::1/api/v4/projects?page=2>; rel="next"' })
+        .end('[{"id":1}]');
     });
     expect(await outcome(() => allItems(client(base).pages('/projects')))).toEqual({
       exitCode: 1,
@@ -145,7 +158,9 @@ describe('every malformed answer is mapped (case 16)', () => {
     beforeAll(async () => {
       // node:http cannot send a body with a 204, so this server writes the bytes itself.
       raw = createServer((socket) => {
-        socket.on('data', () => socket.write('HTTP/1.1 204 No Content\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{"gone":1}\n'));
+        socket.on('data', () =>
+          socket.write('HTTP/1.1 204 No Content\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{"gone":1}\n'),
+        );
       });
       raw.listen(0, '127.0.0.1');
       await once(raw, 'listening');

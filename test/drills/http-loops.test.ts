@@ -30,9 +30,13 @@ describe('request loops end (case 8)', () => {
       page(res, projects(1, 2), `${base}/api/v4/projects?page=2&per_page=2`);
     });
     const http = client(base);
-    const listing = http.pages<{ id: number }>('/projects', { per_page: 2 }, {
-      keysetFallback: (last) => ({ path: '/projects', query: { pagination: 'keyset', order_by: 'id', id_after: last.id } }),
-    });
+    const listing = http.pages<{ id: number }>(
+      '/projects',
+      { per_page: 2 },
+      {
+        keysetFallback: (last) => ({ path: '/projects', query: { pagination: 'keyset', order_by: 'id', id_after: last.id } }),
+      },
+    );
     const result = await outcome(() => allItems(listing));
     expect(result).toEqual({
       exitCode: 6,
@@ -59,7 +63,7 @@ describe('request loops end (case 8)', () => {
   });
 
   it('(c) pages that only repeat records already read stop the listing, whatever their links say', async () => {
-    const base = server.add('same-records', (req, res, { base }) => {
+    const base = server.add('same-records', (_req, res, { base }) => {
       const hit = server.hits('same-records');
       if (hit > LOOP_GUARD) return page(res, []);
       page(res, projects(1, 3), `${base}/api/v4/projects?page=${hit + 1}&per_page=3`);

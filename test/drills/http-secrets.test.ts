@@ -21,7 +21,9 @@ describe('--debug URLs (case 12)', () => {
     expect(redactUrl('http://h/api/v4/user?PRIVATE_TOKEN=abc')).toBe('http://h/api/v4/user?PRIVATE_TOKEN=[redacted]');
     expect(
       redactUrl('http://h/u?%70rivate_token=a&Access%5fToken=b&x=private_token&job%5Ftoken=c&Refresh_Token=d&private_tokens=e#f'),
-    ).toBe('http://h/u?%70rivate_token=[redacted]&Access%5fToken=[redacted]&x=private_token&job%5Ftoken=[redacted]&Refresh_Token=[redacted]&private_tokens=e#f');
+    ).toBe(
+      'http://h/u?%70rivate_token=[redacted]&Access%5fToken=[redacted]&x=private_token&job%5Ftoken=[redacted]&Refresh_Token=[redacted]&private_tokens=e#f',
+    );
   });
 });
 
@@ -107,7 +109,9 @@ describe('an error body that echoes the token (case 12)', () => {
 
   it('is redacted in the message whatever the token source: credentials, OAuth, or a credential header', async () => {
     const base = server.add('echo', (req, res) => {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `401 Unauthorized: token ${echo(req)} is not valid` }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ message: `401 Unauthorized: token ${echo(req)} is not valid` }));
     });
     expect(await outcome(() => client(base).request({ path: '/user' }))).toEqual({
       exitCode: 3,

@@ -48,7 +48,9 @@ describe('no token in any output, even with --debug', () => {
   });
 
   it('a token given as a -H header stays out of the output', async () => {
-    const result = await svc(['api', 'user', '-i', '-H', `Private-Token: ${sandbox.tokens.user}`, '--debug'], { env: { SVC_URL: sandbox.url } });
+    const result = await svc(['api', 'user', '-i', '-H', `Private-Token: ${sandbox.tokens.user}`, '--debug'], {
+      env: { SVC_URL: sandbox.url },
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expectNoToken(result);
   });

@@ -14,11 +14,30 @@ describe('storage moves with 10% of moves failing', () => {
     try {
       const env = sandboxEnv(sandbox);
       const moved = await svc(
-        ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--retries', '3', '--interval', '0.2', '-o', 'json'],
+        [
+          'storage-move',
+          'schedule',
+          '--from',
+          'default',
+          '--to',
+          'storage2',
+          '--kind',
+          'projects',
+          '--wait',
+          '--retries',
+          '3',
+          '--interval',
+          '0.2',
+          '-o',
+          'json',
+        ],
         { env, timeout: 120_000 },
       );
       expect(moved.exitCode, moved.stderr).toBe(0);
-      const summary = JSON.parse(moved.stdout) as { complete: boolean; kinds: Array<{ total: number; failed: number; still_on_source: number; retries: number }> };
+      const summary = JSON.parse(moved.stdout) as {
+        complete: boolean;
+        kinds: Array<{ total: number; failed: number; still_on_source: number; retries: number }>;
+      };
       expect(summary.complete).toBe(true);
       expect(summary.kinds[0]).toMatchObject({ total: PROJECTS, failed: 0, still_on_source: 0 });
 

@@ -30,11 +30,15 @@ describe('a reader that goes away (#9 item 4)', () => {
   });
 
   it('keeps the failure code of a command that found a failure', async () => {
-    const result = await execa('bash', ['-c', `node '${BIN}' storage-move verify --from default --kind projects | head -1; exit "\${PIPESTATUS[0]}"`], {
-      env: isolatedEnv({ env: sandboxEnv(sandbox) }),
-      extendEnv: false,
-      reject: false,
-    });
+    const result = await execa(
+      'bash',
+      ['-c', `node '${BIN}' storage-move verify --from default --kind projects | head -1; exit "\${PIPESTATUS[0]}"`],
+      {
+        env: isolatedEnv({ env: sandboxEnv(sandbox) }),
+        extendEnv: false,
+        reject: false,
+      },
+    );
     expect(result.stdout).toBe('kind\tid\tname\treason');
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toBe('svc: 3000 repositories remain on default');

@@ -53,7 +53,8 @@ describe('a wait whose poll hangs (#10 case 4)', () => {
   it('pipeline wait --wait-timeout ends at its deadline with exit 8, the request in flight included', async () => {
     const hanging = server.add('hanging', (req, res) => {
       // The first answer comes at once; every later poll never gets one.
-      if (server.hits('hanging') === 1) json(200, { id: 9, status: 'running', ref: 'main', web_url: 'http://x.test/9' })(req, res, { base: '', other: '' });
+      if (server.hits('hanging') === 1)
+        json(200, { id: 9, status: 'running', ref: 'main', web_url: 'http://x.test/9' })(req, res, { base: '', other: '' });
     });
     const started = Date.now();
     const result = await svc(['--timeout', '60', 'pipeline', 'wait', '1', '9', '--interval', '0.1', '--wait-timeout', '2'], {

@@ -40,7 +40,13 @@ function oauthCase(name: string): string {
     }
     const valid = req.headers.authorization === `Bearer ${NEW.token}`;
     res.writeHead(valid ? 200 : 401, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(valid ? { id: 1 } : { error: 'invalid_token', error_description: 'Token is expired. You can either do re-authorization or token refresh.' }));
+    res.end(
+      JSON.stringify(
+        valid
+          ? { id: 1 }
+          : { error: 'invalid_token', error_description: 'Token is expired. You can either do re-authorization or token refresh.' },
+      ),
+    );
   });
 }
 

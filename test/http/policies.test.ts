@@ -14,11 +14,26 @@ describe('defaults defined once', () => {
 });
 
 describe('redirectDecision', () => {
-  const base = { method: 'GET', hops: 0, fromOrigin: 'http://a', toOrigin: 'http://a', instanceOrigin: 'http://a', sendingCredentials: true };
+  const base = {
+    method: 'GET',
+    hops: 0,
+    fromOrigin: 'http://a',
+    toOrigin: 'http://a',
+    instanceOrigin: 'http://a',
+    sendingCredentials: true,
+  };
   it('follows reads anywhere, with credentials only on the instance and never again once they left it', () => {
     expect(redirectDecision({ ...base, status: 302 })).toEqual({ follow: true, method: 'GET', sendCredentials: true });
-    expect(redirectDecision({ ...base, status: 302, toOrigin: 'http://b' })).toEqual({ follow: true, method: 'GET', sendCredentials: false });
-    expect(redirectDecision({ ...base, status: 301, sendingCredentials: false })).toEqual({ follow: true, method: 'GET', sendCredentials: false });
+    expect(redirectDecision({ ...base, status: 302, toOrigin: 'http://b' })).toEqual({
+      follow: true,
+      method: 'GET',
+      sendCredentials: false,
+    });
+    expect(redirectDecision({ ...base, status: 301, sendingCredentials: false })).toEqual({
+      follow: true,
+      method: 'GET',
+      sendCredentials: false,
+    });
     expect(redirectDecision({ ...base, status: 303, method: 'HEAD' })).toEqual({ follow: true, method: 'GET', sendCredentials: true });
   });
   it('keeps a write a write on the same origin, or refuses; stops after 5 hops', () => {
@@ -28,7 +43,10 @@ describe('redirectDecision', () => {
     for (const status of [302, 303]) {
       expect(redirectDecision({ ...base, status, method: 'PUT' })).toEqual({ follow: false, reason: 'write-not-followed' });
     }
-    expect(redirectDecision({ ...base, status: 307, method: 'DELETE', toOrigin: 'http://b' })).toEqual({ follow: false, reason: 'write-not-followed' });
+    expect(redirectDecision({ ...base, status: 307, method: 'DELETE', toOrigin: 'http://b' })).toEqual({
+      follow: false,
+      reason: 'write-not-followed',
+    });
     expect(redirectDecision({ ...base, status: 302, hops: 5 })).toEqual({ follow: false, reason: 'too-many' });
   });
 });
@@ -36,7 +54,10 @@ describe('redirectDecision', () => {
 describe('planRetry', () => {
   const input = { method: 'GET', attempt: 1, retries: 4, waitedMs: 0, budgetMs: 120_000, nowMs: 0 };
   it('plans network failures and statuses with the same table', () => {
-    expect(planRetry({ ...input, cause: { kind: 'network', code: 'ECONNRESET' }, retryAfter: '2' })).toEqual({ retry: true, delayMs: 2000 });
+    expect(planRetry({ ...input, cause: { kind: 'network', code: 'ECONNRESET' }, retryAfter: '2' })).toEqual({
+      retry: true,
+      delayMs: 2000,
+    });
     expect(planRetry({ ...input, cause: { kind: 'status', status: 503 }, retryAfter: '2' })).toEqual({ retry: true, delayMs: 2000 });
     expect(planRetry({ ...input, method: 'POST', cause: { kind: 'network', code: 'ECONNRESET' } })).toEqual({ retry: false });
     expect(planRetry({ ...input, cause: { kind: 'status', status: 404 } })).toEqual({ retry: false });
@@ -53,7 +74,10 @@ describe('planRetry', () => {
 describe('URL references', () => {
   const from = { origin: 'http://h', path: '/api/v4/projects?page=1' };
   it('resolves absolute, scheme-relative, rooted, relative and query-only references without touching %2E', () => {
-    expect(resolveReference('http://H:80/api/v4/projects/%2E%2E?page=2#top', from)).toEqual({ origin: 'http://h', path: '/api/v4/projects/%2E%2E?page=2' });
+    expect(resolveReference('http://H:80/api/v4/projects/%2E%2E?page=2#top', from)).toEqual({
+      origin: 'http://h',
+      path: '/api/v4/projects/%2E%2E?page=2',
+    });
     expect(resolveReference('//other:8080/x', from)).toEqual({ origin: 'http://other:8080', path: '/x' });
     expect(resolveReference('/api/v4/a/./b/../c', from)).toEqual({ origin: 'http://h', path: '/api/v4/a/c' });
     expect(resolveReference('users?x=1', from)).toEqual({ origin: 'http://h', path: '/api/v4/users?x=1' });
@@ -67,9 +91,16 @@ describe('URL references', () => {
     }
   });
   it('requestTarget keeps requests under the API root of a prefixed instance', () => {
-    expect(requestTarget('http://h/gl/api/v4/projects/%2E%2E/share/5', 'http://h/gl/api/v4')).toEqual({ origin: 'http://h', path: '/gl/api/v4/projects/%2E%2E/share/5' });
-    expect(() => requestTarget('http://h/gl/api/v4/../../x', 'http://h/gl/api/v4')).toThrow('the path /gl/x is outside /gl/api/v4; refusing to send it');
-    expect(() => requestTarget('http://h/gl/api/v4x', 'http://h/gl/api/v4')).toThrow('the path /gl/api/v4x is outside /gl/api/v4; refusing to send it');
+    expect(requestTarget('http://h/gl/api/v4/projects/%2E%2E/share/5', 'http://h/gl/api/v4')).toEqual({
+      origin: 'http://h',
+      path: '/gl/api/v4/projects/%2E%2E/share/5',
+    });
+    expect(() => requestTarget('http://h/gl/api/v4/../../x', 'http://h/gl/api/v4')).toThrow(
+      'the path /gl/x is outside /gl/api/v4; refusing to send it',
+    );
+    expect(() => requestTarget('http://h/gl/api/v4x', 'http://h/gl/api/v4')).toThrow(
+      'the path /gl/api/v4x is outside /gl/api/v4; refusing to send it',
+    );
   });
 });
 

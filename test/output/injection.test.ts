@@ -78,7 +78,9 @@ describe('control characters from the server on a terminal', () => {
 
 describe('control characters from the server in a pipe', () => {
   it('are escaped in TSV, backslash included', async () => {
-    const result = await svc(['projects', 'list', '-o', 'tsv', '--fields', 'id,name,path_with_namespace'], { env: { SVC_URL: list, SVC_TOKEN: 'plain-token' } });
+    const result = await svc(['projects', 'list', '-o', 'tsv', '--fields', 'id,name,path_with_namespace'], {
+      env: { SVC_URL: list, SVC_TOKEN: 'plain-token' },
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(
       'id\tname\tpath_with_namespace\n' +
@@ -91,7 +93,13 @@ describe('control characters from the server in a pipe', () => {
     for (const format of ['json', 'ndjson']) {
       const result = await svc(['projects', 'list', '-o', format], { env: { SVC_URL: list, SVC_TOKEN: 'plain-token' } });
       expect(result.exitCode).toBe(0);
-      const parsed = format === 'json' ? JSON.parse(result.stdout) : result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+      const parsed =
+        format === 'json'
+          ? JSON.parse(result.stdout)
+          : result.stdout
+              .trimEnd()
+              .split('\n')
+              .map((line) => JSON.parse(line));
       expect(parsed).toEqual(HOSTILE);
       expect(result.stdout.match(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g)).toBe(null);
     }

@@ -33,6 +33,8 @@ describe('the pseudo-terminal helper', () => {
 
   it('rejects a wait for text that never comes once the command ended, with what it showed', async () => {
     const term = spawnPty(['sh', '-c', 'echo something else'], { env });
-    await expect(term.waitFor('never shown', 10_000)).rejects.toThrow('the command ended without never shown on the terminal; it showed:\nsomething else\r\n');
+    await expect(term.waitFor('never shown', 10_000)).rejects.toThrow(
+      'the command ended without never shown on the terminal; it showed:\nsomething else\r\n',
+    );
   });
 });

@@ -33,7 +33,10 @@ describe('svc projects list --all on an 80-column terminal', () => {
   it('shows the first rows while later pages are still being fetched, every line within 80 columns', async () => {
     const tsv = await svc(['projects', 'list', '--all', '-o', 'tsv'], { env: sandboxEnv(sandbox) });
     expect(tsv.exitCode).toBe(0);
-    const [columns, ...values] = tsv.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const [columns, ...values] = tsv.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
 
     const before = sandbox.stats().requests.total;
     const term = spawnPty(['node', BIN, 'projects', 'list', '--all'], { env: terminalEnv(), columns: 80, rows: 24 });
@@ -68,7 +71,7 @@ describe('svc projects list --all on an 80-column terminal', () => {
     // The header and five rows; after them stderr's note that more exist.
     const table = lines.slice(0, 6);
     expect(table[0].startsWith('id  ')).toBe(true);
-    expect(table.slice(1).map((line) => /^\d+  /.test(line))).toEqual([true, true, true, true, true]);
+    expect(table.slice(1).map((line) => /^\d+ {2}/.test(line))).toEqual([true, true, true, true, true]);
     expect(table.filter((line) => line.includes('…'))).toEqual([]);
     expect(lines.filter((line) => displayWidth(line) > 120)).toEqual([]);
   }, 30_000);

@@ -7,7 +7,17 @@ const plain = new Chalk({ level: 0 });
 
 describe('terminal tables', () => {
   it('align columns two spaces apart and leave the last one unpadded', () => {
-    expect(renderTable([{ id: 1, name: 'a' }, { id: 22, name: 'bb' }], ['id', 'name'], plain, 80)).toBe('id  name\n1   a\n22  bb\n');
+    expect(
+      renderTable(
+        [
+          { id: 1, name: 'a' },
+          { id: 22, name: 'bb' },
+        ],
+        ['id', 'name'],
+        plain,
+        80,
+      ),
+    ).toBe('id  name\n1   a\n22  bb\n');
   });
 
   it('fit the width by cutting the widest values with an ellipsis, names before values', () => {
@@ -21,7 +31,12 @@ describe('terminal tables', () => {
 
   it('keep the widths of the first rows for later ones: text is cut, a number is kept whole while the line has room', () => {
     const layout = planTable(['id', 'name'], [['7', 'a']], 80);
-    expect(renderTableRows(layout, [['12345', 'a long name'], ['abcdef', 'x']])).toBe('12345  a long name\na…  x\n');
+    expect(
+      renderTableRows(layout, [
+        ['12345', 'a long name'],
+        ['abcdef', 'x'],
+      ]),
+    ).toBe('12345  a long name\na…  x\n');
     const narrow = planTable(['id', 'name'], [['7', 'a']], 8);
     expect(renderTableRows(narrow, [['1234567890', 'x']])).toBe('1…  x\n');
   });

@@ -100,7 +100,14 @@ describe('writeList', () => {
   it('stops reading the records, quietly, once the reader went away (EPIPE), so a listing stops fetching', async () => {
     let closed = false;
     const gone = new Writable({ write: (_chunk, _encoding, done) => done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })) });
-    await expect(writeList(gone, settings('ndjson'), endless(() => (closed = true)), ['id'])).resolves.toEqual({ count: 1 });
+    await expect(
+      writeList(
+        gone,
+        settings('ndjson'),
+        endless(() => (closed = true)),
+        ['id'],
+      ),
+    ).resolves.toEqual({ count: 1 });
     expect(closed).toBe(true);
   });
 
@@ -109,9 +116,14 @@ describe('writeList', () => {
     const full = new Writable({
       write: (_chunk, _encoding, done) => done(Object.assign(new Error('write ENOSPC'), { code: 'ENOSPC' })),
     });
-    await expect(writeList(full, settings('ndjson'), endless(() => (closed = true)), ['id'])).rejects.toThrow(
-      'cannot write the output: no space left on the device (ENOSPC)',
-    );
+    await expect(
+      writeList(
+        full,
+        settings('ndjson'),
+        endless(() => (closed = true)),
+        ['id'],
+      ),
+    ).rejects.toThrow('cannot write the output: no space left on the device (ENOSPC)');
     expect(closed).toBe(true);
   });
 });

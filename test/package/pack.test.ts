@@ -21,11 +21,10 @@ describe('npm pack', () => {
     const tarball = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error('npm pack produced no tarball');
     prefix = tempDir('svc-install-');
-    execFileSync(
-      'npm',
-      ['install', '--omit=dev', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, join(packDir, tarball)],
-      { cwd: prefix, stdio: 'pipe' },
-    );
+    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, join(packDir, tarball)], {
+      cwd: prefix,
+      stdio: 'pipe',
+    });
   }, 240_000);
 
   afterAll(async () => {
@@ -42,7 +41,13 @@ describe('npm pack', () => {
   it('runs the installed svc against the sandbox', async () => {
     const bin = join(prefix, 'node_modules', '.bin', 'svc');
     const result = await execa(bin, ['projects', 'list', '--limit', '3', '-o', 'json'], {
-      env: { PATH: process.env.PATH ?? '', HOME: prefix, SVC_CONFIG_DIR: join(prefix, 'cfg'), SVC_URL: sandbox.url, SVC_TOKEN: sandbox.tokens.admin },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: prefix,
+        SVC_CONFIG_DIR: join(prefix, 'cfg'),
+        SVC_URL: sandbox.url,
+        SVC_TOKEN: sandbox.tokens.admin,
+      },
       extendEnv: false,
       reject: false,
     });

@@ -26,16 +26,49 @@ const PEERS: Record<string, Peer> = {
   'python-gitlab CLI': {
     binary: 'python-gitlab',
     debianPackage: 'python3-gitlab',
-    list: (url, token) => ['--server-url', url, '--private-token', token, '-o', 'json', 'project', 'list', '--get-all', '--per-page', '100'],
+    list: (url, token) => [
+      '--server-url',
+      url,
+      '--private-token',
+      token,
+      '-o',
+      'json',
+      'project',
+      'list',
+      '--get-all',
+      '--per-page',
+      '100',
+    ],
     get: (url, token, fullPath) => ['--server-url', url, '--private-token', token, '-o', 'json', 'project', 'get', '--id', fullPath],
-    create: (url, token, name, path) => ['--server-url', url, '--private-token', token, '-o', 'json', 'project', 'create', '--name', name, '--path', path],
+    create: (url, token, name, path) => [
+      '--server-url',
+      url,
+      '--private-token',
+      token,
+      '-o',
+      'json',
+      'project',
+      'create',
+      '--name',
+      name,
+      '--path',
+      path,
+    ],
   },
   'GitLab::API::v4 CLI (Perl)': {
     binary: 'gitlab-api-v4',
     debianPackage: 'libgitlab-api-v4-perl',
     list: (url, token) => ['--url', `${url}/api/v4`, '--private-token', token, '--all', 'projects', 'per_page:100'],
     get: (url, token, fullPath) => ['--url', `${url}/api/v4`, '--private-token', token, 'project', fullPath],
-    create: (url, token, name, path) => ['--url', `${url}/api/v4`, '--private-token', token, 'create_project', `name:${name}`, `path:${path}`],
+    create: (url, token, name, path) => [
+      '--url',
+      `${url}/api/v4`,
+      '--private-token',
+      token,
+      'create_project',
+      `name:${name}`,
+      `path:${path}`,
+    ],
   },
 };
 
@@ -104,7 +137,10 @@ for (const [label, peer] of Object.entries(PEERS)) {
     it('fetches a project by its namespaced path', async () => {
       const { id, fullPath } = nestedProject(sb);
       sb.clearRequests();
-      const project = (await runPeer(peer, peer.get(sb.url, sb.tokens.admin, fullPath), sb.tokens.admin)) as { id: number; path_with_namespace: string } | null;
+      const project = (await runPeer(peer, peer.get(sb.url, sb.tokens.admin, fullPath), sb.tokens.admin)) as {
+        id: number;
+        path_with_namespace: string;
+      } | null;
       expect(project, 'the peer printed null: the sandbox answered 404').not.toBeNull();
       expect(project).toMatchObject({ id, path_with_namespace: fullPath });
       const sent = sb.requests().filter((r) => r.rawPath.startsWith('/api/v4/projects/'));
@@ -114,7 +150,10 @@ for (const [label, peer] of Object.entries(PEERS)) {
     it('creates a project that then exists in the sandbox', async () => {
       const path = `peer-${peer.binary}-made`;
       const name = `Made by ${peer.binary}`;
-      const created = (await runPeer(peer, peer.create(sb.url, sb.tokens.admin, name, path), sb.tokens.admin)) as { id: number; path_with_namespace: string };
+      const created = (await runPeer(peer, peer.create(sb.url, sb.tokens.admin, name, path), sb.tokens.admin)) as {
+        id: number;
+        path_with_namespace: string;
+      };
       expect(created).toMatchObject({ name, path, path_with_namespace: `root/${path}` });
       const stored = sb.state.project(`root/${path}`);
       expect(stored).not.toBeNull();

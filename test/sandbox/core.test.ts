@@ -44,7 +44,12 @@ describe('response basics', () => {
   });
 
   it('answers a malformed JSON body with 400 and an error key, and keeps serving', async () => {
-    const r = await req(sb.url, api('/projects'), { method: 'POST', token: sb.tokens.admin, body: '{"name": ', headers: { 'Content-Type': 'application/json' } });
+    const r = await req(sb.url, api('/projects'), {
+      method: 'POST',
+      token: sb.tokens.admin,
+      body: '{"name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(r.status).toBe(400);
     expect(typeof r.json.error).toBe('string');
     const again = await req(sb.url, api('/projects/1'));
@@ -52,7 +57,12 @@ describe('response basics', () => {
   });
 
   it('answers an over-large body with 413 and keeps serving', async () => {
-    const r = await req(sb.url, api('/projects'), { method: 'POST', token: sb.tokens.admin, body: Buffer.alloc(33 * 1024 * 1024, 0x20), headers: { 'Content-Type': 'application/json' } });
+    const r = await req(sb.url, api('/projects'), {
+      method: 'POST',
+      token: sb.tokens.admin,
+      body: Buffer.alloc(33 * 1024 * 1024, 0x20),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(r.status).toBe(413);
     expect(r.json).toEqual({ message: '413 Request Entity Too Large' });
     expect((await req(sb.url, api('/projects/1'))).status).toBe(200);
@@ -185,7 +195,10 @@ describe('OAuth', () => {
       local.expireOAuth();
       const expired = await req(local.url, api('/user'), { headers: { Authorization: `Bearer ${old.access}` } });
       expect(expired.status).toBe(401);
-      expect(expired.json).toEqual({ error: 'invalid_token', error_description: 'Token is expired. You can either do re-authorization or token refresh.' });
+      expect(expired.json).toEqual({
+        error: 'invalid_token',
+        error_description: 'Token is expired. You can either do re-authorization or token refresh.',
+      });
       expect(expired.headers['www-authenticate']).toBe(
         'Bearer realm="Protected by OAuth 2.0", error="invalid_token", error_description="Token is expired. You can either do re-authorization or token refresh."',
       );
@@ -196,7 +209,10 @@ describe('OAuth', () => {
       expect(r.json.access_token).not.toBe(old.access);
       const ok = await req(local.url, api('/user'), { headers: { Authorization: `Bearer ${r.json.access_token}` } });
       expect(ok.status).toBe(200);
-      const reuse = await req(local.url, '/oauth/token', { method: 'POST', json: { grant_type: 'refresh_token', refresh_token: old.refresh } });
+      const reuse = await req(local.url, '/oauth/token', {
+        method: 'POST',
+        json: { grant_type: 'refresh_token', refresh_token: old.refresh },
+      });
       expect(reuse.status).toBe(400);
       expect(reuse.json.error).toBe('invalid_grant');
       const oldAccess = await req(local.url, api('/user'), { headers: { Authorization: `Bearer ${old.access}` } });

@@ -35,7 +35,11 @@ describe('renamed projects', () => {
 
   it('answers other methods on the old path with 405', async () => {
     const { oldFullPath } = sb.state.fixtures.renamed[0]!;
-    const r = await req(sb.url, api(`/projects/${encodeURIComponent(oldFullPath)}/pipeline`), { method: 'POST', token: sb.tokens.admin, json: { ref: 'main' } });
+    const r = await req(sb.url, api(`/projects/${encodeURIComponent(oldFullPath)}/pipeline`), {
+      method: 'POST',
+      token: sb.tokens.admin,
+      json: { ref: 'main' },
+    });
     expect(r.status).toBe(405);
     expect(r.json).toEqual({ message: 'Non GET methods are not allowed for moved projects' });
   });
@@ -50,9 +54,19 @@ describe('renamed projects', () => {
 
 describe('project creation', () => {
   it('creates a project with 201 from a JSON body', async () => {
-    const r = await req(sb.url, api('/projects'), { method: 'POST', token: sb.tokens.user, json: { name: 'My New App', description: 'd' } });
+    const r = await req(sb.url, api('/projects'), {
+      method: 'POST',
+      token: sb.tokens.user,
+      json: { name: 'My New App', description: 'd' },
+    });
     expect(r.status).toBe(201);
-    expect(r.json).toMatchObject({ name: 'My New App', path: 'my-new-app', path_with_namespace: 'jdoe/my-new-app', description: 'd', visibility: 'private' });
+    expect(r.json).toMatchObject({
+      name: 'My New App',
+      path: 'my-new-app',
+      path_with_namespace: 'jdoe/my-new-app',
+      description: 'd',
+      visibility: 'private',
+    });
     const get = await req(sb.url, api(`/projects/${encodeURIComponent('jdoe/my-new-app')}`), { token: sb.tokens.user });
     expect(get.json.id).toBe(r.json.id);
   });
@@ -80,17 +94,29 @@ describe('project creation', () => {
   });
 
   it('places new projects by storage weight', async () => {
-    const put = await req(sb.url, api('/application/settings'), { method: 'PUT', token: sb.tokens.admin, form: 'repository_storages_weighted[default]=0&repository_storages_weighted[storage2]=100' });
+    const put = await req(sb.url, api('/application/settings'), {
+      method: 'PUT',
+      token: sb.tokens.admin,
+      form: 'repository_storages_weighted[default]=0&repository_storages_weighted[storage2]=100',
+    });
     expect(put.status).toBe(200);
     expect(put.json.repository_storages_weighted).toEqual({ default: 0, storage2: 100 });
     const r = await req(sb.url, api('/projects'), { method: 'POST', token: sb.tokens.admin, json: { name: 'Weighted' } });
     expect(r.json.repository_storage).toBe('storage2');
-    const back = await req(sb.url, api('/application/settings'), { method: 'PUT', token: sb.tokens.admin, json: { repository_storages_weighted: { default: 100, storage2: 0 } } });
+    const back = await req(sb.url, api('/application/settings'), {
+      method: 'PUT',
+      token: sb.tokens.admin,
+      json: { repository_storages_weighted: { default: 100, storage2: 0 } },
+    });
     expect(back.json.repository_storages_weighted).toEqual({ default: 100, storage2: 0 });
   });
 
   it('rejects an unknown storage in the weights', async () => {
-    const r = await req(sb.url, api('/application/settings'), { method: 'PUT', token: sb.tokens.admin, json: { repository_storages_weighted: { nope: 5 } } });
+    const r = await req(sb.url, api('/application/settings'), {
+      method: 'PUT',
+      token: sb.tokens.admin,
+      json: { repository_storages_weighted: { nope: 5 } },
+    });
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ message: { repository_storages_weighted: ["can't include: nope"] } });
   });
@@ -162,16 +188,24 @@ describe('repository', () => {
 
 describe('pipelines', () => {
   it('creates a pipeline (201) that progresses created → pending → running → success', async () => {
-    const r = await req(sb.url, api('/projects/2/pipeline'), { method: 'POST', token: sb.tokens.user, json: { ref: 'main', variables: [{ key: 'A', value: '1' }] } });
+    const r = await req(sb.url, api('/projects/2/pipeline'), {
+      method: 'POST',
+      token: sb.tokens.user,
+      json: { ref: 'main', variables: [{ key: 'A', value: '1' }] },
+    });
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ ref: 'main', status: 'created', source: 'api', project_id: 2 });
     expect(r.json.detailed_status.favicon).toBe('/assets/ci_favicons/favicon_status_created.png');
     const seen: string[] = [];
-    await waitFor(async () => {
-      const g = await req(sb.url, api(`/projects/2/pipelines/${r.json.id}`), { token: sb.tokens.user });
-      if (seen.at(-1) !== g.json.status) seen.push(g.json.status);
-      return g.json.status === 'success';
-    }, 5000, 15);
+    await waitFor(
+      async () => {
+        const g = await req(sb.url, api(`/projects/2/pipelines/${r.json.id}`), { token: sb.tokens.user });
+        if (seen.at(-1) !== g.json.status) seen.push(g.json.status);
+        return g.json.status === 'success';
+      },
+      5000,
+      15,
+    );
     expect(seen.at(-1)).toBe('success');
     const order = ['created', 'pending', 'running', 'success'];
     const idx = seen.map((x) => order.indexOf(x));
@@ -179,11 +213,19 @@ describe('pipelines', () => {
   });
 
   it('fails a pipeline when SANDBOX_PIPELINE_RESULT=failed', async () => {
-    const r = await req(sb.url, api('/projects/2/pipeline'), { method: 'POST', token: sb.tokens.user, json: { ref: 'main', variables: [{ key: 'SANDBOX_PIPELINE_RESULT', value: 'failed' }] } });
-    const end = await waitFor(async () => {
-      const g = await req(sb.url, api(`/projects/2/pipelines/${r.json.id}`), { token: sb.tokens.user });
-      return ['success', 'failed'].includes(g.json.status) ? g.json.status : null;
-    }, 5000, 20);
+    const r = await req(sb.url, api('/projects/2/pipeline'), {
+      method: 'POST',
+      token: sb.tokens.user,
+      json: { ref: 'main', variables: [{ key: 'SANDBOX_PIPELINE_RESULT', value: 'failed' }] },
+    });
+    const end = await waitFor(
+      async () => {
+        const g = await req(sb.url, api(`/projects/2/pipelines/${r.json.id}`), { token: sb.tokens.user });
+        return ['success', 'failed'].includes(g.json.status) ? g.json.status : null;
+      },
+      5000,
+      20,
+    );
     expect(end).toBe('failed');
   });
 
@@ -197,7 +239,11 @@ describe('pipelines', () => {
   });
 
   it('answers a bad variable type with a nested validation object', async () => {
-    const r = await req(sb.url, api('/projects/2/pipeline'), { method: 'POST', token: sb.tokens.user, json: { ref: 'main', variables: [{ key: 'A', value: '1', variable_type: 'weird' }] } });
+    const r = await req(sb.url, api('/projects/2/pipeline'), {
+      method: 'POST',
+      token: sb.tokens.user,
+      json: { ref: 'main', variables: [{ key: 'A', value: '1', variable_type: 'weird' }] },
+    });
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ message: { variables: { variable_type: ['is not included in the list'] } } });
   });
@@ -223,7 +269,10 @@ describe('artifacts', () => {
     expect(Number(obj.headers['content-length'])).toBe(obj.buf.length);
     expect(obj.buf.length).toBeGreaterThanOrEqual(64 * 1024);
     expect(obj.buf.readUInt32LE(0)).toBe(0x04034b50);
-    const rec = sb.requests().filter((x) => x.origin === 'objects').at(-1)!;
+    const rec = sb
+      .requests()
+      .filter((x) => x.origin === 'objects')
+      .at(-1)!;
     expect(rec.headers).not.toHaveProperty('job-token');
     expect(rec.headers).not.toHaveProperty('private-token');
   });
@@ -238,10 +287,18 @@ describe('artifacts', () => {
 
 describe('releases', () => {
   it('creates a release (201), then 409 when it exists', async () => {
-    const r = await req(sb.url, api('/projects/2/releases'), { method: 'POST', headers: { 'JOB-TOKEN': sb.tokens.job, 'Content-Type': 'application/json' }, body: JSON.stringify({ tag_name: 'v3.0.0', ref: 'main', name: 'Three' }) });
+    const r = await req(sb.url, api('/projects/2/releases'), {
+      method: 'POST',
+      headers: { 'JOB-TOKEN': sb.tokens.job, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ tag_name: 'v3.0.0', ref: 'main', name: 'Three' }),
+    });
     expect(r.status).toBe(201);
     expect(r.json.tag_name).toBe('v3.0.0');
-    const again = await req(sb.url, api('/projects/2/releases'), { method: 'POST', token: sb.tokens.user, json: { tag_name: 'v3.0.0', ref: 'main' } });
+    const again = await req(sb.url, api('/projects/2/releases'), {
+      method: 'POST',
+      token: sb.tokens.user,
+      json: { tag_name: 'v3.0.0', ref: 'main' },
+    });
     expect(again.status).toBe(409);
     expect(again.json).toEqual({ message: 'Release already exists' });
   });
@@ -255,7 +312,11 @@ describe('releases', () => {
 
 describe('snippets and spam', () => {
   it('creates a snippet with 201 and fetches it', async () => {
-    const r = await req(sb.url, api('/snippets'), { method: 'POST', token: sb.tokens.user, json: { title: 'ok', file_name: 'a.rb', content: 'puts 1', visibility: 'private' } });
+    const r = await req(sb.url, api('/snippets'), {
+      method: 'POST',
+      token: sb.tokens.user,
+      json: { title: 'ok', file_name: 'a.rb', content: 'puts 1', visibility: 'private' },
+    });
     expect(r.status).toBe(201);
     const g = await req(sb.url, api(`/snippets/${r.json.id}`), { token: sb.tokens.user });
     expect(g.json.title).toBe('ok');
@@ -264,7 +325,11 @@ describe('snippets and spam', () => {
   });
 
   it('discards spam with 400 when no CAPTCHA is configured', async () => {
-    const r = await req(sb.url, api('/snippets'), { method: 'POST', token: sb.tokens.user, json: { title: 'deal', file_name: 'a.txt', content: 'Buy CHEAP PILLS now', visibility: 'public' } });
+    const r = await req(sb.url, api('/snippets'), {
+      method: 'POST',
+      token: sb.tokens.user,
+      json: { title: 'deal', file_name: 'a.txt', content: 'Buy CHEAP PILLS now', visibility: 'public' },
+    });
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ message: { error: 'Your snippet has been recognized as spam and has been discarded.' } });
   });
@@ -279,7 +344,12 @@ describe('snippets and spam', () => {
       expect(Number.isInteger(r.json.spam_log_id)).toBe(true);
       expect(typeof r.json.captcha_site_key).toBe('string');
       expect(r.json.message.error).toMatch(/recognized as spam/);
-      const wrong = await req(s.url, api('/snippets'), { method: 'POST', token: s.tokens.user, json: body, headers: { 'X-Service-Captcha-Response': 'x', 'X-Service-Spam-Log-Id': '999' } });
+      const wrong = await req(s.url, api('/snippets'), {
+        method: 'POST',
+        token: s.tokens.user,
+        json: body,
+        headers: { 'X-Service-Captcha-Response': 'x', 'X-Service-Spam-Log-Id': '999' },
+      });
       expect(wrong.status).toBe(409);
       const ok = await req(s.url, api('/snippets'), {
         method: 'POST',
@@ -298,32 +368,57 @@ describe('project import', () => {
   function multipart(fields: Record<string, string>, file: Buffer): { body: Buffer; type: string } {
     const b = 'sbxBoundary42';
     const parts: Buffer[] = [];
-    for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-    parts.push(Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="file"; filename="export.tar.gz"\r\nContent-Type: application/gzip\r\n\r\n`), file, Buffer.from(`\r\n--${b}--\r\n`));
+    for (const [k, v] of Object.entries(fields))
+      parts.push(Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${b}\r\nContent-Disposition: form-data; name="file"; filename="export.tar.gz"\r\nContent-Type: application/gzip\r\n\r\n`,
+      ),
+      file,
+      Buffer.from(`\r\n--${b}--\r\n`),
+    );
     return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${b}` };
   }
 
   it('imports a gzip archive: 201 scheduled, then finished; override_params apply', async () => {
     const m = multipart({ path: 'imported', namespace: 'acme', 'override_params[visibility]': 'public' }, gzipSync(Buffer.from('tar')));
-    const r = await req(sb.url, api('/projects/import'), { method: 'POST', token: sb.tokens.admin, body: m.body, headers: { 'Content-Type': m.type } });
+    const r = await req(sb.url, api('/projects/import'), {
+      method: 'POST',
+      token: sb.tokens.admin,
+      body: m.body,
+      headers: { 'Content-Type': m.type },
+    });
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ path_with_namespace: 'acme/imported', import_status: 'scheduled', import_error: null });
-    const end = await waitFor(async () => {
-      const g = await req(sb.url, api(`/projects/${r.json.id}/import`), { token: sb.tokens.admin });
-      return ['finished', 'failed'].includes(g.json.import_status) ? g.json : null;
-    }, 5000, 20);
+    const end = await waitFor(
+      async () => {
+        const g = await req(sb.url, api(`/projects/${r.json.id}/import`), { token: sb.tokens.admin });
+        return ['finished', 'failed'].includes(g.json.import_status) ? g.json : null;
+      },
+      5000,
+      20,
+    );
     expect(end.import_status).toBe('finished');
     expect((await req(sb.url, api(`/projects/${r.json.id}`))).json.visibility).toBe('public');
   });
 
   it('fails an import whose archive is not gzip', async () => {
     const m = multipart({ path: 'broken-import' }, Buffer.from('not a gzip'));
-    const r = await req(sb.url, api('/projects/import'), { method: 'POST', token: sb.tokens.user, body: m.body, headers: { 'Content-Type': m.type } });
+    const r = await req(sb.url, api('/projects/import'), {
+      method: 'POST',
+      token: sb.tokens.user,
+      body: m.body,
+      headers: { 'Content-Type': m.type },
+    });
     expect(r.status).toBe(201);
-    const end = await waitFor(async () => {
-      const g = await req(sb.url, api(`/projects/${r.json.id}/import`), { token: sb.tokens.user });
-      return ['finished', 'failed'].includes(g.json.import_status) ? g.json : null;
-    }, 5000, 20);
+    const end = await waitFor(
+      async () => {
+        const g = await req(sb.url, api(`/projects/${r.json.id}/import`), { token: sb.tokens.user });
+        return ['finished', 'failed'].includes(g.json.import_status) ? g.json : null;
+      },
+      5000,
+      20,
+    );
     expect(end.import_status).toBe('failed');
     expect(typeof end.import_error).toBe('string');
   });

@@ -35,29 +35,26 @@ export function req(baseUrl: string, path: string, opts: ReqOpts = {}): Promise<
   }
   if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const r = httpRequest(
-      { host: u.hostname, port: u.port, method: opts.method ?? 'GET', path, headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const buf = Buffer.concat(chunks);
-          const text = buf.toString('utf8');
-          let json: unknown;
-          try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
-          const hs: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) hs[k] = Array.isArray(v) ? v.join(', ') : v;
-          const names: string[] = [];
-          for (let i = 0; i < res.rawHeaders.length; i += 2) names.push(res.rawHeaders[i]!);
-          resolve({ status: res.statusCode ?? 0, headers: hs, rawHeaderNames: names, text, buf, json });
-        });
-        res.on('error', reject);
-      },
-    );
+    const r = httpRequest({ host: u.hostname, port: u.port, method: opts.method ?? 'GET', path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const buf = Buffer.concat(chunks);
+        const text = buf.toString('utf8');
+        let json: unknown;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        const hs: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) hs[k] = Array.isArray(v) ? v.join(', ') : v;
+        const names: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) names.push(res.rawHeaders[i]!);
+        resolve({ status: res.statusCode ?? 0, headers: hs, rawHeaderNames: names, text, buf, json });
+      });
+      res.on('error', reject);
+    });
     r.on('error', reject);
     if (body !== undefined) r.write(body);
     r.end();

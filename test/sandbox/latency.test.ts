@@ -72,6 +72,8 @@ describe('svc sandbox flags', () => {
   it('refuses a --max-concurrency of 0 with exit 2', async () => {
     const r = await svc(['--max-concurrency', '0']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe("svc: error: option '--max-concurrency <n>' argument '0' is invalid. --max-concurrency must be between 1 and 100000");
+    expect(r.stderr).toBe(
+      "svc: error: option '--max-concurrency <n>' argument '0' is invalid. --max-concurrency must be between 1 and 100000",
+    );
   });
 });

@@ -21,21 +21,42 @@ async function moveState(s: Sandbox, kind: string, id: number): Promise<string> 
 
 describe('single project move', () => {
   it('goes scheduled → started → replicated → finished; read-only until replicated; storage changes at replicated', async () => {
-    const r = await req(sb.url, api('/projects/5/repository_storage_moves'), { method: 'POST', ...admin(), json: { destination_storage_name: 'storage2' } });
+    const r = await req(sb.url, api('/projects/5/repository_storage_moves'), {
+      method: 'POST',
+      ...admin(),
+      json: { destination_storage_name: 'storage2' },
+    });
     expect(r.status).toBe(201);
-    expect(r.json).toMatchObject({ state: 'scheduled', source_storage_name: 'default', destination_storage_name: 'storage2', error_message: null });
+    expect(r.json).toMatchObject({
+      state: 'scheduled',
+      source_storage_name: 'default',
+      destination_storage_name: 'storage2',
+      error_message: null,
+    });
     expect(r.json.project).toMatchObject({ id: 5, path_with_namespace: sb.state.project(5)!.fullPath });
-    expect(Object.keys(r.json.project)).toEqual(['id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at']);
+    expect(Object.keys(r.json.project)).toEqual([
+      'id',
+      'description',
+      'name',
+      'name_with_namespace',
+      'path',
+      'path_with_namespace',
+      'created_at',
+    ]);
     expect(r.json.created_at).toMatch(/\.\d{3}Z$/);
     expect(sb.state.project(5)!.readOnly).toBe(true);
     // The sandbox runs in this process: reading the move and the project in one tick sees them consistently.
-    await waitFor(() => {
-      const { state } = sb.state.moves('project')[r.json.id - 1]!;
-      const project = sb.state.project(5)!;
-      if (state === 'scheduled' || state === 'started') expect(project).toMatchObject({ storage: 'default', readOnly: true });
-      else expect(project).toMatchObject({ storage: 'storage2', readOnly: false });
-      return state === 'finished';
-    }, 5000, 1);
+    await waitFor(
+      () => {
+        const { state } = sb.state.moves('project')[r.json.id - 1]!;
+        const project = sb.state.project(5)!;
+        if (state === 'scheduled' || state === 'started') expect(project).toMatchObject({ storage: 'default', readOnly: true });
+        else expect(project).toMatchObject({ storage: 'storage2', readOnly: false });
+        return state === 'finished';
+      },
+      5000,
+      1,
+    );
     expect(await moveState(sb, 'project', r.json.id)).toBe('finished');
     const rec = sb.state.moves('project').find((m) => m.id === r.json.id)!;
     expect(rec.history).toEqual(['initial', 'scheduled', 'started', 'replicated', 'finished']);
@@ -50,22 +71,31 @@ describe('single project move', () => {
       const ids = [4, 5, 6];
       const created = [];
       for (const id of ids) {
-        const r = await req(s.url, api(`/projects/${id}/repository_storage_moves`), { method: 'POST', token: s.tokens.admin, json: { destination_storage_name: 'storage2' } });
+        const r = await req(s.url, api(`/projects/${id}/repository_storage_moves`), {
+          method: 'POST',
+          token: s.tokens.admin,
+          json: { destination_storage_name: 'storage2' },
+        });
         expect(r.status).toBe(201);
         expect(r.json.state).toBe('scheduled');
         expect(s.state.project(id)!.readOnly).toBe(true);
         created.push(r.json.id as number);
       }
       const seen = new Set<string>();
-      await waitFor(async () => {
-        const list = await req(s.url, api('/project_repository_storage_moves'), { token: s.tokens.admin });
-        const states = (list.json as Array<{ state: string }>).map((m) => m.state);
-        for (const st of states) seen.add(st);
-        expect(states.filter((st) => st === 'started' || st === 'replicated').length).toBeLessThanOrEqual(1);
-        return states.every((st) => st === 'finished');
-      }, 10_000, 5);
+      await waitFor(
+        async () => {
+          const list = await req(s.url, api('/project_repository_storage_moves'), { token: s.tokens.admin });
+          const states = (list.json as Array<{ state: string }>).map((m) => m.state);
+          for (const st of states) seen.add(st);
+          expect(states.filter((st) => st === 'started' || st === 'replicated').length).toBeLessThanOrEqual(1);
+          return states.every((st) => st === 'finished');
+        },
+        10_000,
+        5,
+      );
       expect(seen.has('initial')).toBe(false);
-      for (const id of created) expect(s.state.moves('project')[id - 1]!.history).toEqual(['initial', 'scheduled', 'started', 'replicated', 'finished']);
+      for (const id of created)
+        expect(s.state.moves('project')[id - 1]!.history).toEqual(['initial', 'scheduled', 'started', 'replicated', 'finished']);
       const st = s.stats().moves;
       expect(st.maxRunning).toBe(1);
       expect(st.maxUnfinished).toBe(3);
@@ -75,15 +105,27 @@ describe('single project move', () => {
   });
 
   it('refuses a second move while the first is in progress with 400 is read-only', async () => {
-    const first = await req(sb.url, api('/projects/6/repository_storage_moves'), { method: 'POST', ...admin(), json: { destination_storage_name: 'storage2' } });
+    const first = await req(sb.url, api('/projects/6/repository_storage_moves'), {
+      method: 'POST',
+      ...admin(),
+      json: { destination_storage_name: 'storage2' },
+    });
     expect(first.status).toBe(201);
-    const second = await req(sb.url, api('/projects/6/repository_storage_moves'), { method: 'POST', ...admin(), json: { destination_storage_name: 'storage2' } });
+    const second = await req(sb.url, api('/projects/6/repository_storage_moves'), {
+      method: 'POST',
+      ...admin(),
+      json: { destination_storage_name: 'storage2' },
+    });
     expect(second.status).toBe(400);
     expect(second.json).toEqual({ message: { project: ['is read-only'] } });
   });
 
   it('rejects an unknown destination with the validation body', async () => {
-    const r = await req(sb.url, api('/projects/7/repository_storage_moves'), { method: 'POST', ...admin(), json: { destination_storage_name: 'nope' } });
+    const r = await req(sb.url, api('/projects/7/repository_storage_moves'), {
+      method: 'POST',
+      ...admin(),
+      json: { destination_storage_name: 'nope' },
+    });
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ message: { destination_storage_name: ['is not included in the list'] } });
   });
@@ -98,7 +140,11 @@ describe('single project move', () => {
   });
 
   it('answers a move id of another project with 404 Not found', async () => {
-    const r = await req(sb.url, api('/projects/8/repository_storage_moves'), { method: 'POST', ...admin(), json: { destination_storage_name: 'storage2' } });
+    const r = await req(sb.url, api('/projects/8/repository_storage_moves'), {
+      method: 'POST',
+      ...admin(),
+      json: { destination_storage_name: 'storage2' },
+    });
     const other = await req(sb.url, api(`/projects/9/repository_storage_moves/${r.json.id}`), admin());
     expect(other.status).toBe(404);
     expect(other.json).toEqual({ message: '404 Not found' });
@@ -128,9 +174,17 @@ describe('bulk moves', () => {
     const missing = await req(sb.url, api('/project_repository_storage_moves'), { method: 'POST', ...admin(), json: {} });
     expect(missing.status).toBe(400);
     expect(missing.json).toEqual({ error: 'source_storage_name is missing' });
-    const src = await req(sb.url, api('/project_repository_storage_moves'), { method: 'POST', ...admin(), json: { source_storage_name: 'x' } });
+    const src = await req(sb.url, api('/project_repository_storage_moves'), {
+      method: 'POST',
+      ...admin(),
+      json: { source_storage_name: 'x' },
+    });
     expect(src.json).toEqual({ error: 'source_storage_name does not have a valid value' });
-    const dst = await req(sb.url, api('/project_repository_storage_moves'), { method: 'POST', ...admin(), json: { source_storage_name: 'default', destination_storage_name: 'y' } });
+    const dst = await req(sb.url, api('/project_repository_storage_moves'), {
+      method: 'POST',
+      ...admin(),
+      json: { source_storage_name: 'default', destination_storage_name: 'y' },
+    });
     expect(dst.status).toBe(400);
     expect(dst.json).toEqual({ error: 'destination_storage_name does not have a valid value' });
   });
@@ -139,7 +193,11 @@ describe('bulk moves', () => {
     const s = await startSandbox({ projects: 300, moveMs: 5, moveConcurrency: 6 });
     try {
       s.state.setReadOnly('project', 10, true);
-      const r = await req(s.url, api('/project_repository_storage_moves'), { method: 'POST', token: s.tokens.admin, form: 'source_storage_name=default&destination_storage_name=storage2' });
+      const r = await req(s.url, api('/project_repository_storage_moves'), {
+        method: 'POST',
+        token: s.tokens.admin,
+        form: 'source_storage_name=default&destination_storage_name=storage2',
+      });
       expect(r.status).toBe(202);
       expect(r.json).toEqual({ message: '202 Accepted' });
       await waitFor(() => s.state.bulkInProgress() === 0 && s.stats().moves.byState.finished === 299, 20_000);
@@ -165,7 +223,11 @@ describe('bulk moves', () => {
   it('skips a seeded share of containers silently with bulkSkipRate', async () => {
     const s = await startSandbox({ projects: 100, moveMs: 1, moveConcurrency: 50, bulkSkipRate: 0.2 });
     try {
-      await req(s.url, api('/project_repository_storage_moves'), { method: 'POST', token: s.tokens.admin, json: { source_storage_name: 'default', destination_storage_name: 'storage2' } });
+      await req(s.url, api('/project_repository_storage_moves'), {
+        method: 'POST',
+        token: s.tokens.admin,
+        json: { source_storage_name: 'default', destination_storage_name: 'storage2' },
+      });
       await waitFor(() => s.state.bulkInProgress() === 0, 10_000);
       const skipped = s.state.skippedMoves().length;
       expect(skipped).toBeGreaterThan(5);
@@ -177,11 +239,25 @@ describe('bulk moves', () => {
   });
 
   it('moves snippets and groups in bulk too', async () => {
-    const sn = await req(sb.url, api('/snippet_repository_storage_moves'), { method: 'POST', ...admin(), json: { source_storage_name: 'default', destination_storage_name: 'storage2' } });
+    const sn = await req(sb.url, api('/snippet_repository_storage_moves'), {
+      method: 'POST',
+      ...admin(),
+      json: { source_storage_name: 'default', destination_storage_name: 'storage2' },
+    });
     expect(sn.status).toBe(202);
-    const gr = await req(sb.url, api('/group_repository_storage_moves'), { method: 'POST', ...admin(), json: { source_storage_name: 'default', destination_storage_name: 'storage2' } });
+    const gr = await req(sb.url, api('/group_repository_storage_moves'), {
+      method: 'POST',
+      ...admin(),
+      json: { source_storage_name: 'default', destination_storage_name: 'storage2' },
+    });
     expect(gr.status).toBe(202);
-    await waitFor(() => sb.state.bulkInProgress() === 0 && sb.state.moves('group').every((m) => m.state === 'finished') && sb.state.moves('snippet').every((m) => m.state === 'finished'), 10_000);
+    await waitFor(
+      () =>
+        sb.state.bulkInProgress() === 0 &&
+        sb.state.moves('group').every((m) => m.state === 'finished') &&
+        sb.state.moves('snippet').every((m) => m.state === 'finished'),
+      10_000,
+    );
     const list = await req(sb.url, api('/group_repository_storage_moves?per_page=1'), admin());
     expect(list.json[0]).toHaveProperty('group');
     expect(Object.keys(list.json[0].group)).toEqual(['id', 'web_url', 'name']);
@@ -209,7 +285,11 @@ describe('failures', () => {
   it('fails a seeded share of moves, leaving them writable on the source; most succeed when rescheduled', async () => {
     const s = await startSandbox({ projects: 200, moveMs: 1, moveConcurrency: 100, moveFailureRate: 0.3 });
     try {
-      await req(s.url, api('/project_repository_storage_moves'), { method: 'POST', token: s.tokens.admin, json: { source_storage_name: 'default', destination_storage_name: 'storage2' } });
+      await req(s.url, api('/project_repository_storage_moves'), {
+        method: 'POST',
+        token: s.tokens.admin,
+        json: { source_storage_name: 'default', destination_storage_name: 'storage2' },
+      });
       const terminal = new Set(['finished', 'failed', 'cleanup failed']);
       await waitFor(() => s.state.bulkInProgress() === 0 && s.state.moves('project').every((m) => terminal.has(m.state)), 15_000);
       const failed = s.state.moves('project').filter((m) => m.state === 'failed');
@@ -226,7 +306,11 @@ describe('failures', () => {
       }
       // reschedule every failed one
       for (const m of failed) {
-        const r = await req(s.url, api(`/projects/${m.containerId}/repository_storage_moves`), { method: 'POST', token: s.tokens.admin, json: { destination_storage_name: 'storage2' } });
+        const r = await req(s.url, api(`/projects/${m.containerId}/repository_storage_moves`), {
+          method: 'POST',
+          token: s.tokens.admin,
+          json: { destination_storage_name: 'storage2' },
+        });
         expect(r.status).toBe(201);
       }
       await waitFor(() => s.state.moves('project').every((m) => terminal.has(m.state)), 15_000);

@@ -20,7 +20,7 @@ describe('offset pagination', () => {
   it('sends every header in title case and order on a middle page', async () => {
     const r = await req(sb.url, api('/projects?per_page=10&page=2'), { token: sb.tokens.admin });
     expect(r.status).toBe(200);
-    const names = r.rawHeaderNames.filter((n) => n.startsWith('X-') && /Page|Total/.test(n) || n === 'Link');
+    const names = r.rawHeaderNames.filter((n) => (n.startsWith('X-') && /Page|Total/.test(n)) || n === 'Link');
     expect(names).toEqual(['X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page', 'Link', 'X-Total', 'X-Total-Pages']);
     expect(r.headers['x-per-page']).toBe('10');
     expect(r.headers['x-page']).toBe('2');
@@ -214,7 +214,11 @@ describe('project ordering (offset)', () => {
       await listAll(s, 'order_by=name&sort=asc', s.tokens.admin);
       await listAll(s, 'order_by=path&sort=desc', s.tokens.user);
       await listAll(s, 'repository_storage=default&order_by=last_activity_at', s.tokens.admin);
-      const c = await req(s.url, api('/projects'), { method: 'POST', token: s.tokens.user, json: { name: 'Aardvark Zone', path: 'zz-aardvark', visibility: 'public' } });
+      const c = await req(s.url, api('/projects'), {
+        method: 'POST',
+        token: s.tokens.user,
+        json: { name: 'Aardvark Zone', path: 'zz-aardvark', visibility: 'public' },
+      });
       expect(c.status).toBe(201);
       const byName = await listAll(s, 'order_by=name&sort=asc', s.tokens.admin);
       expect(byName[0]!.id).toBe(c.json.id);
@@ -270,7 +274,8 @@ describe('10,000 record cutoff and maximum offset', () => {
     const r = await req(big.url, api('/projects?per_page=100&page=501'), { token: big.tokens.admin });
     expect(r.status).toBe(405);
     expect(r.json).toEqual({
-      error: 'Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type Project. Remaining records can be retrieved using keyset pagination.',
+      error:
+        'Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type Project. Remaining records can be retrieved using keyset pagination.',
     });
     const raw = await req(big.url, api('/projects?per_page=1000&page=51'), { token: big.tokens.admin });
     expect(raw.status).toBe(405);

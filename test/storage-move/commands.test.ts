@@ -8,7 +8,10 @@ import { env, FAST, idsOn } from './helpers.js';
 let sb: Sandbox;
 let free: Sandbox;
 beforeAll(async () => {
-  [sb, free] = await Promise.all([startTestSandbox({ projects: 60, moveMs: 5 }), startTestSandbox({ projects: 60, moveMs: 5, tier: 'free' })]);
+  [sb, free] = await Promise.all([
+    startTestSandbox({ projects: 60, moveMs: 5 }),
+    startTestSandbox({ projects: 60, moveMs: 5, tier: 'free' }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([sb.close(), free.close()]);
@@ -74,11 +77,20 @@ describe('bad input', () => {
     for (const verb of verbs) {
       const bad = await svc(['storage-move', ...verb, '--kind', 'bogus'], { env: env(sb) });
       expect(bad.exitCode, verb[0]).toBe(2);
-      expect(bad.stderr.trim(), verb[0]).toMatch(verb[0] === 'get' ? /^svc: .*'bogus'.*expected projects, snippets or groups$/ : /^svc: .*'bogus'.*expected projects, snippets, groups or all$/);
+      expect(bad.stderr.trim(), verb[0]).toMatch(
+        verb[0] === 'get'
+          ? /^svc: .*'bogus'.*expected projects, snippets or groups$/
+          : /^svc: .*'bogus'.*expected projects, snippets, groups or all$/,
+      );
       const help = await svc(['storage-move', ...verb, '--help'], { env: env(sb) });
       // The choices shown are exactly the accepted words: `get` takes one kind, so no `all` (#9 item 8).
-      const choices = verb[0] === 'get' ? '"projects", "project", "snippets", "snippet", "groups", "group"' : '"projects", "project", "snippets", "snippet", "groups", "group", "all"';
-      expect(help.stdout.replace(/\s+/g, ' '), verb[0]).toContain(`--kind <kind> kind of repository ${verb[0] === 'schedule' ? '(default: all) ' : ''}(choices: ${choices}`);
+      const choices =
+        verb[0] === 'get'
+          ? '"projects", "project", "snippets", "snippet", "groups", "group"'
+          : '"projects", "project", "snippets", "snippet", "groups", "group", "all"';
+      expect(help.stdout.replace(/\s+/g, ' '), verb[0]).toContain(
+        `--kind <kind> kind of repository ${verb[0] === 'schedule' ? '(default: all) ' : ''}(choices: ${choices}`,
+      );
     }
     expect(sb.requests()).toHaveLength(0);
     const list = await svc(['storage-move', 'list', '--kind', 'all', '--all', '-o', 'json'], { env: env(sb) });
@@ -92,7 +104,9 @@ describe('bad input', () => {
 
   it('refuses named containers that --kind leaves out, before any request (exit 2)', async () => {
     sb.clearRequests();
-    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--group', 'acme', '--kind', 'projects'], { env: env(sb) });
+    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--group', 'acme', '--kind', 'projects'], {
+      env: env(sb),
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim()).toBe('svc: --group names groups, but --kind is projects: drop --kind or make it groups or all');
     expect(sb.requests()).toHaveLength(0);
@@ -121,7 +135,10 @@ describe('parseWeights', () => {
 describe('dry run, verify, list, get, weights', () => {
   it('--dry-run lists the projects on the source and changes nothing', async () => {
     sb.clearRequests();
-    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--dry-run', '-o', 'json'], { env: env(sb) });
+    const r = await svc(
+      ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--dry-run', '-o', 'json'],
+      { env: env(sb) },
+    );
     expect(r.exitCode).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<{ kind: string; id: number }>;
     expect(rows.map((row) => row.id)).toEqual(sb.state.projectIdsOnStorage('default'));
@@ -140,7 +157,25 @@ describe('dry run, verify, list, get, weights', () => {
   });
 
   it('schedules named containers singly, then verify passes for them and fails (8) while others remain', async () => {
-    const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--project', '5', '--group', 'acme', '--wait', ...FAST, '-o', 'json'], { env: env(sb) });
+    const r = await svc(
+      [
+        'storage-move',
+        'schedule',
+        '--from',
+        'default',
+        '--to',
+        'storage2',
+        '--project',
+        '5',
+        '--group',
+        'acme',
+        '--wait',
+        ...FAST,
+        '-o',
+        'json',
+      ],
+      { env: env(sb) },
+    );
     expect(r.exitCode).toBe(0);
     expect(sb.state.project(5)?.storage).toBe('storage2');
     expect(sb.state.group('acme')?.storage).toBe('storage2');
@@ -159,13 +194,19 @@ describe('dry run, verify, list, get, weights', () => {
   });
 
   it('verify checks the latest move of kinds it cannot list by storage', async () => {
-    const move = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--snippet', '3', '--wait', ...FAST], { env: env(sb) });
+    const move = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--snippet', '3', '--wait', ...FAST], {
+      env: env(sb),
+    });
     expect(move.exitCode).toBe(0);
-    const back = await svc(['storage-move', 'schedule', '--from', 'storage2', '--to', 'default', '--snippet', '3', '--wait', ...FAST], { env: env(sb) });
+    const back = await svc(['storage-move', 'schedule', '--from', 'storage2', '--to', 'default', '--snippet', '3', '--wait', ...FAST], {
+      env: env(sb),
+    });
     expect(back.exitCode).toBe(0);
     const r = await svc(['storage-move', 'verify', '--from', 'default', '--kind', 'snippets', '-o', 'json'], { env: env(sb) });
     expect(r.exitCode).toBe(8);
-    expect(JSON.parse(r.stdout)).toEqual([{ kind: 'snippets', id: 3, name: expect.any(String), reason: expect.stringMatching(/^move \d+ finished$/) }]);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { kind: 'snippets', id: 3, name: expect.any(String), reason: expect.stringMatching(/^move \d+ finished$/) },
+    ]);
   });
 
   it('lists moves newest first with filters, and shows one', async () => {
@@ -181,7 +222,9 @@ describe('dry run, verify, list, get, weights', () => {
     expect([...new Set(kinds)]).toEqual(['projects', 'snippets', 'groups']);
     const one = await svc(['storage-move', 'get', String(moves[0]?.id)], { env: env(sb) });
     expect(one.exitCode).toBe(0);
-    expect(one.stdout.split('\n')[0]).toBe('id\tstate\tsource_storage_name\tdestination_storage_name\tcontainer_id\tcontainer\tcreated_at\terror_message');
+    expect(one.stdout.split('\n')[0]).toBe(
+      'id\tstate\tsource_storage_name\tdestination_storage_name\tcontainer_id\tcontainer\tcreated_at\terror_message',
+    );
     const missing = await svc(['storage-move', 'get', '999999', '--kind', 'groups'], { env: env(sb) });
     expect(missing.exitCode).toBe(5);
   });
@@ -195,7 +238,10 @@ describe('dry run, verify, list, get, weights', () => {
     expect(unknown.stderr).toMatch(/nowhere/);
     const set = await svc(['storage-move', 'weights', '--set', 'default=0', '--set', 'storage2=100', '-o', 'json'], { env: env(sb) });
     expect(set.exitCode).toBe(0);
-    expect(JSON.parse(set.stdout)).toEqual([{ storage: 'default', weight: 0 }, { storage: 'storage2', weight: 100 }]);
+    expect(JSON.parse(set.stdout)).toEqual([
+      { storage: 'default', weight: 0 },
+      { storage: 'storage2', weight: 100 },
+    ]);
     expect(sb.state.storageWeights()).toEqual({ default: 0, storage2: 100 });
     const show = await svc(['storage-move', 'weights'], { env: env(sb) });
     expect(show.stdout).toBe('storage\tweight\ndefault\t0\nstorage2\t100\n');

@@ -7,7 +7,7 @@ import { FakeClock } from './fake-clock.js';
 const never = new AbortController().signal;
 
 describe('Deadline', () => {
-  it('answers at the deadline while the work is still pending, and drops the work\'s late failure', async () => {
+  it("answers at the deadline while the work is still pending, and drops the work's late failure", async () => {
     const clock = new FakeClock();
     const deadline = Deadline.after(clock, 10_000);
     let fail!: (error: Error) => void;
@@ -28,7 +28,7 @@ describe('Deadline', () => {
     await clock.advance(0);
   });
 
-  it('gives the work\'s value or error when it ends first, and leaves no timer behind', async () => {
+  it("gives the work's value or error when it ends first, and leaves no timer behind", async () => {
     const clock = new FakeClock();
     const deadline = Deadline.after(clock, 10_000);
     expect(await deadline.race(Promise.resolve(7))).toEqual({ expired: false, value: 7 });

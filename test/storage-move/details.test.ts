@@ -17,7 +17,9 @@ describe('--max-in-flight', () => {
     // 12 projects two at a time are six rounds of a few milliseconds; waiting out a 30 s interval
     // between rounds would pass the 20 s limit.
     const sb = await sandbox({ projects: 12, moveMs: 5, moveConcurrency: 10 });
-    const r = await svc(schedule('--kind', 'projects', '--max-in-flight', '2', '--interval', '30', '--wait-timeout', '20', '-o', 'json'), { env: env(sb) });
+    const r = await svc(schedule('--kind', 'projects', '--max-in-flight', '2', '--interval', '30', '--wait-timeout', '20', '-o', 'json'), {
+      env: env(sb),
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(kindsOf(r.stdout)[0]).toMatchObject({ total: 12, finished: 12, in_flight: 0, still_on_source: 0, not_moved: [] });
     expect(sb.stats().moves.maxUnfinished).toBeLessThanOrEqual(2);
@@ -29,7 +31,10 @@ describe('--wait-timeout', () => {
   it('ends the wait on time with exit 8, the summary and the resume command while a poll hangs', async () => {
     const sb = await sandbox({ projects: 10, moveMs: 200, moveConcurrency: 1 });
     let hanging = false;
-    const proxy = await startHangProxy(sb.url, (req) => hanging && req.method === 'GET' && (req.url ?? '').includes('repository_storage_moves'));
+    const proxy = await startHangProxy(
+      sb.url,
+      (req) => hanging && req.method === 'GET' && (req.url ?? '').includes('repository_storage_moves'),
+    );
     try {
       const child = svc(schedule('--kind', 'projects', '--wait', '--wait-timeout', '3', ...FAST, '-o', 'json'), {
         env: { ...env(sb), SVC_URL: proxy.url },
@@ -47,7 +52,9 @@ describe('--wait-timeout', () => {
       expect(projects.finished + projects.cleanup_failed + projects.failed + projects.in_flight + projects.still_on_source).toBe(10);
       const lines = r.stderr.trimEnd().split('\n');
       expect(lines.filter((l) => l.startsWith('timed out;'))).toEqual([
-        expect.stringMatching(/^timed out; the moves go on on the server\. Resume with: svc storage-move wait --from default --to storage2 --kind projects --move-retries 3 --interval 0\.05 --since \S+Z$/),
+        expect.stringMatching(
+          /^timed out; the moves go on on the server\. Resume with: svc storage-move wait --from default --to storage2 --kind projects --move-retries 3 --interval 0\.05 --since \S+Z$/,
+        ),
       ]);
       expect(lines.at(-1)).toMatch(/^svc: incomplete: timed out; projects: \d+ not moved \(/);
     } finally {
@@ -88,7 +95,9 @@ describe('storage-move list with a filter', () => {
     expect(moved.exitCode, moved.stderr).toBe(0);
     const history = sb.state.moves('project').length;
     expect(history).toBe(250);
-    const r = await svc(['storage-move', 'list', '--state', 'failed', '--all', '-o', 'json'], { env: { ...env(sb), SVC_PROGRESS_INTERVAL_MS: '0' } });
+    const r = await svc(['storage-move', 'list', '--state', 'failed', '--all', '-o', 'json'], {
+      env: { ...env(sb), SVC_PROGRESS_INTERVAL_MS: '0' },
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
@@ -98,7 +107,9 @@ describe('storage-move list with a filter', () => {
     ]);
     // On a terminal the same scan shows as a spinner line, cleared before the result.
     const terminalEnv = { ...isolatedEnv({ env: { ...env(sb), SVC_PROGRESS_INTERVAL_MS: '0' } }), TERM: 'xterm' };
-    const tty = await spawnPty(['node', BIN, 'storage-move', 'list', '--state', 'failed', '--all', '-o', 'json'], { env: terminalEnv }).exit();
+    const tty = await spawnPty(['node', BIN, 'storage-move', 'list', '--state', 'failed', '--all', '-o', 'json'], {
+      env: terminalEnv,
+    }).exit();
     expect(tty.exitCode, tty.output).toBe(0);
     const scanAt = tty.output.indexOf('scanning project moves: 100 read, 0 matched');
     expect(scanAt, tty.output).toBeGreaterThan(-1);

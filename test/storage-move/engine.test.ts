@@ -30,11 +30,19 @@ describe('followMoves on a fake clock', () => {
   it('ends exactly at the deadline while a poll hangs, reporting the moves in flight and the resume command', async () => {
     const sb = await sandbox({ projects: 5, moveMs: 600_000 });
     let hanging = false;
-    const proxy = await startHangProxy(sb.url, (req) => hanging && req.method === 'GET' && (req.url ?? '').includes('repository_storage_moves'));
+    const proxy = await startHangProxy(
+      sb.url,
+      (req) => hanging && req.method === 'GET' && (req.url ?? '').includes('repository_storage_moves'),
+    );
     const interrupt = new AbortController();
     const clock = new FakeClock();
     const { host, said } = recordingHost(clock, interrupt.signal);
-    const http = new HttpClient({ baseUrl: proxy.url, credentials: { token: sb.tokens.admin, type: 'private' }, userAgent: 'svc-test', signal: interrupt.signal });
+    const http = new HttpClient({
+      baseUrl: proxy.url,
+      credentials: { token: sb.tokens.admin, type: 'private' },
+      userAgent: 'svc-test',
+      signal: interrupt.signal,
+    });
     try {
       const request = { from: 'default', to: 'storage2', kind: ['project' as const], maxInFlight: 2 };
       const plan = await planSchedule(host, http, request, []);
@@ -58,7 +66,15 @@ describe('followMoves on a fake clock', () => {
       const result = await summary;
       expect(clock.now()).toBe(10_000);
       expect(result).toMatchObject({ complete: false, timed_out: true, requests: { total: 3, polls: 1, max_per_poll: 2 } });
-      expect(result.kinds[0]).toMatchObject({ total: 5, finished: 0, cleanup_failed: 0, failed: 0, in_flight: 2, still_on_source: 3, duration_seconds: 10 });
+      expect(result.kinds[0]).toMatchObject({
+        total: 5,
+        finished: 0,
+        cleanup_failed: 0,
+        failed: 0,
+        in_flight: 2,
+        still_on_source: 3,
+        duration_seconds: 10,
+      });
       expect(said).toEqual([
         `timed out; the moves go on on the server. Resume with: svc storage-move wait --from default --to storage2 --kind projects --move-retries 3 --interval 5 --max-in-flight 2 --since ${plan.sinceIso}`,
       ]);

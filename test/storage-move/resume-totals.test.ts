@@ -22,7 +22,9 @@ describe('wait --since counts every move of the original run', () => {
   it('when resumed part-way, with failed moves retried', async () => {
     const sb = await sandbox({ projects: PROJECTS, moveMs: 15, moveConcurrency: 10, moveFailureRate: 0.1, seed: 3 });
     const onSource = idsOn(sb, 'project', 'default');
-    const scheduled = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', ...FAST], { env: env(sb) });
+    const scheduled = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', ...FAST], {
+      env: env(sb),
+    });
     expect(scheduled.exitCode, scheduled.stderr).toBe(0);
     await waitUntil(() => sb.state.moves('project').filter((m) => m.state === 'finished').length >= 150, 60_000);
     const r = await runPrinted(sb, scheduled.stderr, /watch them with: (svc storage-move wait .*)$/m);
@@ -35,7 +37,10 @@ describe('wait --since counts every move of the original run', () => {
 
   it('when run again after everything moved', async () => {
     const sb = await sandbox({ projects: PROJECTS, moveMs: 2, moveConcurrency: 50 });
-    const earlier = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', ...FAST, '--debug'], { env: env(sb) });
+    const earlier = await svc(
+      ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', ...FAST, '--debug'],
+      { env: env(sb) },
+    );
     expect(earlier.exitCode, earlier.stderr).toBe(0);
     sb.clearRequests();
     const r = await runPrinted(sb, earlier.stderr, /resume command: (svc storage-move wait .*)$/m);
@@ -43,9 +48,14 @@ describe('wait --since counts every move of the original run', () => {
     expect(projectsOf(r.stdout)).toMatchObject({ total: PROJECTS, finished: PROJECTS, still_on_source: 0, not_moved: [] });
     expect(sb.requests().filter((q) => q.method === 'POST')).toEqual([]);
 
-    const withoutSince = await svc(['storage-move', 'wait', '--from', 'default', '--to', 'storage2', '--kind', 'projects', ...FAST, '-o', 'json'], { env: env(sb) });
+    const withoutSince = await svc(
+      ['storage-move', 'wait', '--from', 'default', '--to', 'storage2', '--kind', 'projects', ...FAST, '-o', 'json'],
+      { env: env(sb) },
+    );
     expect(withoutSince.exitCode, withoutSince.stderr).toBe(0);
     expect(projectsOf(withoutSince.stdout)).toMatchObject({ total: 0, not_moved: [] });
-    expect(withoutSince.stderr).toMatch(/^totals count what is on default now; to count the moves that finished earlier too, pass the --since printed by schedule/m);
+    expect(withoutSince.stderr).toMatch(
+      /^totals count what is on default now; to count the moves that finished earlier too, pass the --since printed by schedule/m,
+    );
   });
 });

@@ -24,7 +24,9 @@ describe('a move that existed before the run', () => {
     expect(first.exitCode, first.stderr).toBe(0);
     const again = await svc(schedule('--project', '2'), { env: env(sb) });
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stderr).toBe('warning: found 1 project move from default already running, started before this run; not scheduling it again\n');
+    expect(again.stderr).toBe(
+      'warning: found 1 project move from default already running, started before this run; not scheduling it again\n',
+    );
     const r = await svc(schedule('--project', '2', '--wait', '--wait-timeout', '40', ...FAST, '-o', 'json'), { env: env(sb) });
     expect(posts(sb, '/projects/2/repository_storage_moves').map((p) => p.status)).toEqual([201]);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -32,7 +34,7 @@ describe('a move that existed before the run', () => {
       'warning: found 1 project move from default already running, started before this run; following it',
     ]);
     expect(r.stderr.trimEnd().split('\n').at(-1)).toBe('every named repository moved from default to storage2');
-    const projects = (JSON.parse(r.stdout) as { timed_out: boolean; kinds: KindSummary[] });
+    const projects = JSON.parse(r.stdout) as { timed_out: boolean; kinds: KindSummary[] };
     expect(projects.timed_out).toBe(false);
     expect(projects.kinds[0]).toMatchObject({ total: 1, finished: 1, not_moved: [] });
     expect(sb.state.project(2)?.storage).toBe('storage2');
@@ -85,13 +87,38 @@ describe('wait without --since', () => {
     const sb = await sandbox({ projects: 12, moveMs: 5 });
     const there = await svc(schedule('--project', '6', '--project', '7', '--wait', ...FAST), { env: env(sb) });
     expect(there.exitCode, there.stderr).toBe(0);
-    const back = await svc(['storage-move', 'schedule', '--from', 'storage2', '--to', 'default', '--project', '6', '--project', '7', '--wait', ...FAST], { env: env(sb) });
+    const back = await svc(
+      ['storage-move', 'schedule', '--from', 'storage2', '--to', 'default', '--project', '6', '--project', '7', '--wait', ...FAST],
+      { env: env(sb) },
+    );
     expect(back.exitCode, back.stderr).toBe(0);
     const onDefault = idsOn(sb, 'project', 'default');
     expect(onDefault).toContain(6);
-    const r = await svc(['storage-move', 'wait', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait-timeout', '40', ...FAST, '-o', 'json'], { env: env(sb) });
+    const r = await svc(
+      [
+        'storage-move',
+        'wait',
+        '--from',
+        'default',
+        '--to',
+        'storage2',
+        '--kind',
+        'projects',
+        '--wait-timeout',
+        '40',
+        ...FAST,
+        '-o',
+        'json',
+      ],
+      { env: env(sb) },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as { kinds: KindSummary[] }).kinds[0]).toMatchObject({ total: onDefault.length, still_on_source: 0, retries: 0, not_moved: [] });
+    expect((JSON.parse(r.stdout) as { kinds: KindSummary[] }).kinds[0]).toMatchObject({
+      total: onDefault.length,
+      still_on_source: 0,
+      retries: 0,
+      not_moved: [],
+    });
     expect(idsOn(sb, 'project', 'default')).toEqual([]);
   });
 });

@@ -4,7 +4,14 @@ import { FINAL_STATES } from '../../src/api/storage-moves.js';
 import { summarizeKind } from '../../src/workflows/storage-move/finish.js';
 import { formatProgressLine } from '../../src/workflows/storage-move/progress.js';
 import { resumeCommand } from '../../src/workflows/storage-move/settings.js';
-import { describeOutcome, formatDuration, formatSummaryDocument, SUMMARY_COLUMNS, summaryRecords, type MoveSummary } from '../../src/workflows/storage-move/summary.js';
+import {
+  describeOutcome,
+  formatDuration,
+  formatSummaryDocument,
+  SUMMARY_COLUMNS,
+  summaryRecords,
+  type MoveSummary,
+} from '../../src/workflows/storage-move/summary.js';
 import { KindTracker } from '../../src/workflows/storage-move/tracker.js';
 import { nextPollDelay } from '../../src/workflows/storage-move/watch.js';
 
@@ -16,8 +23,34 @@ function summary(overrides: Partial<MoveSummary> = {}): MoveSummary {
     timed_out: false,
     requests: { total: 40, polls: 9, max_per_poll: 3 },
     kinds: [
-      { kind: 'projects', total: 10000, finished: 9990, cleanup_failed: 4, failed: 2, in_flight: 1, still_on_source: 3, retries: 31, scheduled_singly: 5, duration_seconds: 3723.4, not_moved: [7, 12], cleanup_failed_ids: [1, 2, 3, 4] },
-      { kind: 'snippets', total: 3, finished: 3, cleanup_failed: 0, failed: 0, in_flight: 0, still_on_source: 0, retries: 0, scheduled_singly: 0, duration_seconds: 12.25, not_moved: [], cleanup_failed_ids: [] },
+      {
+        kind: 'projects',
+        total: 10000,
+        finished: 9990,
+        cleanup_failed: 4,
+        failed: 2,
+        in_flight: 1,
+        still_on_source: 3,
+        retries: 31,
+        scheduled_singly: 5,
+        duration_seconds: 3723.4,
+        not_moved: [7, 12],
+        cleanup_failed_ids: [1, 2, 3, 4],
+      },
+      {
+        kind: 'snippets',
+        total: 3,
+        finished: 3,
+        cleanup_failed: 0,
+        failed: 0,
+        in_flight: 0,
+        still_on_source: 0,
+        retries: 0,
+        scheduled_singly: 0,
+        duration_seconds: 12.25,
+        not_moved: [],
+        cleanup_failed_ids: [],
+      },
     ],
     ...overrides,
   };
@@ -37,7 +70,10 @@ describe('summary records', () => {
     expect(doc.kinds[0]).toMatchObject({ kind: 'projects', not_moved: [7, 12], cleanup_failed_ids: [1, 2, 3, 4] });
     expect(doc).toMatchObject({ from: 'default', to: 'storage2', complete: false, requests: { polls: 9 } });
     const picked = JSON.parse(formatSummaryDocument(summary(), ['kind', 'duration']));
-    expect(picked.kinds).toEqual([{ kind: 'projects', duration: '1h02m03s' }, { kind: 'snippets', duration: '12.3s' }]);
+    expect(picked.kinds).toEqual([
+      { kind: 'projects', duration: '1h02m03s' },
+      { kind: 'snippets', duration: '12.3s' },
+    ]);
     expect(picked).toMatchObject({ complete: false, timed_out: false });
   });
 
@@ -71,7 +107,9 @@ describe('formatProgressLine', () => {
     expect(formatProgressLine('projects', { total: 10000, finished: 8412, running: 37, waiting: 0, retrying: 2, failed: 0 })).toBe(
       'projects 8,412/10,000 finished · 37 started · 2 failed, retrying',
     );
-    expect(formatProgressLine('groups', { total: 6, finished: 6, running: 0, waiting: 0, retrying: 0, failed: 0 })).toBe('groups 6/6 finished');
+    expect(formatProgressLine('groups', { total: 6, finished: 6, running: 0, waiting: 0, retrying: 0, failed: 0 })).toBe(
+      'groups 6/6 finished',
+    );
     expect(formatProgressLine('snippets', { total: 3, finished: 0, running: 0, waiting: 2, retrying: 0, failed: 1 })).toBe(
       'snippets 0/3 finished · 2 waiting · 1 failed',
     );
@@ -93,7 +131,12 @@ describe('resumeCommand', () => {
 
 describe('nextPollDelay', () => {
   const rolling = { intervalMs: 5000, maxInFlight: 20 };
-  const look = (previousMs: number, refilled: boolean, shortestMoveMs = Number.POSITIVE_INFINITY) => ({ previousMs, busy: true, refilled, shortestMoveMs });
+  const look = (previousMs: number, refilled: boolean, shortestMoveMs = Number.POSITIVE_INFINITY) => ({
+    previousMs,
+    busy: true,
+    refilled,
+    shortestMoveMs,
+  });
   it('before any move ended, looks again soon after scheduling one and backs off to the interval', () => {
     expect(nextPollDelay(rolling, look(5000, true))).toBe(20);
     expect(nextPollDelay(rolling, look(20, false))).toBe(40);
@@ -118,11 +161,22 @@ describe('nextPollDelay', () => {
 });
 
 function move(id: number, container: number, state: StorageMove['state'], source = 'a', destination = 'b'): StorageMove {
-  return { id, created_at: new Date(1_000_000 + id).toISOString(), state, source_storage_name: source, destination_storage_name: destination, project: { id: container } };
+  return {
+    id,
+    created_at: new Date(1_000_000 + id).toISOString(),
+    state,
+    source_storage_name: source,
+    destination_storage_name: destination,
+    project: { id: container },
+  };
 }
 
 function tracker(overrides: Partial<ConstructorParameters<typeof KindTracker>[1]> = {}): KindTracker {
-  const t = new KindTracker('project', { source: 'a', destination: 'b', maxRetries: 2, listed: true, growFromMoves: true, baselineMoveId: 10, bulk: true, ...overrides }, 0);
+  const t = new KindTracker(
+    'project',
+    { source: 'a', destination: 'b', maxRetries: 2, listed: true, growFromMoves: true, baselineMoveId: 10, bulk: true, ...overrides },
+    0,
+  );
   for (const id of [1, 2, 3, 4]) t.expect({ id, label: `p${id}` });
   return t;
 }
@@ -255,7 +309,11 @@ describe('KindTracker', () => {
   });
 
   it('grows an unlisted set from moves to the destination only, keeping each container at its newest move', () => {
-    const t = new KindTracker('project', { source: 'a', destination: 'b', maxRetries: 1, listed: false, growFromMoves: true, bulk: true }, 0);
+    const t = new KindTracker(
+      'project',
+      { source: 'a', destination: 'b', maxRetries: 1, listed: false, growFromMoves: true, bulk: true },
+      0,
+    );
     t.observe(move(5, 7, 'finished', 'b', 'a'), 0);
     t.observe(move(4, 7, 'finished'), 0);
     t.observe(move(3, 8, 'finished', 'a', 'c'), 0);
@@ -276,7 +334,14 @@ describe('summarizeKind', () => {
     t.containers.get(2)!.outcome = 'cleanup failed';
     t.settleFailed(t.containers.get(4)!);
     t.containers.get(6)!.outcome = 'finished';
-    const columns = (s: ReturnType<typeof summarizeKind>) => [s.total, s.finished, s.cleanup_failed, s.failed, s.in_flight, s.still_on_source];
+    const columns = (s: ReturnType<typeof summarizeKind>) => [
+      s.total,
+      s.finished,
+      s.cleanup_failed,
+      s.failed,
+      s.in_flight,
+      s.still_on_source,
+    ];
     const timedOut = summarizeKind(t, undefined, 1);
     expect(columns(timedOut)).toEqual([6, 2, 1, 1, 1, 1]);
     expect(timedOut.not_moved).toEqual([3, 4, 5]);

@@ -65,8 +65,7 @@ export class PtySession {
     control.setEncoding('utf8');
     control.on('data', (chunk: string) => {
       buffered += chunk;
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
+      for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
         messages.push(JSON.parse(buffered.slice(0, newline)));
         buffered = buffered.slice(newline + 1);
       }
@@ -80,7 +79,12 @@ export class PtySession {
       this.runner.once('close', (code) => {
         const end = messages.find((m) => 'mode' in m);
         if (!end) return reject(new Error(`pty runner ended (${code}) without the command's exit status; output:\n${this.text}`));
-        resolve({ exitCode: end.exitCode as number | null, signal: end.signal as string | null, mode: end.mode as TerminalMode, output: this.output });
+        resolve({
+          exitCode: end.exitCode as number | null,
+          signal: end.signal as string | null,
+          mode: end.mode as TerminalMode,
+          output: this.output,
+        });
       });
     });
     this.ended.catch(() => {});

@@ -50,8 +50,15 @@ describe('field picking and TSV', () => {
   it('draws aligned terminal tables and key/value records without colour at level 0', () => {
     const plain = new Chalk({ level: 0 });
     const table = renderTable([record, { id: 22, namespace: { full_path: 'c' } }], ['id', 'namespace.full_path'], plain);
-    const rows = table.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
-    expect(rows).toEqual([['id', 'namespace.full_path'], ['1', 'a/b'], ['22', 'c']]);
+    const rows = table
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.trim().split(/\s{2,}/));
+    expect(rows).toEqual([
+      ['id', 'namespace.full_path'],
+      ['1', 'a/b'],
+      ['22', 'c'],
+    ]);
     expect(renderRecord(record, ['id', 'tags'], plain)).toBe('id    1\ntags  x,y\n');
     expect(renderTable([record], ['id'], new Chalk({ level: 1 }))).toMatch(/\u001b\[1mid/);
   });
@@ -63,7 +70,13 @@ describe('field picking and TSV', () => {
 
 describe('svc api parameters', () => {
   it('types -F values', () => {
-    expect([typedValue('true'), typedValue('false'), typedValue('null'), typedValue('42'), typedValue('-1.5')]).toEqual([true, false, null, 42, -1.5]);
+    expect([typedValue('true'), typedValue('false'), typedValue('null'), typedValue('42'), typedValue('-1.5')]).toEqual([
+      true,
+      false,
+      null,
+      42,
+      -1.5,
+    ]);
     expect([typedValue('007'), typedValue('1e3'), typedValue('x')]).toEqual(['007', '1e3', 'x']);
   });
   it('nests name[], name[key] and name[][key] like gh api', () => {

@@ -103,9 +103,19 @@ describe('createApiError', () => {
   const ctx = { method: 'GET', path: '/projects/1', hasToken: true } as const;
   it('maps statuses to exit codes', () => {
     const table: Array<[number, number]> = [
-      [400, ExitCode.rejected], [401, ExitCode.unauthenticated], [403, ExitCode.forbidden], [404, ExitCode.notFound],
-      [405, ExitCode.rejected], [409, ExitCode.rejected], [412, ExitCode.rejected], [413, ExitCode.rejected],
-      [414, ExitCode.rejected], [422, ExitCode.rejected], [429, ExitCode.rateLimited], [500, ExitCode.failure], [503, ExitCode.failure],
+      [400, ExitCode.rejected],
+      [401, ExitCode.unauthenticated],
+      [403, ExitCode.forbidden],
+      [404, ExitCode.notFound],
+      [405, ExitCode.rejected],
+      [409, ExitCode.rejected],
+      [412, ExitCode.rejected],
+      [413, ExitCode.rejected],
+      [414, ExitCode.rejected],
+      [422, ExitCode.rejected],
+      [429, ExitCode.rateLimited],
+      [500, ExitCode.failure],
+      [503, ExitCode.failure],
     ];
     for (const [status, code] of table) expect(exitCodeForStatus(status), String(status)).toBe(code);
   });
@@ -116,11 +126,17 @@ describe('createApiError', () => {
   it('has one message for each sudo failure', () => {
     const sudo = { ...ctx, sudo: 'alice' };
     expect(createApiError(403, { message: '403 Forbidden - Must be admin to use sudo' }, sudo).message).toMatch(/not an administrator/);
-    expect(createApiError(403, { error: 'insufficient_scope', error_description: 'x', scope: 'sudo' }, sudo).message).toMatch(/lacks the 'sudo' scope/);
-    expect(createApiError(404, { message: "404 User with ID or username 'alice' Not Found" }, sudo).message).toMatch(/no user with ID or username 'alice'/);
+    expect(createApiError(403, { error: 'insufficient_scope', error_description: 'x', scope: 'sudo' }, sudo).message).toMatch(
+      /lacks the 'sudo' scope/,
+    );
+    expect(createApiError(404, { message: "404 User with ID or username 'alice' Not Found" }, sudo).message).toMatch(
+      /no user with ID or username 'alice'/,
+    );
   });
   it('hints that job tokens work on some endpoints only', () => {
-    expect(createApiError(401, { message: '401 Unauthorized' }, { ...ctx, tokenType: 'job' }).message).toMatch(/job tokens are accepted only/);
+    expect(createApiError(401, { message: '401 Unauthorized' }, { ...ctx, tokenType: 'job' }).message).toMatch(
+      /job tokens are accepted only/,
+    );
   });
   it('uses exit code 9 when a CAPTCHA is needed', () => {
     const error = createApiError(409, { needs_captcha_response: true, spam_log_id: 1, message: { error: 'spam' } }, ctx);

@@ -44,7 +44,7 @@ function setPath(node: Params | ParamValue[], segments: string[], value: ParamVa
       return;
     }
     const last = node[node.length - 1];
-    const reusable = isObject(last) && rest[0] !== '' && !(rest[0] as string in last);
+    const reusable = isObject(last) && rest[0] !== '' && !((rest[0] as string) in last);
     const child = reusable ? last : rest[0] === '' ? [] : {};
     if (!reusable) node.push(child);
     setPath(child as Params | ParamValue[], rest, value, key);

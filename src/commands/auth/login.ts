@@ -60,11 +60,7 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
     });
     ctx.info(`token works: ${describeUser(user)}`);
   }
-  await store.saveProfile(
-    profileName,
-    { url, token, tokenType: type, refreshToken, oauthClientId: existing.oauthClientId, caFile },
-    true,
-  );
+  await store.saveProfile(profileName, { url, token, tokenType: type, refreshToken, oauthClientId: existing.oauthClientId, caFile }, true);
   ctx.info(`saved profile '${profileName}' for ${url} in ${store.path}`);
 }
 

@@ -13,7 +13,9 @@ export async function readSecrets(ctx: Context, names: string[]): Promise<string
       .map((line) => line.trim())
       .filter(Boolean);
     if (lines.length < names.length) {
-      throw new UsageError(`expected ${names.join(' and ')} on stdin, one per line (got ${lines.length} line${lines.length === 1 ? '' : 's'})`);
+      throw new UsageError(
+        `expected ${names.join(' and ')} on stdin, one per line (got ${lines.length} line${lines.length === 1 ? '' : 's'})`,
+      );
     }
     return lines.slice(0, names.length);
   }

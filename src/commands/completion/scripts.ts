@@ -55,7 +55,7 @@ function levels(root: CommandNode): Level[] {
 
 function valueOptions(root: CommandNode): string[] {
   const names = new Set<string>();
-  for (const { node } of levels(root)) for (const o of node.options) if (o.takesValue) o.names.forEach((n) => names.add(n));
+  for (const { node } of levels(root)) for (const o of node.options) if (o.takesValue) for (const n of o.names) names.add(n);
   return [...names].sort();
 }
 
@@ -124,8 +124,14 @@ function bashScript(root: CommandNode): string {
   const values = (choices: string[]) => `svc_words=${list(choices)}; svc_opts=''`;
   // Subcommands and argument values first; options once a '-' is typed, or when nothing else fits.
   const level = (words: string[], options: string[]) => `svc_words=${list(words)}; svc_opts=${list(options)}`;
-  const optionWords = (l: Level) => candidates(l, root).filter((c) => c.word.startsWith('-')).map((c) => c.word);
-  const otherWords = (l: Level) => candidates(l, root).filter((c) => !c.word.startsWith('-')).map((c) => c.word);
+  const optionWords = (l: Level) =>
+    candidates(l, root)
+      .filter((c) => c.word.startsWith('-'))
+      .map((c) => c.word);
+  const otherWords = (l: Level) =>
+    candidates(l, root)
+      .filter((c) => !c.word.startsWith('-'))
+      .map((c) => c.word);
   const cases = orderedLevels(root).map(
     (l) => `    ${casePattern(l)}) ${choiceArms(levelOptions(l, root), values, level(otherWords(l), optionWords(l)))} ;;`,
   );
@@ -196,7 +202,9 @@ function fishScript(root: CommandNode): string {
   for (const option of root.options) lines.push(fishOption(option, ''));
   const nouns = root.children.map((n) => n.name).join(' ');
   for (const noun of root.children) {
-    lines.push(`complete -c svc -n ${fishQuote(`not __fish_seen_subcommand_from ${nouns}`)} -a ${noun.name} -d ${fishQuote(noun.description)}`);
+    lines.push(
+      `complete -c svc -n ${fishQuote(`not __fish_seen_subcommand_from ${nouns}`)} -a ${noun.name} -d ${fishQuote(noun.description)}`,
+    );
     const verbs = noun.children.map((v) => v.name).join(' ');
     const inNoun = `__fish_seen_subcommand_from ${noun.name}`;
     for (const option of noun.options) lines.push(fishOption(option, inNoun));

@@ -7,7 +7,6 @@ import { register as registerSet } from './set.js';
 import { register as registerUnset } from './unset.js';
 
 export function register(noun: Command, runtime: Runtime): void {
-
   withExamples(noun, ['svc config list', 'svc config set url https://gitlab.example.com --profile work']);
   registerGet(noun, runtime);
   registerSet(noun, runtime);

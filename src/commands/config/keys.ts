@@ -44,7 +44,6 @@ export async function validValue(key: SettableKey, value: string): Promise<strin
   return value.trim();
 }
 
-
 /** An existing, readable file with at least one PEM certificate, saved as an absolute path. */
 async function pemCertificateFile(value: string): Promise<string> {
   const path = resolve(value);

@@ -21,7 +21,8 @@ export function register(parent: Command, runtime: Runtime): void {
 
 export async function run(ctx: Context, rawKey: string, value: string): Promise<void> {
   const key = configKey(rawKey);
-  if (!value.trim()) throw new UsageError(`${key} must not be empty${key === 'activeProfile' ? '' : ` (to clear it: svc config unset ${key})`}`);
+  if (!value.trim())
+    throw new UsageError(`${key} must not be empty${key === 'activeProfile' ? '' : ` (to clear it: svc config unset ${key})`}`);
   const { store, name } = await profileInUse(ctx);
   if (key === 'activeProfile') {
     existingProfile(store, value);

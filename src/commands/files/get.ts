@@ -20,10 +20,18 @@ export const GET = defineCommand<GetOptions>({
   description: "Show a file's metadata, or with --raw stream its bytes to stdout (binary-safe; works with a CI job token)",
   args: [
     { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
-    { name: 'file-path', help: 'path of the file in the repository, e.g. docs/guide/intro.md', parse: (value) => requiredText('file path', value.replace(/^\/+/, '')) },
+    {
+      name: 'file-path',
+      help: 'path of the file in the repository, e.g. docs/guide/intro.md',
+      parse: (value) => requiredText('file path', value.replace(/^\/+/, '')),
+    },
   ],
   options: [
-    { flags: '--ref <ref>', help: "branch, tag or commit to read the file from (default: the project's default branch)", parse: requiredTextParser('--ref') },
+    {
+      flags: '--ref <ref>',
+      help: "branch, tag or commit to read the file from (default: the project's default branch)",
+      parse: requiredTextParser('--ref'),
+    },
     { flags: '--raw', help: "write the file's bytes to stdout instead of its metadata (not to a terminal when binary)" },
   ],
   examples: [

@@ -81,9 +81,7 @@ export async function serviceParams(ctx: Context, options: OptionSpec[], opts: R
 /** commander's property name for an option: `--order-by <f>` → `orderBy`, `--no-verify` → `verify`. */
 export function attributeName(flags: string): string {
   const long = flags.split(/[ ,|]+/).find((w) => w.startsWith('--')) ?? '';
-  return long
-    .replace(/^--(no-)?/, '')
-    .replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+  return long.replace(/^--(no-)?/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
 /** Re-throws a 404 with the hint of the path parameter most likely to be wrong. */

@@ -54,7 +54,7 @@ export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record
       const firstPage = first.done ? undefined : first.value;
       const sample = firstPage?.items[0];
       verb.check?.(sample, opts);
-      const columns = typeof verb.columns === 'function' ? verb.columns(sample, opts) : verb.columns ?? resource.columns ?? [];
+      const columns = typeof verb.columns === 'function' ? verb.columns(sample, opts) : (verb.columns ?? resource.columns ?? []);
       await outputList(ctx, resumed(firstPage, pages), opts, columns);
     },
   };
@@ -111,7 +111,9 @@ export function writeVerb(resource: Resource, method: 'POST' | 'PUT', verb: Writ
     async run(ctx, args, opts) {
       const http = await ctx.http({ requireToken: true });
       const params = await serviceParams(ctx, body, opts);
-      const record = await withHints(resource, path, args, async () => writeRecordTo(http, method, await fillPath(ctx, resource, path, args), params));
+      const record = await withHints(resource, path, args, async () =>
+        writeRecordTo(http, method, await fillPath(ctx, resource, path, args), params),
+      );
       if (verb.done) ctx.info(verb.done(args));
       await writeRecord(ctx.stdout, ctx.output, record, verb.fields ?? resource.fields ?? []);
     },
@@ -141,7 +143,9 @@ export function actionVerb(resource: Resource, verb: ActionVerb): CommandSpec {
     async run(ctx: Context, args, opts) {
       const http = await ctx.http({ requireToken: true });
       const params = await serviceParams(ctx, body, opts);
-      const res = await withHints(resource, path, args, async () => sendRequest(http, verb.method, await fillPath(ctx, resource, path, args), params));
+      const res = await withHints(resource, path, args, async () =>
+        sendRequest(http, verb.method, await fillPath(ctx, resource, path, args), params),
+      );
       reportWriteOutcome(ctx, res.status, verb.done(args), verb.scheduled(args));
     },
   };

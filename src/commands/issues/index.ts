@@ -12,6 +12,9 @@ export const commands = [
     description: 'List the comments of an issue, addressed by its iid (the number in the web UI)',
     filters: [{ flags: '--sort <direction>', key: 'sort', help: 'by creation time (service default: desc)', choices: ['asc', 'desc'] }],
     columns: ['id', 'author.username', 'created_at', 'system', 'body'],
-    examples: ['svc issues notes acme/platform/api 12 --all --sort asc', 'svc issues notes 42 3 -o ndjson --fields id,author.username,body'],
+    examples: [
+      'svc issues notes acme/platform/api 12 --all --sort asc',
+      'svc issues notes 42 3 -o ndjson --fields id,author.username,body',
+    ],
   }),
 ];

@@ -57,7 +57,10 @@ async function run(ctx: Context, project: string, jobId: string, opts: Artifacts
     const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
     await partial.commit();
     ctx.info(`saved ${target} (${formatBytes(size)})`);
-    await writeRecord(ctx.stdout, ctx.output, { file: target, size, job_id: Number.isSafeInteger(Number(jobId)) ? Number(jobId) : jobId }, ['file', 'size']);
+    await writeRecord(ctx.stdout, ctx.output, { file: target, size, job_id: Number.isSafeInteger(Number(jobId)) ? Number(jobId) : jobId }, [
+      'file',
+      'size',
+    ]);
   } finally {
     await partial.discard();
   }
@@ -72,7 +75,8 @@ async function explainNotFound<T>(http: HttpClient, project: string, jobId: stri
     return await call();
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 404 || /project not found/i.test(error.message)) throw error;
-    const hint = http.tokenType === 'job' ? `job ${jobId} has no artifacts, or there is no such job` : await whyNoArtifacts(http, project, jobId);
+    const hint =
+      http.tokenType === 'job' ? `job ${jobId} has no artifacts, or there is no such job` : await whyNoArtifacts(http, project, jobId);
     throw new ApiError(error.status, error.body, `${error.message} (${hint})`, error.exitCode);
   }
 }

@@ -30,9 +30,17 @@ export const IMPORT = defineCommand<ImportOptions>({
   options: [
     { flags: '--file <archive>', help: 'export archive (.tar.gz) to upload', required: true },
     { flags: '--path <path>', help: 'path of the new project', parse: requiredTextParser('--path'), required: true },
-    { flags: '--namespace <namespace>', help: 'numeric id or full path of the target namespace (default: your own)', parse: requiredTextParser('--namespace') },
+    {
+      flags: '--namespace <namespace>',
+      help: 'numeric id or full path of the target namespace (default: your own)',
+      parse: requiredTextParser('--namespace'),
+    },
     { flags: '--name <name>', help: 'name of the new project (default: the path)', parse: requiredTextParser('--name') },
-    { flags: '--override <key=value>', help: 'override a project setting from the archive, e.g. visibility=private (repeatable)', parse: collect },
+    {
+      flags: '--override <key=value>',
+      help: 'override a project setting from the archive, e.g. visibility=private (repeatable)',
+      parse: collect,
+    },
     { flags: '--wait', help: 'poll the import until it is finished (exit 0) or failed (exit 8)' },
     ...WAIT_OPTIONS,
   ],

@@ -24,7 +24,10 @@ const SHARES = {
   ...PROJECTS,
   path: '/projects/:project/share',
   id: 'group',
-  params: { ...PROJECTS.params, group: { help: 'id or full path of the group the project is shared with', parse: requiredTextParser('group'), resolve: groupId } },
+  params: {
+    ...PROJECTS.params,
+    group: { help: 'id or full path of the group the project is shared with', parse: requiredTextParser('group'), resolve: groupId },
+  },
 };
 
 export const commands = [
@@ -34,7 +37,12 @@ export const commands = [
     description: 'Create a project; validation errors are shown field by field (exit 6)',
     body: [
       { flags: '--name <name>', key: 'name', help: 'project name', parse: requiredTextParser('--name'), required: true },
-      { flags: '--path <path>', key: 'path', help: 'URL path of the project (default: derived from the name)', parse: requiredTextParser('--path') },
+      {
+        flags: '--path <path>',
+        key: 'path',
+        help: 'URL path of the project (default: derived from the name)',
+        parse: requiredTextParser('--path'),
+      },
       {
         flags: '--namespace <namespace>',
         key: 'namespace_id',

@@ -18,7 +18,11 @@ export const DEFAULT_LIMIT = 100;
 export const LIST_OPTIONS: OptionSpec[] = [
   { flags: '--limit <n>', help: `show at most N records (default ${DEFAULT_LIMIT})`, parse: intOption('--limit', 1) },
   { flags: '--all', help: 'fetch every page', conflicts: ['limit'] },
-  { flags: '--per-page <n>', help: 'records per request, 1-100 (default 100 when more than one page is needed)', parse: intOption('--per-page', 1, 100) },
+  {
+    flags: '--per-page <n>',
+    help: 'records per request, 1-100 (default 100 when more than one page is needed)',
+    parse: intOption('--per-page', 1, 100),
+  },
 ];
 
 export function addListOptions(command: Command): Command {
@@ -28,7 +32,7 @@ export function addListOptions(command: Command): Command {
 
 /** Records to fetch, or Infinity for --all. */
 export function listLimit(flags: ListFlags): number {
-  return flags.all ? Number.POSITIVE_INFINITY : flags.limit ?? DEFAULT_LIMIT;
+  return flags.all ? Number.POSITIVE_INFINITY : (flags.limit ?? DEFAULT_LIMIT);
 }
 
 export function perPageFor(flags: ListFlags): number {
@@ -40,12 +44,7 @@ export function perPageFor(flags: ListFlags): number {
  * Streams the records of `pages` to stdout in the chosen format, stopping at the limit, and says
  * on stderr when more records exist than were shown.
  */
-export async function outputList<T>(
-  ctx: Context,
-  pages: AsyncIterable<Page<T>>,
-  flags: ListFlags,
-  columns: string[],
-): Promise<void> {
+export async function outputList<T>(ctx: Context, pages: AsyncIterable<Page<T>>, flags: ListFlags, columns: string[]): Promise<void> {
   const limit = listLimit(flags);
   let more = false;
   let requests = 0;

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { createSnippet, type CreateSnippetInput } from '../../api/snippets.js';
+import type { Snippet } from '../../api/types.js';
 import { ExitCode, InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { writeRecord } from '../../output/writer.js';
 import { intOption } from '../../cli/parsers.js';
@@ -59,7 +60,7 @@ async function run(ctx: Context, opts: CreateOptions): Promise<void> {
     captcha: opts.captchaResponse === undefined ? undefined : { response: opts.captchaResponse, spamLogId: opts.spamLogId as number },
   };
   const http = await ctx.http({ requireToken: true });
-  let snippet;
+  let snippet: Snippet;
   try {
     snippet = await createSnippet(http, input);
   } catch (error) {
@@ -71,7 +72,10 @@ async function run(ctx: Context, opts: CreateOptions): Promise<void> {
         `The service flagged this snippet as spam: solve the CAPTCHA (reCAPTCHA v2, site key ${challenge.captcha_site_key}) ` +
           `and resubmit with spam log id ${challenge.spam_log_id}:\n  ${resubmitCommand(opts, challenge.spam_log_id)}\n`,
       );
-      throw new SvcError(`CAPTCHA required (spam log id ${challenge.spam_log_id}, site key ${challenge.captcha_site_key})`, ExitCode.captcha);
+      throw new SvcError(
+        `CAPTCHA required (spam log id ${challenge.spam_log_id}, site key ${challenge.captcha_site_key})`,
+        ExitCode.captcha,
+      );
     }
     snippet = await createSnippet(http, { ...input, captcha: { response: answer, spamLogId: challenge.spam_log_id } });
   }

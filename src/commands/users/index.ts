@@ -10,7 +10,13 @@ export const commands = [
     filters: [
       { flags: '--search <text>', key: 'search', help: 'only users whose name or username contains the text (offset paging: few results)' },
       { flags: '--username <name>', key: 'username', help: 'only the user with this username (offset paging)' },
-      { flags: '--order-by <field>', key: 'order_by', help: 'keyset order', choices: ['id', 'name', 'username', 'created_at', 'updated_at'], default: 'id' },
+      {
+        flags: '--order-by <field>',
+        key: 'order_by',
+        help: 'keyset order',
+        choices: ['id', 'name', 'username', 'created_at', 'updated_at'],
+        default: 'id',
+      },
       { flags: '--sort <direction>', key: 'sort', help: 'sort direction', choices: ['asc', 'desc'], default: 'asc' },
     ],
     // A filtered listing is short and the service does not page it by keyset.

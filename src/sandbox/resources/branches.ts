@@ -54,7 +54,10 @@ export function mountBranches({ project }: Mounts): void {
       if (sort === 'updated_desc') return updated(b) - updated(a);
       return a < b ? -1 : a > b ? 1 : 0;
     });
-    sendList(ctx, pageOf(ctx, names).map((b) => branchJson(ctx, p, b)));
+    sendList(
+      ctx,
+      pageOf(ctx, names).map((b) => branchJson(ctx, p, b)),
+    );
   });
   project.get('/repository/branches/:branch', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');

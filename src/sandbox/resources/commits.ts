@@ -43,7 +43,10 @@ export function commitJson(w: World, p: ProjectRec, c: CommitRec): Record<string
 function touchedPaths(c: CommitRec): string[] | null {
   if (c.parentId === null) return null;
   const m = /^Update (docs|main module|tests|CI config) /.exec(c.title);
-  if (m) return [{ docs: 'docs/guide/intro.md', 'main module': 'src/app/main.ts', tests: 'src/lib/util.ts', 'CI config': '.gitlab-ci.yml' }[m[1]!]!];
+  if (m)
+    return [
+      { docs: 'docs/guide/intro.md', 'main module': 'src/app/main.ts', tests: 'src/lib/util.ts', 'CI config': '.gitlab-ci.yml' }[m[1]!]!,
+    ];
   return c.title.startsWith('login:') ? ['src/app/login.ts'] : ['README.md'];
 }
 
@@ -87,7 +90,10 @@ export function mountCommits({ project }: Mounts): void {
     });
     const withStats = boolParam(ctx, 'with_stats') === true;
     const page = pageOf(ctx, list, { uncounted: true });
-    sendList(ctx, page.map((c) => ({ ...commitJson(w, p, c), ...(withStats ? { stats: { additions: 3, deletions: 1, total: 4 } } : {}) })));
+    sendList(
+      ctx,
+      page.map((c) => ({ ...commitJson(w, p, c), ...(withStats ? { stats: { additions: 3, deletions: 1, total: 4 } } : {}) })),
+    );
   });
   project.get('/repository/commits/:sha', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
@@ -95,11 +101,20 @@ export function mountCommits({ project }: Mounts): void {
     const sha = repos.resolveRef(p.id, ctx.p.sha!);
     const c = sha ? repos.findCommit(p.id, sha) : null;
     if (!c) throw E.notFound('Commit');
-    sendJson(ctx, 200, { ...commitJson(ctx.world, p, c), stats: { additions: 3, deletions: 1, total: 4 }, status: null, project_id: p.id, last_pipeline: null });
+    sendJson(ctx, 200, {
+      ...commitJson(ctx.world, p, c),
+      stats: { additions: 3, deletions: 1, total: 4 },
+      status: null,
+      project_id: p.id,
+      last_pipeline: null,
+    });
   });
   project.get('/branches/:branch/commits', { auth: 'public' }, (ctx, p) => {
     const commits = ctx.world.repos.branchCommits(p.id, ctx.p.branch!);
     if (!commits) throw E.notFound('Branch');
-    sendList(ctx, pageOf(ctx, commits).map((c) => commitJson(ctx.world, p, c)));
+    sendList(
+      ctx,
+      pageOf(ctx, commits).map((c) => commitJson(ctx.world, p, c)),
+    );
   });
 }

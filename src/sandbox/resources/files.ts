@@ -42,7 +42,14 @@ function requireRef(ctx: Ctx, p: ProjectRec, ref: string | undefined): string {
   return sha;
 }
 
-function fileHeaders(name: string, path: string, ref: string, sha: string, blob: { blobId: string; sha256: string }, size: number): Record<string, string> {
+function fileHeaders(
+  name: string,
+  path: string,
+  ref: string,
+  sha: string,
+  blob: { blobId: string; sha256: string },
+  size: number,
+): Record<string, string> {
   return {
     'X-Gitlab-Blob-Id': blob.blobId,
     'X-Gitlab-Commit-Id': sha,

@@ -84,7 +84,10 @@ export function mountGroups({ root, group }: Mounts): void {
         const last = page[page.length - 1]!;
         keysetNext(ctx, [['cursor', encodeCursor({ name: last.name, id: String(last.id), _kd: 'n' })]], ['page']);
       }
-      sendList(ctx, page.map((g) => groupJson(w, g, ctx.user)));
+      sendList(
+        ctx,
+        page.map((g) => groupJson(w, g, ctx.user)),
+      );
       return;
     }
     const orderBy = enumParam(ctx, 'order_by', ['name', 'path', 'id', 'similarity'] as const, 'name');
@@ -92,14 +95,25 @@ export function mountGroups({ root, group }: Mounts): void {
     // `similarity` without a search orders as `name`; with one, by name too (groups are few).
     let list = orderBy === 'id' ? w.visibleGroupIds(ctx.user) : visibleGroupsBy(ctx, orderBy === 'path' ? 'path' : 'name');
     const search = strParam(ctx, 'search')?.toLowerCase();
-    if (search) list = list.filter((g) => w.groups.get(g)!.fullPath.toLowerCase().includes(search) || w.groups.get(g)!.name.toLowerCase().includes(search));
+    if (search)
+      list = list.filter(
+        (g) => w.groups.get(g)!.fullPath.toLowerCase().includes(search) || w.groups.get(g)!.name.toLowerCase().includes(search),
+      );
     const n = list.length;
-    const page = offsetPage(ctx, n, (off, lim) => {
-      const out = [];
-      for (let k = off; k < off + lim; k++) out.push(w.groups.get(sort === 'asc' ? list[k]! : list[n - 1 - k]!)!);
-      return out;
-    }, { maxOffsetType: 'Group' });
-    sendList(ctx, page.map((g) => groupJson(w, g, ctx.user)));
+    const page = offsetPage(
+      ctx,
+      n,
+      (off, lim) => {
+        const out = [];
+        for (let k = off; k < off + lim; k++) out.push(w.groups.get(sort === 'asc' ? list[k]! : list[n - 1 - k]!)!);
+        return out;
+      },
+      { maxOffsetType: 'Group' },
+    );
+    sendList(
+      ctx,
+      page.map((g) => groupJson(w, g, ctx.user)),
+    );
   });
 
   group.get('', { auth: 'public' }, (ctx, g) => sendJson(ctx, 200, groupJson(ctx.world, g, ctx.user)));

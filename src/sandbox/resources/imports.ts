@@ -22,7 +22,8 @@ export function importState(w: World, p: ProjectRec): { status: string; error: s
   const t = Date.now() - imp.startedAt;
   if (t < IMPORT_STEP_MS) return { status: 'scheduled', error: null };
   if (t < 2 * IMPORT_STEP_MS) return { status: 'started', error: null };
-  if (imp.fails) return { status: 'failed', error: 'Unable to decompress the import archive: the file is not a gzip-compressed tar archive' };
+  if (imp.fails)
+    return { status: 'failed', error: 'Unable to decompress the import archive: the file is not a gzip-compressed tar archive' };
   return { status: 'finished', error: null };
 }
 
@@ -58,7 +59,12 @@ export function mountImports({ root, project }: Mounts): void {
     });
     const data = file!.data;
     const gz = data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b;
-    imports(ctx.world).set(p.id, { projectId: p.id, startedAt: Date.now(), fails: !gz, correlationId: `sbx${p.id.toString(36)}${data.length.toString(36)}` });
+    imports(ctx.world).set(p.id, {
+      projectId: p.id,
+      startedAt: Date.now(),
+      fails: !gz,
+      correlationId: `sbx${p.id.toString(36)}${data.length.toString(36)}`,
+    });
     p.importStatus = 'scheduled';
     sendJson(ctx, 201, importJson(ctx.world, p));
   });

@@ -26,7 +26,9 @@ export function issueFilter(ctx: Ctx): (i: IssueRec) => boolean {
   const tests: Array<(i: IssueRec) => boolean> = [];
   const state = enumParam(ctx, 'state', ['opened', 'closed', 'all'] as const, 'all');
   if (state !== 'all') tests.push((i) => i.state === state);
-  const labels = listParam(ctx, 'labels')?.map((l) => l.trim()).filter(Boolean);
+  const labels = listParam(ctx, 'labels')
+    ?.map((l) => l.trim())
+    .filter(Boolean);
   if (labels && labels.length > 0) {
     if (labels.length === 1 && labels[0] === 'None') tests.push((i) => i.labels.length === 0);
     else if (labels.length === 1 && labels[0] === 'Any') tests.push((i) => i.labels.length > 0);
@@ -52,7 +54,10 @@ export function issueFilter(ctx: Ctx): (i: IssueRec) => boolean {
   else if (assigneeId !== undefined) tests.push((i) => i.assigneeId === assigneeId);
   const assigneeNames = listParam(ctx, 'assignee_username');
   if (assigneeNames !== undefined) {
-    if (assigneeNames.length > 1) throw new ApiError(400, { error: `assignee_username allows one value, but found ${assigneeNames.length}: ${assigneeNames.join(', ')}` });
+    if (assigneeNames.length > 1)
+      throw new ApiError(400, {
+        error: `assignee_username allows one value, but found ${assigneeNames.length}: ${assigneeNames.join(', ')}`,
+      });
     const uid = w.usersByName.get(assigneeNames[0]!.toLowerCase()) ?? 0;
     tests.push((i) => i.assigneeId === uid);
   }
@@ -64,7 +69,11 @@ export function issueFilter(ctx: Ctx): (i: IssueRec) => boolean {
   if (search) {
     const within = enumParam(ctx, 'in', IN, 'title,description');
     const q = search.toLowerCase();
-    tests.push((i) => (within.includes('title') && i.title.toLowerCase().includes(q)) || (within.includes('description') && i.description.toLowerCase().includes(q)));
+    tests.push(
+      (i) =>
+        (within.includes('title') && i.title.toLowerCase().includes(q)) ||
+        (within.includes('description') && i.description.toLowerCase().includes(q)),
+    );
   }
   const iids = listParam(ctx, 'iids');
   if (iids !== undefined) {

@@ -21,7 +21,7 @@ const DAY = 86_400_000;
 
 function seededIssueCount(w: World, pid: number): number {
   const p = w.projects.get(pid);
-  if (!p || !p.seeded) return 0;
+  if (!p?.seeded) return 0;
   return pid === 1 ? 6 : 2 + (w.h(50, pid) % (ISSUE_SLOTS - 1));
 }
 
@@ -96,7 +96,20 @@ function issueJson(w: World, p: ProjectRec, i: IssueRec): Record<string, unknown
     closed_at: i.closedAt === null ? null : iso(i.closedAt),
     closed_by: user(i.closedById),
     labels: i.labels,
-    milestone: i.milestone === null ? null : { id: 1, iid: 1, project_id: p.id, title: i.milestone, description: null, state: 'active', due_date: null, start_date: null, web_url: `${w.base()}/${p.fullPath}/-/milestones/1` },
+    milestone:
+      i.milestone === null
+        ? null
+        : {
+            id: 1,
+            iid: 1,
+            project_id: p.id,
+            title: i.milestone,
+            description: null,
+            state: 'active',
+            due_date: null,
+            start_date: null,
+            web_url: `${w.base()}/${p.fullPath}/-/milestones/1`,
+          },
     assignees: assignee ? [assignee] : [],
     assignee,
     author: user(i.authorId),
@@ -122,7 +135,17 @@ const ORDERS: Record<string, Compare<IssueRec>> = {
   title: (a, b) => cmp(a.title.toLowerCase(), b.title.toLowerCase()) || a.id - b.id,
   popularity: (a, b) => a.upvotes - b.upvotes || a.id - b.id,
 };
-const ORDER_KEYS = ['created_at', 'updated_at', 'priority', 'due_date', 'relative_position', 'label_priority', 'milestone_due', 'popularity', 'title'] as const;
+const ORDER_KEYS = [
+  'created_at',
+  'updated_at',
+  'priority',
+  'due_date',
+  'relative_position',
+  'label_priority',
+  'milestone_due',
+  'popularity',
+  'title',
+] as const;
 
 /** The issue of `:issue_iid`; a missing one is `.find`'s 404 (lowercase "f"). */
 export function findIssue(ctx: Ctx, p: ProjectRec, notFound = E.findNotFound): IssueRec {
@@ -131,10 +154,27 @@ export function findIssue(ctx: Ctx, p: ProjectRec, notFound = E.findNotFound): I
   return i;
 }
 
-const EDITABLE = ['assignee_id', 'assignee_ids', 'confidential', 'created_at', 'description', 'discussion_locked', 'due_date', 'labels', 'add_labels', 'remove_labels', 'milestone_id', 'state_event', 'title', 'issue_type'];
+const EDITABLE = [
+  'assignee_id',
+  'assignee_ids',
+  'confidential',
+  'created_at',
+  'description',
+  'discussion_locked',
+  'due_date',
+  'labels',
+  'add_labels',
+  'remove_labels',
+  'milestone_id',
+  'state_event',
+  'title',
+  'issue_type',
+];
 
 function labelsParam(ctx: Ctx, name: string): string[] | undefined {
-  return listParam(ctx, name)?.map((l) => l.trim()).filter(Boolean);
+  return listParam(ctx, name)
+    ?.map((l) => l.trim())
+    .filter(Boolean);
 }
 
 /** `assignee_id`; an id that names no user assigns nobody, as the service drops unknown assignees. */
@@ -158,7 +198,10 @@ export function mountIssues({ project }: Mounts): void {
     const keep = issueFilter(ctx);
     const list = issueStore(ctx.world).issues.list(p.id).filter(keep);
     const page = pageOf(ctx, ordered(list, ORDERS, ORDERS[orderBy] ? orderBy : 'created_at', sort));
-    sendList(ctx, page.map((i) => issueJson(ctx.world, p, i)));
+    sendList(
+      ctx,
+      page.map((i) => issueJson(ctx.world, p, i)),
+    );
   });
   project.get('/issues/:issue_iid', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
@@ -211,7 +254,8 @@ export function mountIssues({ project }: Mounts): void {
     i.labels = [...new Set([...i.labels, ...add])].filter((l) => !remove.has(l));
     const assignee = assigneeParam(ctx);
     if (assignee !== undefined) i.assigneeId = assignee;
-    if (stateEvent === 'close' && i.state === 'opened') Object.assign(i, { state: 'closed', closedAt: i.updatedAt, closedById: ctx.user!.id });
+    if (stateEvent === 'close' && i.state === 'opened')
+      Object.assign(i, { state: 'closed', closedAt: i.updatedAt, closedById: ctx.user!.id });
     if (stateEvent === 'reopen' && i.state === 'closed') Object.assign(i, { state: 'opened', closedAt: null, closedById: null });
     save(ctx, p, i);
     sendJson(ctx, 200, issueJson(ctx.world, p, i));

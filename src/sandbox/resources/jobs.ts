@@ -105,16 +105,29 @@ export function mountJobs({ root, project }: Mounts): void {
     requireAbility(ctx, p, 'read_build');
     const w = ctx.world;
     const keep = scopeFilter(ctx);
-    const ids = pipelineStore(w).pipelines.list(p.id).flatMap((pl) => pl.jobIds);
-    const jobs = ids.map((id) => jobById(w, id)!).filter(keep).reverse();
+    const ids = pipelineStore(w)
+      .pipelines.list(p.id)
+      .flatMap((pl) => pl.jobIds);
+    const jobs = ids
+      .map((id) => jobById(w, id)!)
+      .filter(keep)
+      .reverse();
     // The project job list is paginated without counting (reference endpoints §4).
-    sendList(ctx, offsetPage(ctx, jobs.length, (off, lim) => jobs.slice(off, off + lim), { uncounted: true }).map((j) => jobJson(w, j)));
+    sendList(
+      ctx,
+      offsetPage(ctx, jobs.length, (off, lim) => jobs.slice(off, off + lim), { uncounted: true }).map((j) => jobJson(w, j)),
+    );
   });
   project.get('/pipelines/:pipeline_id/jobs', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');
     const keep = scopeFilter(ctx);
-    const jobs = findPipeline(ctx, p).jobIds.map((j) => jobById(ctx.world, j)!).filter(keep);
-    sendList(ctx, pageOf(ctx, jobs).map((j) => jobJson(ctx.world, j)));
+    const jobs = findPipeline(ctx, p)
+      .jobIds.map((j) => jobById(ctx.world, j)!)
+      .filter(keep);
+    sendList(
+      ctx,
+      pageOf(ctx, jobs).map((j) => jobJson(ctx.world, j)),
+    );
   });
   project.get('/jobs/:job_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');

@@ -14,14 +14,39 @@ export type NamespaceRef = { kind: 'group' | 'user'; owner: number };
 export function namespaceBasic(w: World, kind: 'group' | 'user', owner: number): Record<string, unknown> {
   if (kind === 'group') {
     const g = w.groups.get(owner)!;
-    return { id: g.id, name: g.name, path: g.path, kind: 'group', full_path: g.fullPath, parent_id: g.parentId, avatar_url: null, web_url: `${w.base()}/groups/${g.fullPath}` };
+    return {
+      id: g.id,
+      name: g.name,
+      path: g.path,
+      kind: 'group',
+      full_path: g.fullPath,
+      parent_id: g.parentId,
+      avatar_url: null,
+      web_url: `${w.base()}/groups/${g.fullPath}`,
+    };
   }
   const u = w.users.get(owner)!;
-  return { id: w.namespaceId('user', u.id), name: u.name, path: u.username, kind: 'user', full_path: u.username, parent_id: null, avatar_url: null, web_url: `${w.base()}/${u.username}` };
+  return {
+    id: w.namespaceId('user', u.id),
+    name: u.name,
+    path: u.username,
+    kind: 'user',
+    full_path: u.username,
+    parent_id: null,
+    avatar_url: null,
+    web_url: `${w.base()}/${u.username}`,
+  };
 }
 
 function namespaceJson(w: World, ns: NamespaceRef): Record<string, unknown> {
-  if (ns.kind === 'group') return { ...namespaceBasic(w, 'group', ns.owner), members_count_with_descendants: 2, billable_members_count: 2, root_repository_size: 0, projects_count: 0 };
+  if (ns.kind === 'group')
+    return {
+      ...namespaceBasic(w, 'group', ns.owner),
+      members_count_with_descendants: 2,
+      billable_members_count: 2,
+      root_repository_size: 0,
+      projects_count: 0,
+    };
   return { ...namespaceBasic(w, 'user', ns.owner), billable_members_count: 1, root_repository_size: 0, projects_count: 0 };
 }
 
@@ -51,7 +76,11 @@ export function mountNamespaces({ root }: Mounts): void {
     const search = strParam(ctx, 'search')?.toLowerCase();
     if (search) {
       const all = ids ?? Array.from({ length: w.namespaceCount() }, (_, i) => i + 1);
-      ids = all.filter((id) => String(namespaceBasic(w, w.namespaceById(id)!.kind, w.namespaceById(id)!.owner).full_path).toLowerCase().includes(search));
+      ids = all.filter((id) =>
+        String(namespaceBasic(w, w.namespaceById(id)!.kind, w.namespaceById(id)!.owner).full_path)
+          .toLowerCase()
+          .includes(search),
+      );
     }
     const total = ids ? ids.length : w.namespaceCount();
     const page = offsetPage(ctx, total, (off, lim) => {

@@ -48,6 +48,9 @@ export function mountNotes({ project }: Mounts): void {
     enumParam(ctx, 'order_by', ['created_at', 'updated_at'] as const);
     const n = issue.userNotesCount;
     const order = Array.from({ length: n }, (_, k) => (sort === 'asc' ? k + 1 : n - k));
-    sendList(ctx, pageOf(ctx, order).map((k) => noteJson(ctx.world, issue, k)));
+    sendList(
+      ctx,
+      pageOf(ctx, order).map((k) => noteJson(ctx.world, issue, k)),
+    );
   });
 }

@@ -9,7 +9,10 @@ export function mountOAuth({ root }: Mounts): void {
   root.post('/oauth/token', { auth: 'public', raw: true }, (ctx) => {
     const grant = strParam(ctx, 'grant_type');
     if (grant !== 'refresh_token') {
-      throw new ApiError(400, { error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported by the authorization server.' });
+      throw new ApiError(400, {
+        error: 'unsupported_grant_type',
+        error_description: 'The authorization grant type is not supported by the authorization server.',
+      });
     }
     const refresh = strParam(ctx, 'refresh_token') ?? '';
     const access = ctx.core.refreshTokens.get(refresh);

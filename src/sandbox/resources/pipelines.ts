@@ -21,11 +21,47 @@ const DAY = 86_400_000;
 /** Each step of a created pipeline takes this long. */
 const PIPELINE_STEP_MS = 100;
 
-export const STATUSES = ['created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled'] as const;
-const SOURCES = ['push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'webide', 'merge_request_event', 'external_pull_request_event', 'parent_pipeline', 'ondemand_dast_scan', 'ondemand_dast_validation', 'security_orchestration_policy'] as const;
+export const STATUSES = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'waiting_for_callback',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceling',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+] as const;
+const SOURCES = [
+  'push',
+  'web',
+  'trigger',
+  'schedule',
+  'api',
+  'external',
+  'pipeline',
+  'chat',
+  'webide',
+  'merge_request_event',
+  'external_pull_request_event',
+  'parent_pipeline',
+  'ondemand_dast_scan',
+  'ondemand_dast_validation',
+  'security_orchestration_policy',
+] as const;
 const SCOPES = ['running', 'pending', 'finished', 'branches', 'tags'] as const;
 const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
-const STATUS_LABEL: Record<string, string> = { success: 'passed', failed: 'failed', running: 'running', pending: 'pending', created: 'created' };
+const STATUS_LABEL: Record<string, string> = {
+  success: 'passed',
+  failed: 'failed',
+  running: 'running',
+  pending: 'pending',
+  created: 'created',
+};
 
 function derivePipeline(w: World, pid: number, id: number): PipelineRec | null {
   const p = w.projects.get(pid);
@@ -81,19 +117,39 @@ export function pipelineById(w: World, id: number): PipelineRec | null {
 
 export function pipelineState(pl: PipelineRec): { status: string; startedAt: number | null; finishedAt: number | null; updatedAt: number } {
   if (pl.fixedStatus) {
-    return { status: pl.fixedStatus, startedAt: pl.createdAt + 20_000, finishedAt: pl.createdAt + 320_000, updatedAt: pl.createdAt + 320_000 };
+    return {
+      status: pl.fixedStatus,
+      startedAt: pl.createdAt + 20_000,
+      finishedAt: pl.createdAt + 320_000,
+      updatedAt: pl.createdAt + 320_000,
+    };
   }
   const t = Date.now() - pl.createdAt;
   const s = PIPELINE_STEP_MS;
   if (t < s) return { status: 'created', startedAt: null, finishedAt: null, updatedAt: pl.createdAt };
   if (t < 2 * s) return { status: 'pending', startedAt: null, finishedAt: null, updatedAt: pl.createdAt + s };
   if (t < 3 * s) return { status: 'running', startedAt: pl.createdAt + 2 * s, finishedAt: null, updatedAt: pl.createdAt + 2 * s };
-  return { status: pl.willFail ? 'failed' : 'success', startedAt: pl.createdAt + 2 * s, finishedAt: pl.createdAt + 3 * s, updatedAt: pl.createdAt + 3 * s };
+  return {
+    status: pl.willFail ? 'failed' : 'success',
+    startedAt: pl.createdAt + 2 * s,
+    finishedAt: pl.createdAt + 3 * s,
+    updatedAt: pl.createdAt + 3 * s,
+  };
 }
 
 function detailedStatus(status: string, path: string): Record<string, unknown> {
   const label = STATUS_LABEL[status] ?? status;
-  return { icon: `status_${status}`, text: label, label, group: status, tooltip: label, has_details: true, details_path: path, illustration: null, favicon: `/assets/ci_favicons/favicon_status_${status}.png` };
+  return {
+    icon: `status_${status}`,
+    text: label,
+    label,
+    group: status,
+    tooltip: label,
+    has_details: true,
+    details_path: path,
+    illustration: null,
+    favicon: `/assets/ci_favicons/favicon_status_${status}.png`,
+  };
 }
 
 export function pipelineJson(w: World, pl: PipelineRec, full: boolean): Record<string, unknown> {
@@ -164,18 +220,20 @@ function listPipelines(ctx: Ctx, p: ProjectRec): PipelineRec[] {
     [timeParam(ctx, 'created_after'), (pl) => pl.createdAt, 1],
     [timeParam(ctx, 'created_before'), (pl) => pl.createdAt, -1],
   ];
-  let list = pipelineStore(w).pipelines.list(p.id).filter((pl) => {
-    const st = pipelineState(pl).status;
-    if (scope === 'running' && st !== 'running') return false;
-    if (scope === 'pending' && st !== 'pending') return false;
-    if (scope === 'finished' && !FINISHED.has(st)) return false;
-    if (status !== undefined && st !== status) return false;
-    if (source !== undefined && (pl.fixedStatus ? 'push' : 'api') !== source) return false;
-    if (ref !== undefined && pl.ref !== ref) return false;
-    if (sha !== undefined && pl.sha !== sha) return false;
-    if (uid !== undefined && pl.userId !== uid) return false;
-    return times.every(([t, value, dir]) => t === undefined || (dir === 1 ? value(pl) >= t : value(pl) <= t));
-  });
+  let list = pipelineStore(w)
+    .pipelines.list(p.id)
+    .filter((pl) => {
+      const st = pipelineState(pl).status;
+      if (scope === 'running' && st !== 'running') return false;
+      if (scope === 'pending' && st !== 'pending') return false;
+      if (scope === 'finished' && !FINISHED.has(st)) return false;
+      if (status !== undefined && st !== status) return false;
+      if (source !== undefined && (pl.fixedStatus ? 'push' : 'api') !== source) return false;
+      if (ref !== undefined && pl.ref !== ref) return false;
+      if (sha !== undefined && pl.sha !== sha) return false;
+      if (uid !== undefined && pl.userId !== uid) return false;
+      return times.every(([t, value, dir]) => t === undefined || (dir === 1 ? value(pl) >= t : value(pl) <= t));
+    });
   if (scope === 'branches' || scope === 'tags') {
     // The latest pipeline of each branch (or tag).
     const isBranch = (r: string) => BRANCHES.includes(r);
@@ -205,7 +263,14 @@ function parseVariables(ctx: Ctx): PipelineRec['variables'] {
   return out;
 }
 
-function createPipeline(w: World, p: ProjectRec, ref: string, sha: string, userId: number, variables: PipelineRec['variables']): PipelineRec {
+function createPipeline(
+  w: World,
+  p: ProjectRec,
+  ref: string,
+  sha: string,
+  userId: number,
+  variables: PipelineRec['variables'],
+): PipelineRec {
   const store = pipelineStore(w);
   const id = store.nextPipelineId++;
   const willFail = ref.startsWith('fail/') || variables.some((v) => v.key === 'SANDBOX_PIPELINE_RESULT' && v.value === 'failed');
@@ -215,7 +280,19 @@ function createPipeline(w: World, p: ProjectRec, ref: string, sha: string, userI
     store.jobs.set(jid, { id: jid, pipelineId: id, projectId: p.id, name, stage: name, hasArtifacts: name === 'build' });
     jobIds.push(jid);
   }
-  const rec: PipelineRec = { id, iid: store.pipelines.count(p.id) + 1, projectId: p.id, ref, sha, createdAt: Date.now(), userId, fixedStatus: null, willFail, variables, jobIds };
+  const rec: PipelineRec = {
+    id,
+    iid: store.pipelines.count(p.id) + 1,
+    projectId: p.id,
+    ref,
+    sha,
+    createdAt: Date.now(),
+    userId,
+    fixedStatus: null,
+    willFail,
+    variables,
+    jobIds,
+  };
   store.pipelines.insert(p.id, id, rec);
   store.projectOf.set(id, p.id);
   return rec;
@@ -224,7 +301,10 @@ function createPipeline(w: World, p: ProjectRec, ref: string, sha: string, userI
 export function mountPipelines({ project }: Mounts): void {
   project.get('/pipelines', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');
-    sendList(ctx, pageOf(ctx, listPipelines(ctx, p)).map((pl) => pipelineJson(ctx.world, pl, false)));
+    sendList(
+      ctx,
+      pageOf(ctx, listPipelines(ctx, p)).map((pl) => pipelineJson(ctx.world, pl, false)),
+    );
   });
   project.get('/pipelines/:pipeline_id', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');

@@ -48,7 +48,9 @@ export function projectFilter(ctx: Ctx): ((p: ProjectRec) => boolean) | null {
   const before = timeParam(ctx, 'last_activity_before');
   if (before !== undefined) tests.push((p) => p.lastActivityAt <= before);
   // `topic` is an array parameter: `topic[]=a&topic[]=b` or `topic=a,b`.
-  const wanted = listParam(ctx, 'topic')?.map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const wanted = listParam(ctx, 'topic')
+    ?.map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
   if (wanted && wanted.length > 0) {
     tests.push((p) => wanted.every((t) => p.topics.some((x) => x.toLowerCase() === t)));
   }

@@ -59,7 +59,8 @@ function listProjects(ctx: Ctx): void {
   };
   if (keyset) {
     const page = pick(0, Math.min(pageParams(ctx).perPage, hi - lo));
-    if (page.length > 0) keysetNext(ctx, [[sort === 'asc' ? 'id_after' : 'id_before', String(page[page.length - 1])]], ['id_after', 'id_before', 'page']);
+    if (page.length > 0)
+      keysetNext(ctx, [[sort === 'asc' ? 'id_after' : 'id_before', String(page[page.length - 1])]], ['id_after', 'id_before', 'page']);
     sendRawJson(ctx, 200, `[${page.map(render).join(',')}]`);
     return;
   }

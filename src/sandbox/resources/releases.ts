@@ -29,7 +29,15 @@ const releases = storeFor(
         const t = w.repos.tags(pid).find((x) => x.name === tag);
         if (!t) return null;
         const at = p.createdAt + (i + 1) * 5 * DAY + (w.h(90, pid, i) % 1000);
-        return { tagName: tag, name: `Release ${tag}`, description: `Changes in ${tag}.`, createdAt: at, releasedAt: at, authorId: p.creatorId, sha: t.sha };
+        return {
+          tagName: tag,
+          name: `Release ${tag}`,
+          description: `Changes in ${tag}.`,
+          createdAt: at,
+          releasedAt: at,
+          authorId: p.creatorId,
+          sha: t.sha,
+        };
       },
     }),
 );
@@ -77,7 +85,10 @@ export function mountReleases({ project }: Mounts): void {
     const orderBy = enumParam(ctx, 'order_by', ['released_at', 'created_at'] as const, 'released_at');
     const sort = enumParam(ctx, 'sort', SORTS, 'desc');
     const list = ordered(releases(ctx.world).list(p.id), ORDERS, orderBy, sort);
-    sendList(ctx, pageOf(ctx, list).map((r) => releaseJson(ctx, p, r)));
+    sendList(
+      ctx,
+      pageOf(ctx, list).map((r) => releaseJson(ctx, p, r)),
+    );
   });
   project.get('/releases/:tag_name', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_release');
@@ -106,7 +117,15 @@ export function mountReleases({ project }: Mounts): void {
     const releasedAtText = strParam(ctx, 'released_at');
     const releasedAt = releasedAtText ? Date.parse(releasedAtText) : Date.now();
     if (Number.isNaN(releasedAt)) throw E.invalid('released_at');
-    const rec: ReleaseRec = { tagName: tag, name: strParam(ctx, 'name') ?? tag, description: strParam(ctx, 'description') ?? '', createdAt: Date.now(), releasedAt, authorId: ctx.user!.id, sha };
+    const rec: ReleaseRec = {
+      tagName: tag,
+      name: strParam(ctx, 'name') ?? tag,
+      description: strParam(ctx, 'description') ?? '',
+      createdAt: Date.now(),
+      releasedAt,
+      authorId: ctx.user!.id,
+      sha,
+    };
     store.insert(p.id, tag, rec);
     sendJson(ctx, 201, releaseJson(ctx, p, rec));
   });

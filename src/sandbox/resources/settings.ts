@@ -9,7 +9,12 @@ import type { Mounts } from './mounts.js';
 export function mountSettings({ root }: Mounts): void {
   root.get('/version', { auth: 'user' }, (ctx) => {
     const ee = ctx.core.opts.tier === 'premium';
-    sendJson(ctx, 200, { version: ee ? '17.8.1-ee' : '17.8.1', revision: 'sandbox', kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null }, enterprise: ee });
+    sendJson(ctx, 200, {
+      version: ee ? '17.8.1-ee' : '17.8.1',
+      revision: 'sandbox',
+      kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
+      enterprise: ee,
+    });
   });
 
   const settings = (ctx: Ctx) => {
@@ -45,7 +50,8 @@ export function mountSettings({ root }: Mounts): void {
       const next: Record<string, number> = {};
       for (const [k, raw] of entries) {
         const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-        if (!Number.isInteger(n) || n < 0 || n > 100) throw E.validation({ [`repository_storages_weighted_${k}`]: ['value must be between 0 and 100'] });
+        if (!Number.isInteger(n) || n < 0 || n > 100)
+          throw E.validation({ [`repository_storages_weighted_${k}`]: ['value must be between 0 and 100'] });
         next[k] = n;
       }
       Object.assign(w.weights, next);

@@ -56,7 +56,10 @@ function listSnippets(ctx: Ctx, keep: (s: SnippetRec) => boolean): void {
   const list = ctx.world.snippets
     .filter((s) => keep(s) && (after === undefined || s.createdAt >= after) && (before === undefined || s.createdAt <= before))
     .reverse();
-  sendList(ctx, pageOf(ctx, list).map((s) => snippetJson(ctx.world, s)));
+  sendList(
+    ctx,
+    pageOf(ctx, list).map((s) => snippetJson(ctx.world, s)),
+  );
 }
 
 export function mountSnippets({ root }: Mounts): void {
@@ -84,7 +87,8 @@ export function mountSnippets({ root }: Mounts): void {
     if (!title) throw E.missing('title');
     const files = Array.isArray(ctx.params.files) ? (ctx.params.files as Array<Record<string, unknown>>) : null;
     const content = strParam(ctx, 'content');
-    if (content === undefined && !files) throw new ApiError(400, { error: 'content, files are missing, exactly one parameter must be provided' });
+    if (content === undefined && !files)
+      throw new ApiError(400, { error: 'content, files are missing, exactly one parameter must be provided' });
     const visibility = strParam(ctx, 'visibility') ?? 'private';
     if (!['public', 'internal', 'private'].includes(visibility)) throw E.notValid('visibility');
     const description = strParam(ctx, 'description') ?? null;

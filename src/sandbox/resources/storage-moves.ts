@@ -48,14 +48,20 @@ function moveJson(w: World, m: MoveRec): Record<string, unknown> {
 
 function listMoves(ctx: Ctx, moves: MoveRec[]): void {
   // newest first (created_at desc)
-  sendList(ctx, pageOf(ctx, [...moves].reverse()).map((m) => moveJson(ctx.world, m)));
+  sendList(
+    ctx,
+    pageOf(ctx, [...moves].reverse()).map((m) => moveJson(ctx.world, m)),
+  );
 }
 
 function mountContainer(scope: Scope<number>, kind: MoveKind, premium: boolean): void {
   const o = { auth: 'admin' as const, premium };
   scope.get('/repository_storage_moves', o, (ctx, id) => {
     const ids = ctx.core.moves.byContainer[kind].get(id) ?? [];
-    listMoves(ctx, ids.map((i) => ctx.core.moves.get(kind, i)!));
+    listMoves(
+      ctx,
+      ids.map((i) => ctx.core.moves.get(kind, i)!),
+    );
   });
   scope.get('/repository_storage_moves/:repository_storage_move_id', o, (ctx, id) => {
     const m = ctx.core.moves.get(kind, intSeg(ctx, 'repository_storage_move_id'));
@@ -95,7 +101,19 @@ export function mountStorageMoves({ root, project, group, snippet }: Mounts): vo
       sendJson(ctx, 202, { message: '202 Accepted' });
     });
   }
-  mountContainer(project.map((p) => p.id), 'project', false);
-  mountContainer(snippet.map((s) => s.id), 'snippet', false);
-  mountContainer(group.map((g) => g.id), 'group', true);
+  mountContainer(
+    project.map((p) => p.id),
+    'project',
+    false,
+  );
+  mountContainer(
+    snippet.map((s) => s.id),
+    'snippet',
+    false,
+  );
+  mountContainer(
+    group.map((g) => g.id),
+    'group',
+    true,
+  );
 }

@@ -58,7 +58,10 @@ export function mountTags({ project }: Mounts): void {
       return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
     });
     if (sort === 'desc') tags.reverse();
-    sendList(ctx, pageOf(ctx, tags).map((t) => tagJson(ctx, p, t)));
+    sendList(
+      ctx,
+      pageOf(ctx, tags).map((t) => tagJson(ctx, p, t)),
+    );
   });
   project.get('/repository/tags/:tag', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');

@@ -14,7 +14,15 @@ const USER_ORDERS: readonly UserOrderKey[] = ['id', 'name', 'username', 'created
 
 /** UserBasic (reference §6). */
 export function userBasic(w: World, u: UserRec): Record<string, unknown> {
-  return { id: u.id, username: u.username, name: u.name, state: u.state, locked: u.state === 'blocked', avatar_url: null, web_url: `${w.base()}/${u.username}` };
+  return {
+    id: u.id,
+    username: u.username,
+    name: u.name,
+    state: u.state,
+    locked: u.state === 'blocked',
+    avatar_url: null,
+    web_url: `${w.base()}/${u.username}`,
+  };
 }
 
 /** The full user; admins and the user themself also see the private fields. */
@@ -138,15 +146,24 @@ function listUsers(ctx: Ctx): void {
   } else if (search) {
     ids = ids.filter((u) => {
       const r = w.users.get(u)!;
-      return r.username.toLowerCase().includes(search) || r.name.toLowerCase().includes(search) || (ctx.user?.isAdmin && r.email.includes(search));
+      return (
+        r.username.toLowerCase().includes(search) ||
+        r.name.toLowerCase().includes(search) ||
+        (ctx.user?.isAdmin && r.email.includes(search))
+      );
     });
   }
   const n = ids.length;
-  const page = offsetPage(ctx, n, (off, lim) => {
-    const out: UserRec[] = [];
-    for (let k = off; k < off + lim; k++) out.push(w.users.get(ids[sort === 'asc' ? k : n - 1 - k]!)!);
-    return out;
-  }, { maxOffsetType: 'User' });
+  const page = offsetPage(
+    ctx,
+    n,
+    (off, lim) => {
+      const out: UserRec[] = [];
+      for (let k = off; k < off + lim; k++) out.push(w.users.get(ids[sort === 'asc' ? k : n - 1 - k]!)!);
+      return out;
+    },
+    { maxOffsetType: 'User' },
+  );
   sendUsers(ctx, page);
 }
 

@@ -93,4 +93,3 @@ function sudoIdentifier(ctx: Ctx): string | null {
   if (typeof q === 'number') return String(q);
   return null;
 }
-

@@ -22,7 +22,8 @@ export const MAX_QUERY_BYTES = 8192;
 const MAX_RECORDED_BODY = 256 * 1024;
 const MAX_RECORDS = 200_000;
 
-export interface CoreOptions extends Required<Omit<SandboxOptions, 'log' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port' | 'latencyMs'>> {
+export interface CoreOptions
+  extends Required<Omit<SandboxOptions, 'log' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port' | 'latencyMs'>> {
   log?: (line: string) => void;
   faults: string;
   spreadStorages: boolean;
@@ -99,7 +100,13 @@ export class Core {
     const n = ++this.oauthCounter;
     const access = sha256(`${this.opts.seed}:oauth-access:${n}:${this.objectSecret}`);
     const refresh = sha256(`${this.opts.seed}:oauth-refresh:${n}:${this.objectSecret}`);
-    this.tokens.set(access, { kind: 'oauth', userId: 1, scopes: ['api'], expiresAt: Date.now() + this.opts.oauthTtlSeconds * 1000, refresh });
+    this.tokens.set(access, {
+      kind: 'oauth',
+      userId: 1,
+      scopes: ['api'],
+      expiresAt: Date.now() + this.opts.oauthTtlSeconds * 1000,
+      refresh,
+    });
     this.refreshTokens.set(refresh, access);
     this.currentOAuthAccess = access;
     return { access, refresh };

@@ -22,10 +22,15 @@ export const E = {
   forbidden: (reason?: string) => new ApiError(403, { message: reason ? `403 Forbidden - ${reason}` : '403 Forbidden' }),
   badRequest: (message: string) => new ApiError(400, { message }),
   missing: (...names: string[]) => new ApiError(400, { error: names.map((n) => `${n} is missing`).join(', ') }),
-  atLeastOne: (...names: string[]) => new ApiError(400, { error: `${names.join(', ')} are missing, at least one parameter must be provided` }),
+  atLeastOne: (...names: string[]) =>
+    new ApiError(400, { error: `${names.join(', ')} are missing, at least one parameter must be provided` }),
   invalid: (name: string) => new ApiError(400, { error: `${name} is invalid` }),
   notValid: (name: string) => new ApiError(400, { error: `${name} does not have a valid value` }),
   validation: (errors: Record<string, unknown>) => new ApiError(400, { message: errors }),
   insufficientScope: (scope: string) =>
-    new ApiError(403, { error: 'insufficient_scope', error_description: 'The request requires higher privileges than provided by the access token.', scope }),
+    new ApiError(403, {
+      error: 'insufficient_scope',
+      error_description: 'The request requires higher privileges than provided by the access token.',
+      scope,
+    }),
 };

@@ -39,7 +39,6 @@ export class RateLimiter {
     }
     ctx.out.push(...headers);
   }
-
 }
 
 export function faultError(kind: string, rateLimit: number): ApiError {
@@ -65,9 +64,18 @@ export function faultError(kind: string, rateLimit: number): ApiError {
     case '500':
       return new ApiError(500, { message: '500 Internal Server Error' });
     case '502':
-      return new ApiError(502, '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n', {}, 'text/html');
+      return new ApiError(
+        502,
+        '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+        {},
+        'text/html',
+      );
     default:
-      return new ApiError(503, '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n', {}, 'text/html');
+      return new ApiError(
+        503,
+        '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+        {},
+        'text/html',
+      );
   }
 }
-

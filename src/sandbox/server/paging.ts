@@ -77,7 +77,15 @@ export function offsetPage<T>(ctx: Ctx, total: number, fetch: (offset: number, l
   out.push(['X-Prev-Page', hasPrev ? String(page - 1) : '']);
   const pp = String(perPageRaw);
   const links: string[] = [];
-  const mk = (n: number) => linkUrl(ctx, [['page', String(n)], ['per_page', pp]], []);
+  const mk = (n: number) =>
+    linkUrl(
+      ctx,
+      [
+        ['page', String(n)],
+        ['per_page', pp],
+      ],
+      [],
+    );
   if (hasPrev) links.push(`<${mk(page - 1)}>; rel="prev"`);
   if (hasNext) links.push(`<${mk(page + 1)}>; rel="next"`);
   links.push(`<${mk(1)}>; rel="first"`);

@@ -49,7 +49,15 @@ export class Router {
     const key = `${method} ${full.replace(/:[a-z_]+/g, ':')}`;
     if (this.keys.has(key)) throw new Error(`route registered twice: ${method} ${pattern}`);
     this.keys.add(key);
-    const route: Route = { method, pattern, parts: full.split('/'), auth: opts.auth ?? 'user', job: !!opts.job, premium: !!opts.premium, handler };
+    const route: Route = {
+      method,
+      pattern,
+      parts: full.split('/'),
+      auth: opts.auth ?? 'user',
+      job: !!opts.job,
+      premium: !!opts.premium,
+      handler,
+    };
     const list = this.byLength.get(route.parts.length) ?? [];
     list.push(route);
     list.sort(bySpecificity);

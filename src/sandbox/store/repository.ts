@@ -105,7 +105,12 @@ export class Repositories {
     const p = this.world.projects.get(pid)!;
     const m = new Map<string, Buffer>();
     m.set('README.md', Buffer.from(`# ${p.name}\n\n${p.description ?? 'No description.'}\n\nSee docs/guide/intro.md.\n`));
-    m.set('.gitlab-ci.yml', Buffer.from('stages: [build, test]\nbuild:\n  stage: build\n  script: make\n  artifacts:\n    paths: [build/]\ntest:\n  stage: test\n  script: make test\n'));
+    m.set(
+      '.gitlab-ci.yml',
+      Buffer.from(
+        'stages: [build, test]\nbuild:\n  stage: build\n  script: make\n  artifacts:\n    paths: [build/]\ntest:\n  stage: test\n  script: make test\n',
+      ),
+    );
     m.set('docs/guide/intro.md', Buffer.from(`# Introduction\n\nWelcome to ${p.name}.\n`));
     m.set('docs/guide/advanced/config.md', Buffer.from('# Configuration\n\nSet `LOG_LEVEL=debug` for verbose output.\n'));
     m.set('docs/c++/notes+tips.md', Buffer.from('# C++ notes\n\nA file whose path has a plus sign.\n'));

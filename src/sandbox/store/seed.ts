@@ -3,14 +3,154 @@
 import type { GroupRec, Visibility } from './records.js';
 import type { World } from './world.js';
 
-const ADJ = ['brave', 'calm', 'eager', 'fancy', 'gentle', 'happy', 'jolly', 'kind', 'lively', 'nice', 'proud', 'silly', 'witty', 'zealous', 'amber', 'bold', 'crisp', 'dusty', 'early', 'frosty', 'golden', 'hidden', 'icy', 'lucky', 'mellow', 'noble', 'quiet', 'rapid', 'shiny', 'tidy'];
-const NOUN = ['otter', 'falcon', 'badger', 'heron', 'lynx', 'panda', 'raven', 'salmon', 'tiger', 'walrus', 'beacon', 'bridge', 'canyon', 'delta', 'ember', 'forge', 'garden', 'harbor', 'island', 'jungle', 'kernel', 'lantern', 'meadow', 'nebula', 'orchard', 'prism', 'quarry', 'river', 'summit', 'tundra'];
-const COMPANY = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne', 'tyrell', 'cyberdyne', 'soylent', 'aperture', 'massive', 'wonka', 'oscorp', 'vandelay'];
+const ADJ = [
+  'brave',
+  'calm',
+  'eager',
+  'fancy',
+  'gentle',
+  'happy',
+  'jolly',
+  'kind',
+  'lively',
+  'nice',
+  'proud',
+  'silly',
+  'witty',
+  'zealous',
+  'amber',
+  'bold',
+  'crisp',
+  'dusty',
+  'early',
+  'frosty',
+  'golden',
+  'hidden',
+  'icy',
+  'lucky',
+  'mellow',
+  'noble',
+  'quiet',
+  'rapid',
+  'shiny',
+  'tidy',
+];
+const NOUN = [
+  'otter',
+  'falcon',
+  'badger',
+  'heron',
+  'lynx',
+  'panda',
+  'raven',
+  'salmon',
+  'tiger',
+  'walrus',
+  'beacon',
+  'bridge',
+  'canyon',
+  'delta',
+  'ember',
+  'forge',
+  'garden',
+  'harbor',
+  'island',
+  'jungle',
+  'kernel',
+  'lantern',
+  'meadow',
+  'nebula',
+  'orchard',
+  'prism',
+  'quarry',
+  'river',
+  'summit',
+  'tundra',
+];
+const COMPANY = [
+  'acme',
+  'globex',
+  'initech',
+  'umbrella',
+  'hooli',
+  'stark',
+  'wayne',
+  'tyrell',
+  'cyberdyne',
+  'soylent',
+  'aperture',
+  'massive',
+  'wonka',
+  'oscorp',
+  'vandelay',
+];
 const SUBGROUP = ['platform', 'backend', 'frontend', 'infra', 'tools', 'mobile', 'data', 'security', 'docs', 'qa'];
-const FIRST = ['Alice', 'Bob', 'Carol', 'Dave', 'Erin', 'Frank', 'Grace', 'Heidi', 'Ivan', 'Judy', 'Mallory', 'Niaj', 'Olivia', 'Peggy', 'Rupert', 'Sybil', 'Trent', 'Victor', 'Walter', 'Yvonne'];
-const LAST = ['Smith', 'Jones', 'Garcia', 'Miller', 'Davis', 'Lopez', 'Wilson', 'Moore', 'Taylor', 'Thomas', 'Martin', 'Clark', 'Lewis', 'Walker', 'Young', 'King', 'Wright', 'Hill', 'Green', 'Baker'];
-export const ISSUE_TITLES = ['Login fails with SSO', 'Crash on empty config', 'Add dark mode', 'Improve search speed', 'Typo in README', 'Flaky test in CI', 'Upgrade dependencies', 'Memory leak in worker', 'Support IPv6', 'Docs: clarify setup'];
-export const NOTE_BODIES = ['I can reproduce this.', 'Fixed in the latest main.', 'Could you share the logs?', 'Closing as duplicate.', 'Thanks, looks good to me.', 'Needs a test case.', 'Bumping priority.', 'Working on it.'];
+const FIRST = [
+  'Alice',
+  'Bob',
+  'Carol',
+  'Dave',
+  'Erin',
+  'Frank',
+  'Grace',
+  'Heidi',
+  'Ivan',
+  'Judy',
+  'Mallory',
+  'Niaj',
+  'Olivia',
+  'Peggy',
+  'Rupert',
+  'Sybil',
+  'Trent',
+  'Victor',
+  'Walter',
+  'Yvonne',
+];
+const LAST = [
+  'Smith',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Lopez',
+  'Wilson',
+  'Moore',
+  'Taylor',
+  'Thomas',
+  'Martin',
+  'Clark',
+  'Lewis',
+  'Walker',
+  'Young',
+  'King',
+  'Wright',
+  'Hill',
+  'Green',
+  'Baker',
+];
+export const ISSUE_TITLES = [
+  'Login fails with SSO',
+  'Crash on empty config',
+  'Add dark mode',
+  'Improve search speed',
+  'Typo in README',
+  'Flaky test in CI',
+  'Upgrade dependencies',
+  'Memory leak in worker',
+  'Support IPv6',
+  'Docs: clarify setup',
+];
+export const NOTE_BODIES = [
+  'I can reproduce this.',
+  'Fixed in the latest main.',
+  'Could you share the logs?',
+  'Closing as duplicate.',
+  'Thanks, looks good to me.',
+  'Needs a test case.',
+  'Bumping priority.',
+  'Working on it.',
+];
 
 const DAY = 86_400_000;
 const BASE_TIME = Date.UTC(2021, 0, 4, 9, 0, 0);
@@ -109,7 +249,7 @@ export function seedGroups(w: World, count: number): void {
 function depth(w: World, g: number): number {
   let d = 1;
   let cur = w.groups.get(g);
-  while (cur && cur.parentId) {
+  while (cur?.parentId) {
     d++;
     cur = w.groups.get(cur.parentId);
   }
@@ -201,4 +341,3 @@ export function seedSnippets(w: World, count: number, spread: boolean): void {
     });
   }
 }
-

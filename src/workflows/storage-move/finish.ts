@@ -8,7 +8,7 @@ import { KIND_NAMES } from './kinds.js';
 import { resumeCommand, type WatchRequest, type WatchSettings } from './settings.js';
 import type { KindSummary, MoveSummary } from './summary.js';
 import type { KindTracker } from './tracker.js';
-import { watchMoves, type WatchPlan } from './watch.js';
+import { watchMoves, type WatchPlan, type WatchStats } from './watch.js';
 
 /**
  * Ids on the source now: a fresh listing where the instance has one (every container there, or
@@ -28,7 +28,13 @@ async function listedOnSource(http: HttpClient, tracker: KindTracker, onlyTracke
  * storage), or still on the source (no move running, or found there again by the fresh listing).
  */
 export function summarizeKind(tracker: KindTracker, onSource: Set<number> | undefined, durationSeconds: number): KindSummary {
-  const columns = { finished: [] as number[], cleanupFailed: [] as number[], failed: [] as number[], inFlight: [] as number[], onSource: [] as number[] };
+  const columns = {
+    finished: [] as number[],
+    cleanupFailed: [] as number[],
+    failed: [] as number[],
+    inFlight: [] as number[],
+    onSource: [] as number[],
+  };
   for (const c of tracker.containers.values()) {
     const moved = c.outcome === 'finished' || c.outcome === 'cleanup failed';
     if (moved && onSource?.has(c.id)) columns.onSource.push(c.id);
@@ -76,7 +82,7 @@ export interface FollowInput {
 export async function followMoves(host: WorkflowHost, http: HttpClient, trackers: KindTracker[], input: FollowInput): Promise<MoveSummary> {
   const resume = () => resumeCommand(input.request, input.settings, input.sinceIso);
   const status = await host.status(`watching moves from ${input.request.from} to ${input.request.to}`);
-  let stats;
+  let stats: WatchStats;
   try {
     stats = await watchMoves(host, http, trackers, { ...input.plan, deadline: input.deadline }, status);
   } catch (error) {

@@ -66,5 +66,7 @@ export async function probeKinds(host: WorkflowHost, http: HttpClient, kinds: Mo
 
 /** Without a listing by storage, a container the bulk job skips leaves no trace the client could see. */
 export function warnUnlisted(host: WorkflowHost, kind: MoveKind): void {
-  host.warn(`${KIND_NAMES[kind]}: this instance cannot list them by storage; following the moves the bulk job creates (one it skips cannot be noticed)`);
+  host.warn(
+    `${KIND_NAMES[kind]}: this instance cannot list them by storage; following the moves the bulk job creates (one it skips cannot be noticed)`,
+  );
 }

@@ -19,7 +19,9 @@ export function checkNamedKinds(named: NamedContainer[], given: MoveKind[] | und
   const excluded = given && named.find((n) => !given.includes(n.kind));
   if (!excluded || !given) return;
   const kind = KIND_NAMES[excluded.kind];
-  throw new UsageError(`--${excluded.kind} names ${kind}, but --kind is ${given.map((k) => KIND_NAMES[k]).join(', ')}: drop --kind or make it ${kind} or all`);
+  throw new UsageError(
+    `--${excluded.kind} names ${kind}, but --kind is ${given.map((k) => KIND_NAMES[k]).join(', ')}: drop --kind or make it ${kind} or all`,
+  );
 }
 
 export interface SchedulePlan {
@@ -42,7 +44,12 @@ function serverStart(host: WorkflowHost, probes: KindProbe[]): string {
 }
 
 /** Reads what is to move (listing or named containers) and builds one tracker per kind; changes nothing. */
-export async function planSchedule(host: WorkflowHost, http: HttpClient, request: WatchRequest, named: NamedContainer[]): Promise<SchedulePlan> {
+export async function planSchedule(
+  host: WorkflowHost,
+  http: HttpClient,
+  request: WatchRequest,
+  named: NamedContainer[],
+): Promise<SchedulePlan> {
   const settings = takeWatchSettings(request);
   await preflight(http, [request.from, request.to]);
   const probes = await probeKinds(host, http, request.kind);
@@ -51,7 +58,14 @@ export async function planSchedule(host: WorkflowHost, http: HttpClient, request
   const trackers: KindTracker[] = [];
   for (const probe of probes) {
     const expected = named.length
-      ? { containers: await resolveNamed(http, named.filter((n) => n.kind === probe.kind), request.from, request.to) }
+      ? {
+          containers: await resolveNamed(
+            http,
+            named.filter((n) => n.kind === probe.kind),
+            request.from,
+            request.to,
+          ),
+        }
       : await listContainersOnStorage(http, probe.kind, request.from).catch(explainForbidden);
     if (!expected && !bulk) {
       host.warn(`skipping ${KIND_NAMES[probe.kind]}: this instance cannot list them by storage, which single-container moves need`);
@@ -134,7 +148,10 @@ async function resolveNamed(http: HttpClient, named: NamedContainer[], from: str
   for (const { kind, ref } of named) {
     const container = await getContainer(http, kind, ref);
     if (container.storage !== undefined && container.storage !== from && container.storage !== to) {
-      throw new SvcError(`${kind} ${container.label} (${container.id}) is on ${container.storage}, not on ${from}: nothing was scheduled`, ExitCode.rejected);
+      throw new SvcError(
+        `${kind} ${container.label} (${container.id}) is on ${container.storage}, not on ${from}: nothing was scheduled`,
+        ExitCode.rejected,
+      );
     }
     containers.push(container);
   }

@@ -1,5 +1,12 @@
 import type { Container } from '../../api/storage-containers.js';
-import { FINAL_STATES, moveContainer, ON_DESTINATION_STATES, type MoveKind, type MoveState, type StorageMove } from '../../api/storage-moves.js';
+import {
+  FINAL_STATES,
+  moveContainer,
+  ON_DESTINATION_STATES,
+  type MoveKind,
+  type MoveState,
+  type StorageMove,
+} from '../../api/storage-moves.js';
 
 export type Outcome = 'finished' | 'cleanup failed' | 'failed';
 

@@ -12,7 +12,13 @@ export interface Remaining {
 }
 
 /** What remains on a storage, per kind: from a listing by storage, or else from each container's latest move. */
-export async function findRemaining(host: WorkflowHost, http: HttpClient, from: string, kinds: MoveKind[], since: string | undefined): Promise<Remaining[]> {
+export async function findRemaining(
+  host: WorkflowHost,
+  http: HttpClient,
+  from: string,
+  kinds: MoveKind[],
+  since: string | undefined,
+): Promise<Remaining[]> {
   await preflight(http, [from]);
   const probes = await probeKinds(host, http, kinds);
   const remaining: Remaining[] = [];

@@ -41,7 +41,9 @@ export async function planWait(host: WorkflowHost, http: HttpClient, request: Wa
     trackers.push(tracker);
   }
   if (sinceMs === undefined) {
-    host.info(`totals count what is on ${request.from} now; to count the moves that finished earlier too, pass the --since printed by schedule or on Ctrl-C`);
+    host.info(
+      `totals count what is on ${request.from} now; to count the moves that finished earlier too, pass the --since printed by schedule or on Ctrl-C`,
+    );
   }
   return { request: { ...request, kind: probes.map((p) => p.kind) }, settings, trackers };
 }

@@ -149,7 +149,8 @@ class WatchRun {
     if (this.warnedCleanup.has(key)) return;
     this.warnedCleanup.add(key);
     this.cleanupFailedByKind.set(kind, (this.cleanupFailedByKind.get(kind) ?? 0) + 1);
-    if (this.host.interactive) this.host.warn(`${kind} ${c.label} (${c.id}) moved, but the copy on the source remains (cleanup failed): remove it by hand`);
+    if (this.host.interactive)
+      this.host.warn(`${kind} ${c.label} (${c.id}) moved, but the copy on the source remains (cleanup failed): remove it by hand`);
   }
 
   reportCleanupFailed(): void {
@@ -172,7 +173,13 @@ class WatchRun {
   }
 }
 
-export async function watchMoves(host: WorkflowHost, http: HttpClient, trackers: KindTracker[], plan: WatchPlan, status: StatusLines): Promise<WatchStats> {
+export async function watchMoves(
+  host: WorkflowHost,
+  http: HttpClient,
+  trackers: KindTracker[],
+  plan: WatchPlan,
+  status: StatusLines,
+): Promise<WatchStats> {
   const run = new WatchRun(host, http, trackers, plan);
   const startRequests = http.requestsSent;
   let delay = plan.intervalMs;
@@ -271,7 +278,12 @@ async function scheduleQueued(host: WorkflowHost, http: HttpClient, tracker: Kin
 
 /** One single-container move; false when a read showed the container needs none. */
 async function scheduleOne(host: WorkflowHost, http: HttpClient, tracker: KindTracker, container: TrackedContainer): Promise<boolean> {
-  const reason = container.queued === 'retry' ? 'retrying after a failed move' : container.queued === 'missing' ? 'no move from the bulk job' : 'scheduling';
+  const reason =
+    container.queued === 'retry'
+      ? 'retrying after a failed move'
+      : container.queued === 'missing'
+        ? 'no move from the bulk job'
+        : 'scheduling';
   host.debug(`${tracker.kind} ${container.id}: ${reason}`);
   // The bulk job passes a container that is read-only or already gone from the source: look before moving it.
   if (container.queued === 'missing' && !container.uncertain && (await locate(host, http, tracker, container)) !== 'source') return false;
@@ -283,7 +295,11 @@ async function scheduleOne(host: WorkflowHost, http: HttpClient, tracker: KindTr
         return true;
       }
     }
-    tracker.scheduled(container, await scheduleStorageMove(http, tracker.kind, container.id, tracker.options.destination), host.clock.now());
+    tracker.scheduled(
+      container,
+      await scheduleStorageMove(http, tracker.kind, container.id, tracker.options.destination),
+      host.clock.now(),
+    );
   } catch (error) {
     if (isUncertainFailure(error) && !host.signal.aborted) {
       container.uncertain = true;
@@ -320,7 +336,9 @@ async function locate(host: WorkflowHost, http: HttpClient, tracker: KindTracker
   }
   const where = tracker.located(container, storage);
   if (where === 'elsewhere') {
-    host.warn(`${tracker.kind} ${container.label} (${container.id}) is on ${storage ?? 'another storage'}, neither ${tracker.options.source} nor ${tracker.options.destination}; not moved`);
+    host.warn(
+      `${tracker.kind} ${container.label} (${container.id}) is on ${storage ?? 'another storage'}, neither ${tracker.options.source} nor ${tracker.options.destination}; not moved`,
+    );
   }
   return where;
 }

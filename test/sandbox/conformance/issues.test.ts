@@ -108,7 +108,9 @@ describe('§1 list parameters', () => {
   });
 
   it('refuses an unknown order_by and sort', async () => {
-    expect((await c.call('/projects/1/issues?order_by=iid', { as: 'user' })).json).toEqual({ error: 'order_by does not have a valid value' });
+    expect((await c.call('/projects/1/issues?order_by=iid', { as: 'user' })).json).toEqual({
+      error: 'order_by does not have a valid value',
+    });
     expect((await c.call('/projects/1/issues?sort=up', { as: 'user' })).json).toEqual({ error: 'sort does not have a valid value' });
   });
 });
@@ -152,7 +154,11 @@ describe('§1 writes', () => {
   it('creates with 201 and the next iid', async () => {
     const r = await c.call('/projects/3/issues', { as: 'admin', method: 'POST', json: { title: 'New one', labels: 'bug,ui' } });
     expect(r.status).toBe(201);
-    const all = (await c.call('/projects/3/issues?per_page=100', { as: 'admin' })).json as Array<{ iid: number; title: string; labels: string[] }>;
+    const all = (await c.call('/projects/3/issues?per_page=100', { as: 'admin' })).json as Array<{
+      iid: number;
+      title: string;
+      labels: string[];
+    }>;
     expect(all[0]).toMatchObject({ iid: r.json.iid, title: 'New one', labels: ['bug', 'ui'] });
     expect(r.json.iid).toBe(Math.max(...all.slice(1).map((i) => i.iid)) + 1);
   });

@@ -47,10 +47,16 @@ describe('§3 list parameters', () => {
   });
 
   it('ref, sha and source filter', async () => {
-    expect(ids(await c.call('/projects/1/pipelines?ref=develop', { as: 'user' }))).toEqual(all.filter((p) => p.ref === 'develop').map((p) => p.id));
+    expect(ids(await c.call('/projects/1/pipelines?ref=develop', { as: 'user' }))).toEqual(
+      all.filter((p) => p.ref === 'develop').map((p) => p.id),
+    );
     const sha = all[all.length - 1]!.sha as string;
-    expect(ids(await c.call(`/projects/1/pipelines?sha=${sha}`, { as: 'user' }))).toEqual(all.filter((p) => p.sha === sha).map((p) => p.id));
-    expect(ids(await c.call('/projects/1/pipelines?source=api', { as: 'user' }))).toEqual(all.filter((p) => p.source === 'api').map((p) => p.id));
+    expect(ids(await c.call(`/projects/1/pipelines?sha=${sha}`, { as: 'user' }))).toEqual(
+      all.filter((p) => p.sha === sha).map((p) => p.id),
+    );
+    expect(ids(await c.call('/projects/1/pipelines?source=api', { as: 'user' }))).toEqual(
+      all.filter((p) => p.source === 'api').map((p) => p.id),
+    );
   });
 
   it('refuses an unknown source', async () => {
@@ -103,7 +109,7 @@ describe('§4 jobs', () => {
     expect(ids(r).length).toBeGreaterThan(0);
   });
 
-  it('lists a pipeline\'s jobs with scope too, and accepts include_retried', async () => {
+  it("lists a pipeline's jobs with scope too, and accepts include_retried", async () => {
     const failed = all.find((p) => p.ref === 'fail/broken-build')!;
     const r = await c.call(`/projects/1/pipelines/${failed.id}/jobs?scope[]=success&include_retried=true`, { as: 'user' });
     expect(r.json.map((j: { name: string }) => j.name)).toEqual(['build']);

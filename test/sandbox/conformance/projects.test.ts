@@ -6,8 +6,25 @@ import { ids, useSandbox } from './setup.js';
 const c = useSandbox();
 
 const BASIC_KEYS = [
-  'id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at', 'default_branch', 'tag_list', 'topics',
-  'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'readme_url', 'forks_count', 'avatar_url', 'star_count', 'last_activity_at', 'namespace',
+  'id',
+  'description',
+  'name',
+  'name_with_namespace',
+  'path',
+  'path_with_namespace',
+  'created_at',
+  'default_branch',
+  'tag_list',
+  'topics',
+  'ssh_url_to_repo',
+  'http_url_to_repo',
+  'web_url',
+  'readme_url',
+  'forks_count',
+  'avatar_url',
+  'star_count',
+  'last_activity_at',
+  'namespace',
 ];
 
 /** Every project the admin sees, newest first (the default order). */
@@ -45,8 +62,17 @@ describe('§6 project entities', () => {
   it('adds statistics with statistics=true for members', async () => {
     const r = await c.call('/projects/2?statistics=true', { as: 'user' });
     expect(Object.keys(r.json.statistics)).toEqual([
-      'commit_count', 'storage_size', 'repository_size', 'wiki_size', 'lfs_objects_size', 'job_artifacts_size', 'pipeline_artifacts_size',
-      'packages_size', 'snippets_size', 'uploads_size', 'container_registry_size',
+      'commit_count',
+      'storage_size',
+      'repository_size',
+      'wiki_size',
+      'lfs_objects_size',
+      'job_artifacts_size',
+      'pipeline_artifacts_size',
+      'packages_size',
+      'snippets_size',
+      'uploads_size',
+      'container_registry_size',
     ]);
   });
 });
@@ -101,7 +127,9 @@ describe('project list filters filter', () => {
     const created = await c.call('/projects', { as: 'user', method: 'POST', json: { name: 'owned-by-jdoe' } });
     const r = await c.call('/projects?per_page=100&owned=true', { as: 'user' });
     const visible = (await c.call('/projects?per_page=100', { as: 'user' })).json as Array<Record<string, any>>;
-    const owned = visible.filter((p) => p.permissions.project_access?.access_level === 50 || p.permissions.group_access?.access_level === 50).map((p) => p.id);
+    const owned = visible
+      .filter((p) => p.permissions.project_access?.access_level === 50 || p.permissions.group_access?.access_level === 50)
+      .map((p) => p.id);
     expect(ids(r)).toEqual(owned);
     expect(ids(r)).toContain(created.json.id);
     expect(ids(r)).not.toContain(2);
@@ -110,14 +138,17 @@ describe('project list filters filter', () => {
   it('min_access_level=40 lists projects where the caller is maintainer or owner', async () => {
     const r = await c.call('/projects?per_page=100&min_access_level=40', { as: 'user' });
     const visible = (await c.call('/projects?per_page=100', { as: 'user' })).json as Array<Record<string, any>>;
-    const level = (p: Record<string, any>) => Math.max(p.permissions.project_access?.access_level ?? 0, p.permissions.group_access?.access_level ?? 0);
+    const level = (p: Record<string, any>) =>
+      Math.max(p.permissions.project_access?.access_level ?? 0, p.permissions.group_access?.access_level ?? 0);
     expect(ids(r)).toEqual(visible.filter((p) => level(p) >= 40).map((p) => p.id));
   });
 
   it('search matches name, path and description, case-insensitively', async () => {
     const all = await everyProject();
     const r = await c.call('/projects?per_page=100&search=SERVICE', { as: 'admin' });
-    const expected = all.filter((p) => [p.name, p.path, p.description ?? ''].some((f: string) => f.toLowerCase().includes('service'))).map((p) => p.id);
+    const expected = all
+      .filter((p) => [p.name, p.path, p.description ?? ''].some((f: string) => f.toLowerCase().includes('service')))
+      .map((p) => p.id);
     expect(expected.length).toBeGreaterThan(1);
     expect(ids(r)).toEqual(expected);
   });

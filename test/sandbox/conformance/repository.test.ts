@@ -12,7 +12,10 @@ describe('§7 branches', () => {
   });
 
   it('search=^feature matches a prefix', async () => {
-    expect(names(await c.call('/projects/1/repository/branches?search=^feature', { as: 'user' }))).toEqual(['feature/login', 'feature/search-v2']);
+    expect(names(await c.call('/projects/1/repository/branches?search=^feature', { as: 'user' }))).toEqual([
+      'feature/login',
+      'feature/search-v2',
+    ]);
   });
 
   it('search=build$ matches a suffix', async () => {
@@ -20,7 +23,12 @@ describe('§7 branches', () => {
   });
 
   it('search without anchors matches a substring', async () => {
-    expect(names(await c.call('/projects/1/repository/branches?search=i', { as: 'user' }))).toEqual(['fail/broken-build', 'feature/login', 'fix/issue-1', 'main']);
+    expect(names(await c.call('/projects/1/repository/branches?search=i', { as: 'user' }))).toEqual([
+      'fail/broken-build',
+      'feature/login',
+      'fix/issue-1',
+      'main',
+    ]);
   });
 
   it('answers an unknown branch {"message":"404 Branch Not Found"}', async () => {
@@ -32,15 +40,30 @@ describe('§7 branches', () => {
 
 describe('§7 tags', () => {
   it('orders by last update, newest first, by default', async () => {
-    expect(names(await c.call('/projects/1/repository/tags', { as: 'user' }))).toEqual(['v1.1.0', 'v2.0.0-rc.1', 'v1.0.0+build.5', 'v1.0.0']);
+    expect(names(await c.call('/projects/1/repository/tags', { as: 'user' }))).toEqual([
+      'v1.1.0',
+      'v2.0.0-rc.1',
+      'v1.0.0+build.5',
+      'v1.0.0',
+    ]);
   });
 
   it('order_by=name&sort=asc orders by name', async () => {
-    expect(names(await c.call('/projects/1/repository/tags?order_by=name&sort=asc', { as: 'user' }))).toEqual(['v1.0.0', 'v1.0.0+build.5', 'v1.1.0', 'v2.0.0-rc.1']);
+    expect(names(await c.call('/projects/1/repository/tags?order_by=name&sort=asc', { as: 'user' }))).toEqual([
+      'v1.0.0',
+      'v1.0.0+build.5',
+      'v1.1.0',
+      'v2.0.0-rc.1',
+    ]);
   });
 
   it('order_by=version orders numerically, highest first', async () => {
-    expect(names(await c.call('/projects/1/repository/tags?order_by=version', { as: 'user' }))).toEqual(['v2.0.0-rc.1', 'v1.1.0', 'v1.0.0+build.5', 'v1.0.0']);
+    expect(names(await c.call('/projects/1/repository/tags?order_by=version', { as: 'user' }))).toEqual([
+      'v2.0.0-rc.1',
+      'v1.1.0',
+      'v1.0.0+build.5',
+      'v1.0.0',
+    ]);
   });
 
   it('search=^v1.0 matches a prefix', async () => {
@@ -69,11 +92,19 @@ describe('§7 commits', () => {
 
   it('path keeps the commits that changed the path (the first commit adds every file)', async () => {
     const r = await c.call('/projects/1/repository/commits?path=src/app/main.ts', { as: 'user' });
-    expect(r.json.map((x: { title: string }) => x.title)).toEqual(['Update main module (9)', 'Update main module (5)', 'Update main module (1)', 'Initial commit']);
+    expect(r.json.map((x: { title: string }) => x.title)).toEqual([
+      'Update main module (9)',
+      'Update main module (5)',
+      'Update main module (1)',
+      'Initial commit',
+    ]);
   });
 
   it('since and until bound the commit time, inclusive', async () => {
-    const every = (await c.call('/projects/1/repository/commits?per_page=100', { as: 'user' })).json as Array<{ id: string; committed_date: string }>;
+    const every = (await c.call('/projects/1/repository/commits?per_page=100', { as: 'user' })).json as Array<{
+      id: string;
+      committed_date: string;
+    }>;
     const since = every[8]!.committed_date;
     const until = every[3]!.committed_date;
     const r = await c.call(`/projects/1/repository/commits?since=${since}&until=${until}`, { as: 'user' });
@@ -102,7 +133,11 @@ describe('§7 files', () => {
   });
 
   it('creates a file with 201 {file_path, branch}; it can then be read raw', async () => {
-    const r = await c.call('/projects/1/repository/files/notes%2Fnew.txt', { as: 'admin', method: 'POST', json: { branch: 'main', commit_message: 'add', content: 'hello' } });
+    const r = await c.call('/projects/1/repository/files/notes%2Fnew.txt', {
+      as: 'admin',
+      method: 'POST',
+      json: { branch: 'main', commit_message: 'add', content: 'hello' },
+    });
     expect(r.status).toBe(201);
     expect(r.json).toEqual({ file_path: 'notes/new.txt', branch: 'main' });
     const raw = await c.call('/projects/1/repository/files/notes%2Fnew.txt/raw?ref=main', { as: 'admin' });

@@ -5,7 +5,7 @@ import { ids, useSandbox } from './setup.js';
 const c = useSandbox();
 
 describe('§14 snippets', () => {
-  it('GET /snippets lists the caller\'s own snippets, newest first', async () => {
+  it("GET /snippets lists the caller's own snippets, newest first", async () => {
     const r = await c.call('/snippets?per_page=100', { as: 'user' });
     expect(r.json.every((s: { author: { id: number } }) => s.author.id === 2)).toBe(true);
     expect(ids(r).slice(-2)).toEqual([2, 1]);
@@ -15,13 +15,23 @@ describe('§14 snippets', () => {
     const r = await c.call('/snippets/public?per_page=100', { as: 'user' });
     expect(r.status).toBe(200);
     const every = await Promise.all(Array.from({ length: 10 }, (_, i) => c.call(`/snippets/${i + 1}`, { as: 'admin' })));
-    expect(ids(r)).toEqual(every.filter((s) => s.json.visibility === 'public').map((s) => s.json.id as number).reverse());
+    expect(ids(r)).toEqual(
+      every
+        .filter((s) => s.json.visibility === 'public')
+        .map((s) => s.json.id as number)
+        .reverse(),
+    );
   });
 
   it('GET /snippets/all lists every snippet the caller can see', async () => {
     const r = await c.call('/snippets/all?per_page=100', { as: 'user' });
     const every = await Promise.all(Array.from({ length: 10 }, (_, i) => c.call(`/snippets/${i + 1}`, { as: 'user' })));
-    expect(ids(r)).toEqual(every.filter((s) => s.status === 200).map((s) => s.json.id as number).reverse());
+    expect(ids(r)).toEqual(
+      every
+        .filter((s) => s.status === 200)
+        .map((s) => s.json.id as number)
+        .reverse(),
+    );
   });
 
   it('answers an unknown snippet {"message":"404 Snippet Not Found"}', async () => {

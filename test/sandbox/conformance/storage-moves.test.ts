@@ -8,7 +8,11 @@ const REFUSED = { message: 'The repository is temporarily read-only. Please try 
 
 describe('§1.4 writes to a repository being moved', () => {
   it('refuses a file commit with 400 and the read-only message, and accepts it again once writable', async () => {
-    const move = await c.call('/projects/5/repository_storage_moves', { as: 'admin', method: 'POST', json: { destination_storage_name: 'storage2' } });
+    const move = await c.call('/projects/5/repository_storage_moves', {
+      as: 'admin',
+      method: 'POST',
+      json: { destination_storage_name: 'storage2' },
+    });
     expect(move.status).toBe(201);
     const write = { branch: 'main', commit_message: 'm', content: 'x' };
     const r = await c.call('/projects/5/repository/files/new.txt', { as: 'admin', method: 'POST', json: write });

@@ -15,7 +15,9 @@ describe('§11 users', () => {
   it('lets anonymous callers look a user up by username', async () => {
     const r = await c.call('/users?username=jdoe');
     expect(r.status).toBe(200);
-    expect(r.json).toEqual([{ id: 2, username: 'jdoe', name: 'Jane Doe', state: 'active', locked: false, avatar_url: null, web_url: `${c.sb.url}/jdoe` }]);
+    expect(r.json).toEqual([
+      { id: 2, username: 'jdoe', name: 'Jane Doe', state: 'active', locked: false, avatar_url: null, web_url: `${c.sb.url}/jdoe` },
+    ]);
   });
 
   it('gives non-admins listing users the basic user', async () => {
