@@ -13,8 +13,6 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
-
 /** An expected, already-explained failure: the message is the one line the user sees. */
 export class SvcError extends Error {
   readonly exitCode: number;

@@ -4,9 +4,6 @@ import { ExitCode, SvcError } from './errors.js';
 import { GLOBAL_OPTIONS, globalOptionHelp } from './global-options.js';
 import { terminalSafe } from './output/terminal-safe.js';
 
-export { collect, intOption, secondsOption } from './cli/parsers.js';
-export { withExamples } from './cli/build.js';
-
 /** A command's behaviour: it ends normally, or throws the error that says what went wrong. */
 export type CommandRun<O> = (ctx: Context, args: unknown[], opts: O) => Promise<void>;
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 import { register as registerLogin } from './login.js';
 import { register as registerLogout } from './logout.js';
 import { register as registerStatus } from './status.js';

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { profileNameFor } from '../../config/resolve.js';
 import type { Profile } from '../../config/store.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 import { existingProfile } from '../config/keys.js';
 
 /** What logging out forgets; url, caFile and oauthClientId stay for the next login. */

@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { redactToken } from '../../config/resolve.js';
 import { writeRecord } from '../../output/writer.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 import { describeUser, type CurrentUser } from './verify.js';
 
 const STATUS_FIELDS = ['profile', 'url', 'url_source', 'token', 'token_type', 'token_source', 'check'];

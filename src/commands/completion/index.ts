@@ -1,7 +1,8 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { write } from '../../output/writer.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 import { SHELLS, commandTree, completionScript, type Shell } from './scripts.js';
 
 export function register(program: Command, runtime: Runtime, summary: string): void {

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { write } from '../../output/writer.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 import { CONFIG_KEYS, configKey, profileInUse } from './keys.js';
 
 export function register(parent: Command, runtime: Runtime): void {

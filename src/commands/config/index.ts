@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 import { register as registerGet } from './get.js';
 import { register as registerList } from './list.js';
 import { register as registerPath } from './path.js';

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { redactToken } from '../../config/resolve.js';
 import { writeList } from '../../output/writer.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 
 const COLUMNS = ['profile', 'active', 'url', 'tokenType', 'token', 'caFile', 'oauthClientId'];
 

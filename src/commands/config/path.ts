@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { write } from '../../output/writer.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 
 export function register(parent: Command, runtime: Runtime): void {
   const command = parent.command('path').description('Print where the config file is (SVC_CONFIG_DIR moves it)');

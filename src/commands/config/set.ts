@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 import { CONFIG_KEYS, configKey, existingProfile, profileInUse, validValue } from './keys.js';
 
 export function register(parent: Command, runtime: Runtime): void {

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { SETTABLE_KEYS } from '../../config/store.js';
-import { withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import type { Runtime } from '../../runtime.js';
 import { configKey, existingProfile, profileInUse } from './keys.js';
 
 export function register(parent: Command, runtime: Runtime): void {

@@ -4,7 +4,9 @@
 import { isIP } from 'node:net';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { intOption, withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import { intOption } from '../../cli/parsers.js';
+import type { Runtime } from '../../runtime.js';
 import { SvcError, UsageError } from '../../errors.js';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index.js';
 

@@ -3,7 +3,9 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeList } from '../../output/writer.js';
 import { getApplicationSettings, updateStorageWeights } from '../../api/settings.js';
-import { collect, withExamples, type Runtime } from '../../runtime.js';
+import { withExamples } from '../../cli/build.js';
+import { collect } from '../../cli/parsers.js';
+import type { Runtime } from '../../runtime.js';
 import { explainForbidden } from '../../workflows/storage-move/kinds.js';
 
 /** `NAME=WEIGHT` with a whole weight from 0 to 100, checked before anything is sent. */
