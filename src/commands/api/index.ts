@@ -73,6 +73,7 @@ export async function run(ctx: Context, rawPath: string, opts: ApiOptions): Prom
       for await (const page of pages) yield* page.items;
     }
     await writeList(ctx.stdout, { ...ctx.output, format }, records(), ctx.globals.fields ?? []);
+    return;
   }
 
   let response: ApiResponse<Buffer>;

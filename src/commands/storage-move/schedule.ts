@@ -80,6 +80,7 @@ export async function run(ctx: Context, opts: ScheduleOptions): Promise<void> {
   if (!watching) {
     if (!plan.bulk) return scheduleNamedNow(ctx, http, plan.trackers, opts.to);
     ctx.info(`watch them with: ${resume}`);
+    return;
   }
   ctx.debug(`resume command: ${resume}`);
   const summary = await followMoves(host, http, plan.trackers, {
