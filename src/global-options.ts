@@ -87,3 +87,13 @@ export function globalOptionHelp(option: GlobalOption): string {
 export const GLOBAL_FLAGS_WITH_VALUES: ReadonlySet<string> = new Set(
   GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).flatMap((o) => o.flags.split(/[ ,]+/).filter((w) => w.startsWith('-'))),
 );
+
+/** The options as a Markdown table, for the README (a test keeps the two in step). */
+export function globalOptionsTable(): string {
+  const rows = GLOBAL_OPTIONS.map((o) => {
+    const from = [o.env && `\`${o.env}\``, o.config && `profile \`${o.config}\``].filter(Boolean).join(', ');
+    const values = o.choices ? ` (${o.choices.join(', ')})` : '';
+    return `| \`${o.flags}\` | ${o.help}${values} | ${from || '—'} | ${o.default === undefined ? '—' : String(o.default)} |`;
+  });
+  return ['| option | meaning | also from | default |', '|---|---|---|---|', ...rows].join('\n');
+}
