@@ -8,7 +8,7 @@ import {
   type ConfigData,
   type Profile,
 } from './config-file.js';
-import type { CredentialStore, StoredCredentials } from './credential-store.js';
+import type { CredentialStore, StoredCredentials } from '../http/types.js';
 import { withFileLock } from './file-lock.js';
 
 export { ConfigFileError, configFilePath, type Profile } from './config-file.js';
