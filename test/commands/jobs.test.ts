@@ -34,7 +34,7 @@ describe('jobs artifacts', () => {
     expect(result.stderr).toMatch(/^saved .*build\.zip \([\d.]+ KiB\)\n$/);
     const [api] = suite.requests('api');
     expect(api!.rawPath).toBe(`/api/v4/projects/${suite.sandbox.state.project(2)!.fullPath.replace(/\//g, '%2F')}/jobs/7/artifacts`);
-    expect(api!.headers['private-token']).toBeDefined();
+    expect(api!.headers['private-token']).toBe(suite.sandbox.tokens.admin);
     const objects = suite.requests('objects');
     expect(objects).toHaveLength(1);
     expect(objects[0]!.status).toBe(200);
@@ -49,7 +49,7 @@ describe('jobs artifacts', () => {
       tokenType: 'job',
     });
     expect(viaType.exitCode).toBe(0);
-    expect(suite.requests('api')[0]!.headers['job-token']).toBeDefined();
+    expect(suite.requests('api')[0]!.headers['job-token']).toBe(suite.sandbox.tokens.job);
     for (const header of CREDENTIAL_HEADERS) expect(suite.requests('objects')[0]!.headers[header]).toBeUndefined();
     suite.sandbox.clearRequests();
     const viaCi = await svc(['jobs', 'artifacts', '2', '7'], {

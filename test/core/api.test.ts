@@ -186,7 +186,7 @@ describe('svc api: output', () => {
     expect(head?.split('\n')[0]).toBe('HTTP/1.1 200 OK');
     expect(head).toMatch(/^content-type: application\/json$/m);
     expect(head).not.toMatch(/^(private-token|authorization|job-token|set-cookie):/im);
-    expect(JSON.parse(body!).username).toBeTruthy();
+    expect(JSON.parse(body!).username).toBe('root');
   });
 
   it('-i still prints the body of an HTTP error, and the exit code follows the status', async () => {

