@@ -1,33 +1,32 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseTokenType, profileNameFor } from '../../config/resolve.js';
-import { withExamples } from '../../cli/build.js';
-import type { Runtime } from '../../runtime.js';
 import { readTextFile } from '../shared/local-file.js';
 import { readSecrets } from './read-secrets.js';
 import { describeUser, verifyToken } from './verify.js';
+import { defineCommand } from '../../cli/spec.js';
 
 interface LoginOptions {
   verify: boolean;
   refreshTokenFile?: string;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('login')
-    .description('Save a URL and token as a profile; the token is read from stdin or a prompt that does not echo')
-    .option('--no-verify', 'save without checking the token with GET /user')
-    .option('--refresh-token-file <path>', 'OAuth: read the refresh token from this file (otherwise the second stdin line)');
-  withExamples(command, [
+export const LOGIN = defineCommand<LoginOptions>({
+  name: 'login',
+  description: 'Save a URL and token as a profile; the token is read from stdin or a prompt that does not echo',
+  options: [
+    { flags: '--no-verify', help: 'save without checking the token with GET /user' },
+    { flags: '--refresh-token-file <path>', help: 'OAuth: read the refresh token from this file (otherwise the second stdin line)' },
+  ],
+  examples: [
     'printf "%s\\n" "$TOKEN" | svc auth login --url https://gitlab.example.com',
     'printf "%s\\n%s\\n" "$ACCESS" "$REFRESH" | svc auth login --url https://gitlab.example.com --token-type oauth --profile work',
     'svc auth login --url https://gitlab.example.com   # prompts for the token',
-  ]);
-  command.action(runtime.action<LoginOptions>((ctx, _args, opts) => run(ctx, opts)));
-}
+  ],
+  run: (ctx, _args, opts) => run(ctx, opts),
+});
 
-export async function run(ctx: Context, opts: LoginOptions): Promise<void> {
+async function run(ctx: Context, opts: LoginOptions): Promise<void> {
   const store = await ctx.config();
   const profileName = profileNameFor(ctx.globals, ctx.env, store);
   const existing = store.profile(profileName) ?? {};

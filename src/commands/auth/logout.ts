@@ -1,24 +1,21 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { profileNameFor } from '../../config/resolve.js';
 import type { Profile } from '../../config/store.js';
-import { withExamples } from '../../cli/build.js';
-import type { Runtime } from '../../runtime.js';
 import { existingProfile } from '../config/keys.js';
+import { defineCommand } from '../../cli/spec.js';
 
 /** What logging out forgets; url, caFile and oauthClientId stay for the next login. */
 const CREDENTIAL_KEYS = ['token', 'refreshToken', 'tokenType'] as const satisfies ReadonlyArray<keyof Profile>;
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('logout')
-    .description("Remove a profile's token (and OAuth refresh token) from the config file; its url, caFile and oauthClientId stay");
-  command.addHelpText('after', '\nTo change or clear the other settings: svc config set|unset KEY --profile NAME\n');
-  withExamples(command, ['svc auth logout', 'svc auth logout --profile work']);
-  command.action(runtime.action((ctx) => run(ctx)));
-}
+export const LOGOUT = defineCommand({
+  name: 'logout',
+  description: "Remove a profile's token (and OAuth refresh token) from the config file; its url, caFile and oauthClientId stay",
+  notes: 'To change or clear the other settings: svc config set|unset KEY --profile NAME',
+  examples: ['svc auth logout', 'svc auth logout --profile work'],
+  run: (ctx) => run(ctx),
+});
 
-export async function run(ctx: Context): Promise<void> {
+async function run(ctx: Context): Promise<void> {
   const store = await ctx.config();
   const name = profileNameFor(ctx.globals, ctx.env, store);
   const profile = existingProfile(store, name);

@@ -1,25 +1,22 @@
 import { getCurrentUser } from '../../api/users.js';
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { redactToken } from '../../config/resolve.js';
 import { writeRecord } from '../../output/writer.js';
-import { withExamples } from '../../cli/build.js';
-import type { Runtime } from '../../runtime.js';
 import { describeUser, type CurrentUser } from './verify.js';
+import { defineCommand } from '../../cli/spec.js';
 
 const STATUS_FIELDS = ['profile', 'url', 'url_source', 'token', 'token_type', 'token_source', 'check'];
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('status')
-    .description('Show which URL and token would be used, where each came from, and whether the token works');
-  withExamples(command, ['svc auth status', 'svc auth status -o json', 'SVC_PROFILE=work svc auth status']);
-  command.action(runtime.action((ctx) => run(ctx)));
-}
+export const STATUS = defineCommand({
+  name: 'status',
+  description: 'Show which URL and token would be used, where each came from, and whether the token works',
+  examples: ['svc auth status', 'svc auth status -o json', 'SVC_PROFILE=work svc auth status'],
+  run: (ctx) => run(ctx),
+});
 
 /** Exit 0 when the token works (or is a job token, which GET /user cannot check), else the failure's code. */
-export async function run(ctx: Context): Promise<void> {
+async function run(ctx: Context): Promise<void> {
   const target = await ctx.target();
   const status = {
     profile: target.profileName,

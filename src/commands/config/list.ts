@@ -1,19 +1,18 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { redactToken } from '../../config/resolve.js';
 import { writeList } from '../../output/writer.js';
-import { withExamples } from '../../cli/build.js';
-import type { Runtime } from '../../runtime.js';
+import { defineCommand } from '../../cli/spec.js';
 
 const COLUMNS = ['profile', 'active', 'url', 'tokenType', 'token', 'caFile', 'oauthClientId'];
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent.command('list').description('List every profile with its settings (tokens redacted)');
-  withExamples(command, ['svc config list', 'svc config list -o json']);
-  command.action(runtime.action((ctx) => run(ctx)));
-}
+export const LIST = defineCommand({
+  name: 'list',
+  description: 'List every profile with its settings (tokens redacted)',
+  examples: ['svc config list', 'svc config list -o json'],
+  run: (ctx) => run(ctx),
+});
 
-export async function run(ctx: Context): Promise<void> {
+async function run(ctx: Context): Promise<void> {
   const store = await ctx.config();
   async function* rows() {
     for (const name of store.profileNames()) {

@@ -1,26 +1,25 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { withExamples } from '../../cli/build.js';
-import type { Runtime } from '../../runtime.js';
 import { CONFIG_KEYS, configKey, existingProfile, profileInUse, validValue } from './keys.js';
+import { defineCommand } from '../../cli/spec.js';
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('set')
-    .description(`Change one setting of the profile in use (keys: ${CONFIG_KEYS.join(', ')}); tokens go through \`svc auth login\``)
-    .argument('<key>', 'setting name')
-    .argument('<value>', 'new value');
-  withExamples(command, [
+export const SET = defineCommand({
+  name: 'set',
+  description: `Change one setting of the profile in use (keys: ${CONFIG_KEYS.join(', ')}); tokens go through \`svc auth login\``,
+  args: [
+    { name: 'key', help: 'setting name' },
+    { name: 'value', help: 'new value' },
+  ],
+  examples: [
     'svc config set url https://gitlab.example.com',
     'svc config set caFile ./corp-ca.pem --profile work',
     'svc config set activeProfile work',
     'svc config unset caFile --profile work',
-  ]);
-  command.action(runtime.action((ctx, [key, value]) => run(ctx, key as string, value as string)));
-}
+  ],
+  run: (ctx, [key, value]) => run(ctx, key as string, value as string),
+});
 
-export async function run(ctx: Context, rawKey: string, value: string): Promise<void> {
+async function run(ctx: Context, rawKey: string, value: string): Promise<void> {
   const key = configKey(rawKey);
   if (!value.trim())
     throw new UsageError(`${key} must not be empty${key === 'activeProfile' ? '' : ` (to clear it: svc config unset ${key})`}`);
