@@ -10,7 +10,7 @@ export function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.help);
   if (spec.choices) option.choices(spec.choices);
   if (spec.parse) option.argParser(spec.parse);
-  if (spec.default !== undefined) option.default(spec.default);
+  if (spec.default !== undefined) option.default(spec.default, spec.defaultText);
   if (spec.required) option.makeOptionMandatory();
   if (spec.conflicts) option.conflicts(spec.conflicts);
   if (spec.hidden) option.hideHelp();

@@ -19,8 +19,11 @@ export interface OptionSpec {
   help: string;
   key?: string;
   parse?: (value: string, previous: unknown) => unknown;
+  /** Shown in the help and completed by the shell; checked by commander unless `parse` checks the value. */
   choices?: readonly string[];
   default?: unknown;
+  /** How the default is shown in the help, when the value itself does not read well. */
+  defaultText?: string;
   required?: boolean;
   conflicts?: string[];
   hidden?: boolean;

@@ -1,17 +1,8 @@
-import type { Command } from 'commander';
-import type { Runtime } from '../../runtime.js';
-import { register as registerGet } from './get.js';
-import { register as registerList } from './list.js';
-import { register as registerSchedule } from './schedule.js';
-import { register as registerVerify } from './verify.js';
-import { register as registerWait } from './wait.js';
-import { register as registerWeights } from './weights.js';
+import { GET } from './get.js';
+import { LIST } from './list.js';
+import { SCHEDULE } from './schedule.js';
+import { VERIFY } from './verify.js';
+import { WAIT } from './wait.js';
+import { WEIGHTS } from './weights.js';
 
-export function register(noun: Command, runtime: Runtime): void {
-  registerWeights(noun, runtime);
-  registerSchedule(noun, runtime);
-  registerWait(noun, runtime);
-  registerVerify(noun, runtime);
-  registerList(noun, runtime);
-  registerGet(noun, runtime);
-}
+export const commands = [WEIGHTS, SCHEDULE, WAIT, VERIFY, LIST, GET];

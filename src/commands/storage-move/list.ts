@@ -1,15 +1,13 @@
-import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
 import { listStorageMoves, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
-import { withExamples } from '../../cli/build.js';
-import type { Runtime } from '../../runtime.js';
 import type { StatusLines } from '../../workflows/shared/host.js';
 import { explainForbidden, KIND_NAMES, probeKinds } from '../../workflows/storage-move/kinds.js';
-import { addListOptions, outputList, perPageFor, type ListFlags } from '../shared/list.js';
+import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { hostFor, progressIntervalMs } from './shared/host.js';
 import { kindOption } from './shared/options.js';
 import { MOVE_COLUMNS, MOVE_STATES, withContainer } from './shared/records.js';
+import { defineCommand } from '../../cli/spec.js';
 
 /** A filtered scan says how far it got after this long, and again as often, when it is not on a terminal. */
 const SCAN_PROGRESS_MS = 5_000;
@@ -22,25 +20,26 @@ interface ListOptions extends ListFlags {
   state?: string;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('list')
-    .description('List storage moves, newest first (the service has no filters: --from/--to/--state filter here)')
-    .addOption(kindOption('projects'))
-    .option('--from <storage>', 'only moves from this storage')
-    .option('--to <storage>', 'only moves to this storage')
-    .addOption(new Option('--state <state>', 'only moves in this state').choices(MOVE_STATES));
-  addListOptions(command);
-  withExamples(command, [
+export const LIST = defineCommand<ListOptions>({
+  name: 'list',
+  description: 'List storage moves, newest first (the service has no filters: --from/--to/--state filter here)',
+  options: [
+    kindOption('projects'),
+    { flags: '--from <storage>', help: 'only moves from this storage' },
+    { flags: '--to <storage>', help: 'only moves to this storage' },
+    { flags: '--state <state>', help: 'only moves in this state', choices: MOVE_STATES },
+    ...LIST_OPTIONS,
+  ],
+  examples: [
     'svc storage-move list --state failed --limit 20',
     'svc storage-move list --kind snippets --from default --to storage2 --all -o ndjson',
     'svc storage-move list --kind all --state failed',
-  ]);
-  command.action(runtime.action<ListOptions>((ctx, _args, opts) => run(ctx, opts)));
-}
+  ],
+  run: (ctx, _args, opts) => run(ctx, opts),
+});
 
 /** Each kind in turn (projects, snippets, groups), each newest first, with a `kind` column. */
-export async function run(ctx: Context, opts: ListOptions): Promise<void> {
+async function run(ctx: Context, opts: ListOptions): Promise<void> {
   const intervalMs = progressIntervalMs(ctx.env, SCAN_PROGRESS_MS);
   const host = hostFor(ctx, intervalMs);
   const http = await ctx.http({ requireToken: true });

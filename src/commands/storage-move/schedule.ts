@@ -1,11 +1,8 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { HttpClient } from '../../http/client.js';
 import { writeList } from '../../output/writer.js';
 import { MOVE_KINDS, scheduleStorageMove, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
-import { renameOptions, withExamples } from '../../cli/build.js';
 import { collect } from '../../cli/parsers.js';
-import type { Runtime } from '../../runtime.js';
 import { Deadline } from '../../workflows/shared/deadline.js';
 import { followMoves } from '../../workflows/storage-move/finish.js';
 import { KIND_NAMES } from '../../workflows/storage-move/kinds.js';
@@ -14,9 +11,10 @@ import { resumeCommand, type WatchRequest } from '../../workflows/storage-move/s
 import type { KindTracker } from '../../workflows/storage-move/tracker.js';
 import { projectRef } from '../shared/args.js';
 import { hostFor } from './shared/host.js';
-import { addWatchOptions, checkStorages, kindOption, MOVE_RENAMES } from './shared/options.js';
+import { WATCH_OPTIONS, checkStorages, kindOption, MOVE_RENAMES } from './shared/options.js';
 import { MOVE_COLUMNS, withContainer } from './shared/records.js';
 import { reportSummary } from './shared/report.js';
+import { defineCommand } from '../../cli/spec.js';
 
 interface ScheduleOptions extends Omit<WatchRequest, 'kind'> {
   /** Absent: all kinds, or the kinds of the named containers. */
@@ -29,30 +27,31 @@ interface ScheduleOptions extends Omit<WatchRequest, 'kind'> {
   group?: string[];
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('schedule')
-    .description('Move every repository (or the named ones) from one storage to another, and optionally watch the moves to the end')
-    .requiredOption('--from <storage>', 'source storage')
-    .requiredOption('--to <storage>', 'destination storage')
-    .addOption(kindOption('implicit'))
-    .option('--project <project>', 'move this project only (id or path; repeatable)', collect)
-    .option('--snippet <id>', 'move this snippet only (repeatable)', collect)
-    .option('--group <group>', 'move this group only (id or path; repeatable)', collect)
-    .option('--wait', 'watch the moves until each is final, retry failures, verify, and print a summary')
-    .option('--dry-run', 'list what would move and change nothing')
-    .option('--force', 'allow --from equal to --to');
-  addWatchOptions(command);
-  withExamples(command, [
+export const SCHEDULE = defineCommand<ScheduleOptions>({
+  name: 'schedule',
+  description: 'Move every repository (or the named ones) from one storage to another, and optionally watch the moves to the end',
+  options: [
+    { flags: '--from <storage>', help: 'source storage', required: true },
+    { flags: '--to <storage>', help: 'destination storage', required: true },
+    kindOption('implicit'),
+    { flags: '--project <project>', help: 'move this project only (id or path; repeatable)', parse: collect },
+    { flags: '--snippet <id>', help: 'move this snippet only (repeatable)', parse: collect },
+    { flags: '--group <group>', help: 'move this group only (id or path; repeatable)', parse: collect },
+    { flags: '--wait', help: 'watch the moves until each is final, retry failures, verify, and print a summary' },
+    { flags: '--dry-run', help: 'list what would move and change nothing' },
+    { flags: '--force', help: 'allow --from equal to --to' },
+    ...WATCH_OPTIONS,
+  ],
+  renamed: MOVE_RENAMES,
+  examples: [
     'svc storage-move schedule --from default --to storage2 --wait',
     'svc storage-move schedule --from default --to storage2 --kind projects --dry-run',
     'svc storage-move schedule --from default --to storage2 --max-in-flight 20',
     'svc storage-move schedule --from default --to storage2 --wait --wait-timeout 3600 --move-retries 5',
     'svc storage-move schedule --from default --to storage2 --project my-group/app --wait -o json',
-  ]);
-  renameOptions(command, MOVE_RENAMES);
-  command.action(runtime.action<ScheduleOptions>((ctx, _args, opts) => run(ctx, opts)));
-}
+  ],
+  run: (ctx, _args, opts) => run(ctx, opts),
+});
 
 function namedContainers(opts: ScheduleOptions): NamedContainer[] {
   const named = [
@@ -64,7 +63,7 @@ function namedContainers(opts: ScheduleOptions): NamedContainer[] {
   return named;
 }
 
-export async function run(ctx: Context, opts: ScheduleOptions): Promise<void> {
+async function run(ctx: Context, opts: ScheduleOptions): Promise<void> {
   const host = hostFor(ctx);
   const startedAt = host.clock.now();
   const deadline = Deadline.after(host.clock, opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000);

@@ -1,14 +1,12 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { IncompleteError } from '../../errors.js';
 import { writeList } from '../../output/writer.js';
 import type { MoveKind } from '../../api/storage-moves.js';
-import { withExamples } from '../../cli/build.js';
-import type { Runtime } from '../../runtime.js';
 import { findRemaining } from '../../workflows/storage-move/verify.js';
 import { hostFor } from './shared/host.js';
 import { checkStorages, kindOption, parseSince } from './shared/options.js';
 import { toAsync } from './shared/records.js';
+import { defineCommand } from '../../cli/spec.js';
 
 interface VerifyOptions {
   from: string;
@@ -16,18 +14,19 @@ interface VerifyOptions {
   since?: string;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('verify')
-    .description('Check that nothing remains on a storage: exit 0 if so, else 8 and list what remains')
-    .requiredOption('--from <storage>', 'the storage that should be empty')
-    .addOption(kindOption('all'))
-    .option('--since <time>', 'where a kind cannot be listed by storage, read its moves back to this time only', parseSince);
-  withExamples(command, ['svc storage-move verify --from default', 'svc storage-move verify --from default --kind projects -o json']);
-  command.action(runtime.action<VerifyOptions>((ctx, _args, opts) => run(ctx, opts)));
-}
+export const VERIFY = defineCommand<VerifyOptions>({
+  name: 'verify',
+  description: 'Check that nothing remains on a storage: exit 0 if so, else 8 and list what remains',
+  options: [
+    { flags: '--from <storage>', help: 'the storage that should be empty', required: true },
+    kindOption('all'),
+    { flags: '--since <time>', help: 'where a kind cannot be listed by storage, read its moves back to this time only', parse: parseSince },
+  ],
+  examples: ['svc storage-move verify --from default', 'svc storage-move verify --from default --kind projects -o json'],
+  run: (ctx, _args, opts) => run(ctx, opts),
+});
 
-export async function run(ctx: Context, opts: VerifyOptions): Promise<void> {
+async function run(ctx: Context, opts: VerifyOptions): Promise<void> {
   checkStorages(opts.from, undefined, false);
   const http = await ctx.http({ requireToken: true });
   const remaining = await findRemaining(hostFor(ctx), http, opts.from, opts.kind, opts.since);

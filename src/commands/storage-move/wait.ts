@@ -1,44 +1,42 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { renameOptions, withExamples } from '../../cli/build.js';
-import type { Runtime } from '../../runtime.js';
 import { Deadline } from '../../workflows/shared/deadline.js';
 import { followMoves } from '../../workflows/storage-move/finish.js';
 import type { WatchRequest } from '../../workflows/storage-move/settings.js';
 import { planWait } from '../../workflows/storage-move/wait.js';
 import { hostFor } from './shared/host.js';
-import { addWatchOptions, checkStorages, kindOption, parseSince, MOVE_RENAMES } from './shared/options.js';
+import { WATCH_OPTIONS, checkStorages, kindOption, parseSince, MOVE_RENAMES } from './shared/options.js';
 import { reportSummary } from './shared/report.js';
+import { defineCommand } from '../../cli/spec.js';
 
 interface WaitOptions extends WatchRequest {
   force?: boolean;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('wait')
-    .description(
-      'Watch every repository on --from until its move to --to is final, retry failures, then verify; rebuilds everything from the server (resumes an interrupted schedule --wait)',
-    )
-    .requiredOption('--from <storage>', 'source storage')
-    .requiredOption('--to <storage>', 'destination storage')
-    .addOption(kindOption('all'))
-    .option(
-      '--since <time>',
-      'count the moves created from this time on (printed by schedule, on Ctrl-C and at --wait-timeout)',
-      parseSince,
-    )
-    .option('--force', 'allow --from equal to --to');
-  addWatchOptions(command);
-  withExamples(command, [
+export const WAIT = defineCommand<WaitOptions>({
+  name: 'wait',
+  description:
+    'Watch every repository on --from until its move to --to is final, retry failures, then verify; rebuilds everything from the server (resumes an interrupted schedule --wait)',
+  options: [
+    { flags: '--from <storage>', help: 'source storage', required: true },
+    { flags: '--to <storage>', help: 'destination storage', required: true },
+    kindOption('all'),
+    {
+      flags: '--since <time>',
+      help: 'count the moves created from this time on (printed by schedule, on Ctrl-C and at --wait-timeout)',
+      parse: parseSince,
+    },
+    { flags: '--force', help: 'allow --from equal to --to' },
+    ...WATCH_OPTIONS,
+  ],
+  renamed: MOVE_RENAMES,
+  examples: [
     'svc storage-move wait --from default --to storage2',
     'svc storage-move wait --from default --to storage2 --kind projects --move-retries 5 --interval 10 --wait-timeout 3600 -o json',
-  ]);
-  renameOptions(command, MOVE_RENAMES);
-  command.action(runtime.action<WaitOptions>((ctx, _args, opts) => run(ctx, opts)));
-}
+  ],
+  run: (ctx, _args, opts) => run(ctx, opts),
+});
 
-export async function run(ctx: Context, opts: WaitOptions): Promise<void> {
+async function run(ctx: Context, opts: WaitOptions): Promise<void> {
   const host = hostFor(ctx);
   const startedAt = host.clock.now();
   const deadline = Deadline.after(host.clock, opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000);

@@ -1,12 +1,10 @@
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeList } from '../../output/writer.js';
 import { getApplicationSettings, updateStorageWeights } from '../../api/settings.js';
-import { withExamples } from '../../cli/build.js';
 import { collect } from '../../cli/parsers.js';
-import type { Runtime } from '../../runtime.js';
 import { explainForbidden } from '../../workflows/storage-move/kinds.js';
+import { defineCommand } from '../../cli/spec.js';
 
 /** `NAME=WEIGHT` with a whole weight from 0 to 100, checked before anything is sent. */
 export function parseWeights(values: string[]): Record<string, number> {
@@ -22,16 +20,17 @@ export function parseWeights(values: string[]): Record<string, number> {
   return weights;
 }
 
-export function register(parent: Command, runtime: Runtime): void {
-  const command = parent
-    .command('weights')
-    .description('Show or change the storage weights that decide where new repositories land')
-    .option('--set <storage=weight>', 'set a weight from 0 to 100 (repeatable; storages not named keep theirs)', collect);
-  withExamples(command, ['svc storage-move weights', 'svc storage-move weights --set default=0 --set storage2=100']);
-  command.action(runtime.action<{ set?: string[] }>((ctx, _args, opts) => run(ctx, opts.set ?? [])));
-}
+export const WEIGHTS = defineCommand<{ set?: string[] }>({
+  name: 'weights',
+  description: 'Show or change the storage weights that decide where new repositories land',
+  options: [
+    { flags: '--set <storage=weight>', help: 'set a weight from 0 to 100 (repeatable; storages not named keep theirs)', parse: collect },
+  ],
+  examples: ['svc storage-move weights', 'svc storage-move weights --set default=0 --set storage2=100'],
+  run: (ctx, _args, opts) => run(ctx, opts.set ?? []),
+});
 
-export async function run(ctx: Context, sets: string[]): Promise<void> {
+async function run(ctx: Context, sets: string[]): Promise<void> {
   const weights = parseWeights(sets);
   const http = await ctx.http({ requireToken: true });
   const settings = await (sets.length ? updateStorageWeights(http, weights) : getApplicationSettings(http)).catch(explainForbidden);

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { OptionSpec } from '../../../cli/spec.js';
 import { UsageError } from '../../../errors.js';
 import { MOVE_KINDS, type MoveKind } from '../../../api/storage-moves.js';
 import { intOption, secondsOption } from '../../../cli/parsers.js';
@@ -33,51 +34,51 @@ export function parseKinds(value: string): MoveKind[] {
  * `--kind` for every verb; `implicit`: it means all when absent, and the verb can tell that it was
  * not given; `single`: one kind only (move ids are numbered per kind), so `all` is not offered.
  */
-export function kindOption(defaultWord: 'all' | 'projects' | 'implicit' | 'single'): Option {
+export function kindOption(defaultWord: 'all' | 'projects' | 'implicit' | 'single'): OptionSpec {
   const words = [...KIND_WORDS.keys()].filter((word) => defaultWord !== 'single' || word !== 'all');
   const parse = (value: string) => {
     if (!words.includes(value))
       throw new InvalidArgumentError(`expected ${defaultWord === 'single' ? 'projects, snippets or groups' : KIND_CHOICES}`);
     return parseKinds(value);
   };
-  const option = new Option(
-    '--kind <kind>',
-    defaultWord === 'implicit' ? 'kind of repository (default: all)' : 'kind of repository',
-  ).argParser(parse);
-  // Shown in the help and completed by the shell; the parser above is what checks them.
-  option.argChoices = words;
+  // The choices are shown in the help and completed by the shell; the parser is what checks them.
+  const option: OptionSpec = {
+    flags: '--kind <kind>',
+    help: defaultWord === 'implicit' ? 'kind of repository (default: all)' : 'kind of repository',
+    choices: words,
+    parse,
+  };
   if (defaultWord === 'implicit') return option;
   const word = defaultWord === 'single' ? 'projects' : defaultWord;
-  return option.default(parseKinds(word), word);
+  return { ...option, default: parseKinds(word), defaultText: word };
 }
 
 /** The spellings the wait's deadline and the move retries had after the verb before they got names of their own. */
 export const MOVE_RENAMES = { '--timeout': '--wait-timeout', '--retries': '--move-retries' };
 
 /** `--move-retries`, `--interval`, `--wait-timeout`, `--max-in-flight` for the verbs that watch moves. */
-export function addWatchOptions(command: Command): Command {
-  return command
-    .option(
-      '--move-retries <n>',
-      `re-schedule a failed move up to N times per container (default ${DEFAULT_MOVE_RETRIES})`,
-      intOption('--move-retries', 0, 20),
-    )
-    .option(
-      '--interval <seconds>',
-      `seconds between polls (default ${DEFAULT_INTERVAL_S}, at most ${MAX_INTERVAL_S})`,
-      secondsOption('--interval', 0.05, MAX_INTERVAL_S),
-    )
-    .option(
-      '--wait-timeout <seconds>',
-      'stop watching after this long, a request in flight included, and report what is unfinished (exit 8)',
-      secondsOption('--wait-timeout', 1, MAX_WAIT_TIMEOUT_S),
-    )
-    .option(
-      '--max-in-flight <n>',
-      'schedule containers one by one, keeping N moves running (a slot is refilled as soon as a move ends)',
-      intOption('--max-in-flight', 1),
-    );
-}
+export const WATCH_OPTIONS: OptionSpec[] = [
+  {
+    flags: '--move-retries <n>',
+    help: `re-schedule a failed move up to N times per container (default ${DEFAULT_MOVE_RETRIES})`,
+    parse: intOption('--move-retries', 0, 20),
+  },
+  {
+    flags: '--interval <seconds>',
+    help: `seconds between polls (default ${DEFAULT_INTERVAL_S}, at most ${MAX_INTERVAL_S})`,
+    parse: secondsOption('--interval', 0.05, MAX_INTERVAL_S),
+  },
+  {
+    flags: '--wait-timeout <seconds>',
+    help: 'stop watching after this long, a request in flight included, and report what is unfinished (exit 8)',
+    parse: secondsOption('--wait-timeout', 1, MAX_WAIT_TIMEOUT_S),
+  },
+  {
+    flags: '--max-in-flight <n>',
+    help: 'schedule containers one by one, keeping N moves running (a slot is refilled as soon as a move ends)',
+    parse: intOption('--max-in-flight', 1),
+  },
+];
 
 export function checkStorages(from: string, to: string | undefined, force: boolean | undefined): void {
   if (!from.trim()) throw new UsageError('--from must name a storage');
