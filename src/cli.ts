@@ -99,6 +99,7 @@ export function buildProgram(io: Io): Command {
 
 function addModule(program: Command, entry: NounEntry, module: CommandModule, runtime: Runtime): void {
   if (entry.leaf) {
+    if (module.command) addCommand(program, { ...module.command, description: entry.summary }, runtime);
     module.register?.(program, runtime, entry.summary);
     return;
   }

@@ -49,3 +49,6 @@ export interface CommandSpec<O = Record<string, unknown>> {
 export function defineCommand<O>(spec: CommandSpec<O>): CommandSpec<O> {
   return spec;
 }
+
+/** A command without verbs (`svc api PATH`): the registry gives its description. */
+export type LeafSpec<O = Record<string, unknown>> = Omit<CommandSpec<O>, 'description'>;

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
-import type { CommandSpec } from '../cli/spec.js';
+import type { CommandSpec, LeafSpec } from '../cli/spec.js';
 import type { Runtime } from '../runtime.js';
 
 /** A noun's module: generated and hand-written verbs, or (for a command without verbs) its own wiring. */
 export interface CommandModule {
   commands?: CommandSpec<unknown>[];
+  /** A command without verbs (`svc api PATH`); its description is the registry's summary. */
+  command?: LeafSpec<unknown>;
   register?: (parent: Command, runtime: Runtime, summary: string) => void;
   examples?: string[];
 }

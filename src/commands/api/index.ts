@@ -1,5 +1,4 @@
 import { STATUS_CODES } from 'node:http';
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
@@ -7,12 +6,11 @@ import type { ApiResponse, RequestBody } from '../../http/client.js';
 import { isCredentialHeader } from '../../http/credential-headers.js';
 import type { OutputFormat } from '../../output/format.js';
 import { write, writeList, writeRecord } from '../../output/writer.js';
-import { withExamples } from '../../cli/build.js';
 import { collect } from '../../cli/parsers.js';
-import type { Runtime } from '../../runtime.js';
 import { parseJson } from '../../json.js';
 import { readLocalFile, readTextFile } from '../shared/local-file.js';
 import { addParam, parseHeader, splitField, typedValue, type Params } from './params.js';
+import type { LeafSpec } from '../../cli/spec.js';
 
 interface ApiOptions {
   method?: string;
@@ -26,29 +24,34 @@ interface ApiOptions {
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-export function register(program: Command, runtime: Runtime, summary: string): void {
-  const command = program
-    .command('api')
-    .description(summary)
-    .argument('<path>', 'endpoint path such as projects/42/issues; encode path parameters yourself (group%2Fproject)')
-    .option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)')
-    .option('-f, --raw-field <key=value>', 'string parameter (repeatable); name[], name[key] and name[][key] nest', collect)
-    .option('-F, --field <key=value>', 'typed parameter: true, false, null, numbers; @file reads a file, @- stdin (repeatable)', collect)
-    .option('-H, --header <header>', "extra request header 'Name: value' (repeatable)", collect)
-    .option('--input <file>', "raw request body from a file, or '-' for stdin (fields then go to the query string)")
-    .option('--paginate', 'follow every next page and merge JSON arrays into one (stream them with -o ndjson)')
-    .option('-i, --include', 'print the status line and response headers before the body (credential headers never shown)');
-  withExamples(command, [
+/** The description is the registry's summary of the command. */
+export const command: LeafSpec<ApiOptions> = {
+  name: 'api',
+  args: [{ name: 'path', help: 'endpoint path such as projects/42/issues; encode path parameters yourself (group%2Fproject)' }],
+  options: [
+    { flags: '-X, --method <method>', help: 'HTTP method (default GET, or POST when fields or --input are given)' },
+    { flags: '-f, --raw-field <key=value>', help: 'string parameter (repeatable); name[], name[key] and name[][key] nest', parse: collect },
+    {
+      flags: '-F, --field <key=value>',
+      help: 'typed parameter: true, false, null, numbers; @file reads a file, @- stdin (repeatable)',
+      parse: collect,
+    },
+    { flags: '-H, --header <header>', help: "extra request header 'Name: value' (repeatable)", parse: collect },
+    { flags: '--input <file>', help: "raw request body from a file, or '-' for stdin (fields then go to the query string)" },
+    { flags: '--paginate', help: 'follow every next page and merge JSON arrays into one (stream them with -o ndjson)' },
+    { flags: '-i, --include', help: 'print the status line and response headers before the body (credential headers never shown)' },
+  ],
+  examples: [
     'svc api user',
     'svc api projects/my-group%2Fmy-project',
     'svc api projects --paginate -f order_by=id -f per_page=100 -o ndjson',
     'svc api projects/42/pipeline -X POST -f ref=main -f "variables[][key]=DEPLOY" -f "variables[][value]=yes"',
     'svc api -i projects/42',
-  ]);
-  command.action(runtime.action<ApiOptions>((ctx, [path], opts) => run(ctx, path as string, opts)));
-}
+  ],
+  run: (ctx, [path], opts) => run(ctx, path as string, opts),
+};
 
-export async function run(ctx: Context, rawPath: string, opts: ApiOptions): Promise<void> {
+async function run(ctx: Context, rawPath: string, opts: ApiOptions): Promise<void> {
   const params = await collectParams(ctx, opts);
   const hasParams = Object.keys(params).length > 0;
   const writes = !opts.paginate && (hasParams || opts.input !== undefined);

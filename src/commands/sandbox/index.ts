@@ -2,13 +2,11 @@
 // print how to reach it, run until the signal aborts. serveSandbox never
 // throws: bad input → 2, cannot listen → 1. The sandbox loads only when run.
 import { isIP } from 'node:net';
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { withExamples } from '../../cli/build.js';
 import { intOption } from '../../cli/parsers.js';
-import type { Runtime } from '../../runtime.js';
 import { SvcError, UsageError } from '../../errors.js';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index.js';
+import type { LeafSpec } from '../../cli/spec.js';
 
 interface SandboxFlags {
   host: string;
@@ -43,34 +41,39 @@ function rate(value: string): number {
   return n;
 }
 
-export function register(program: Command, runtime: Runtime, summary: string): void {
-  const command = program
-    .command('sandbox')
-    .description(summary)
-    .option('--host <address>', 'loopback address to listen on', '127.0.0.1')
-    .option('--port <n>', 'port (0 picks a free one)', intOption('--port', 0, 65535), 8080)
-    .option('--projects <n>', 'number of seeded projects', intOption('--projects', 0, 1_000_000), 50)
-    .option('--storages <names>', 'comma-separated storage names (projects start on the first)', 'default,storage2')
-    .option('--seed <n>', 'seed for the generated data and faults', intOption('--seed', 0), 1)
-    .option('--admin-token <token>', 'use this value as the admin token')
-    .option('--move-ms <ms>', 'time each storage-move step takes', intOption('--move-ms', 0), 200)
-    .option('--move-failure-rate <r>', 'share of storage moves that fail (0-1)', rate, 0)
-    .option('--faults <spec>', 'inject faults per request, e.g. 429=0.05,503=0.02,reset=0.01,slow=0.02')
-    .option('--rate-limit <n>', 'requests per minute per token', intOption('--rate-limit', 1))
-    .option('--captcha', 'answer spam with a CAPTCHA request (409) instead of a plain error')
-    .option('--latency-ms <ms>', 'delay every API answer by N ms, or by MIN-MAX ms drawn from the seed', latency)
-    .option('--max-concurrency <n>', 'handle at most N requests at once; more wait in order', intOption('--max-concurrency', 1, 100_000))
-    .option('--log', 'print one line per request to stderr');
-  withExamples(command, [
+/** The description is the registry's summary of the command. */
+export const command: LeafSpec<SandboxFlags> = {
+  name: 'sandbox',
+  options: [
+    { flags: '--host <address>', help: 'loopback address to listen on', default: '127.0.0.1' },
+    { flags: '--port <n>', help: 'port (0 picks a free one)', parse: intOption('--port', 0, 65535), default: 8080 },
+    { flags: '--projects <n>', help: 'number of seeded projects', parse: intOption('--projects', 0, 1_000_000), default: 50 },
+    { flags: '--storages <names>', help: 'comma-separated storage names (projects start on the first)', default: 'default,storage2' },
+    { flags: '--seed <n>', help: 'seed for the generated data and faults', parse: intOption('--seed', 0), default: 1 },
+    { flags: '--admin-token <token>', help: 'use this value as the admin token' },
+    { flags: '--move-ms <ms>', help: 'time each storage-move step takes', parse: intOption('--move-ms', 0), default: 200 },
+    { flags: '--move-failure-rate <r>', help: 'share of storage moves that fail (0-1)', parse: rate, default: 0 },
+    { flags: '--faults <spec>', help: 'inject faults per request, e.g. 429=0.05,503=0.02,reset=0.01,slow=0.02' },
+    { flags: '--rate-limit <n>', help: 'requests per minute per token', parse: intOption('--rate-limit', 1) },
+    { flags: '--captcha', help: 'answer spam with a CAPTCHA request (409) instead of a plain error' },
+    { flags: '--latency-ms <ms>', help: 'delay every API answer by N ms, or by MIN-MAX ms drawn from the seed', parse: latency },
+    {
+      flags: '--max-concurrency <n>',
+      help: 'handle at most N requests at once; more wait in order',
+      parse: intOption('--max-concurrency', 1, 100_000),
+    },
+    { flags: '--log', help: 'print one line per request to stderr' },
+  ],
+  examples: [
     'svc sandbox --port 0 -o json &',
     'svc sandbox --projects 100000 --storages default,storage2,storage3',
     'svc sandbox --faults 429=0.05,503=0.02,reset=0.01 --move-failure-rate 0.1',
     'svc sandbox --latency-ms 20-80 --max-concurrency 4',
-  ]);
-  command.action(runtime.action<SandboxFlags>((ctx, _args, opts) => run(ctx, opts)));
-}
+  ],
+  run: (ctx, _args, opts) => run(ctx, opts),
+};
 
-export async function run(ctx: Context, opts: SandboxFlags): Promise<void> {
+async function run(ctx: Context, opts: SandboxFlags): Promise<void> {
   const storages = opts.storages
     .split(',')
     .map((s) => s.trim())
