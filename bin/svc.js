@@ -19,11 +19,16 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     throw error;
   }
   const controller = new AbortController();
+  const onForcedExit = new Set();
   let firstInterruptAt = 0;
   const onSignal = () => {
     // The config store's file writer (when-exit, via conf) re-raises every signal it catches at
-    // once; only a second press at least a moment later forces the exit without clean-up.
-    if (firstInterruptAt && Date.now() - firstInterruptAt > 250) process.exit(INTERRUPTED);
+    // once; only a second press at least a moment later forces the exit, after the clean-ups
+    // commands asked for (a half-written download's temporary file).
+    if (firstInterruptAt && Date.now() - firstInterruptAt > 250) {
+      for (const cleanup of onForcedExit) cleanup();
+      process.exit(INTERRUPTED);
+    }
     firstInterruptAt ||= Date.now();
     controller.abort();
   };
@@ -43,6 +48,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       stderr: Boolean(process.stderr.isTTY),
     },
     signal: controller.signal,
+    onForcedExit: (cleanup) => {
+      onForcedExit.add(cleanup);
+      return () => onForcedExit.delete(cleanup);
+    },
   });
   process.exitCode = code;
   // Idle keep-alive sockets must not hold the exit; stdout and stderr are synchronous here.

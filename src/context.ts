@@ -19,6 +19,11 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   isTTY: { stdin: boolean; stdout: boolean; stderr: boolean };
   signal: AbortSignal;
+  /**
+   * Runs `cleanup` if the process is ended at once (a second Ctrl-C), before anything else could
+   * clean up; returns the function that forgets it. Given by bin/, which owns the process.
+   */
+  onForcedExit?: (cleanup: () => void) => () => void;
 }
 
 export interface Spinner {

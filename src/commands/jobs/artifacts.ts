@@ -4,7 +4,7 @@ import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Context } from '../../context.js';
+import type { Context, Io } from '../../context.js';
 import { downloadJobArtifacts, getJob } from '../../api/jobs.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
@@ -50,7 +50,7 @@ async function run(ctx: Context, project: string, jobId: string, opts: Artifacts
   }
   const target = resolve(opts.out ?? DEFAULT_ARTIFACTS_FILE);
   await checkTarget(target, Boolean(opts.force), opts.out === undefined ? '' : '--out ');
-  const partial = await PartialFile.create(target);
+  const partial = await PartialFile.create(target, ctx.io);
   try {
     const http = await ctx.http();
     const res = await explainNotFound(http, project, jobId, () => downloadJobArtifacts(http, project, jobId));
@@ -141,26 +141,28 @@ function contentLength(headers: Record<string, string>): number | undefined {
  */
 class PartialFile {
   private committed = false;
-  private readonly removeOnExit = () => {
-    try {
-      unlinkSync(this.path);
-    } catch {
-      // already gone
-    }
-  };
+  private readonly forget: () => void;
 
   private constructor(
     readonly path: string,
     readonly target: string,
     private readonly handle: FileHandle,
+    io: Io,
   ) {
-    process.once('exit', this.removeOnExit);
+    this.forget =
+      io.onForcedExit?.(() => {
+        try {
+          unlinkSync(this.path);
+        } catch {
+          // already gone
+        }
+      }) ?? (() => undefined);
   }
 
-  static async create(target: string): Promise<PartialFile> {
+  static async create(target: string, io: Io): Promise<PartialFile> {
     const path = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
     try {
-      return new PartialFile(path, target, await open(path, 'wx', 0o644));
+      return new PartialFile(path, target, await open(path, 'wx', 0o644), io);
     } catch (error) {
       throw new UsageError(`cannot write in ${dirname(target)}: ${describeFsError(error)}`);
     }
@@ -176,7 +178,7 @@ class PartialFile {
   }
 
   async discard(): Promise<void> {
-    process.off('exit', this.removeOnExit);
+    this.forget();
     await this.handle.close().catch(() => undefined);
     if (!this.committed) await unlink(this.path).catch(() => undefined);
   }
