@@ -66,3 +66,26 @@ describe('a wait whose poll hangs (#10 case 4)', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 });
+
+describe('Ctrl-C under the storage-move spinner (#9 item 1)', () => {
+  it('storage-move schedule --wait: exits 130 with the resume command, the terminal as it was', async () => {
+    const sandbox = await startTestSandbox({ projects: 3, moveMs: 60_000 });
+    try {
+      const env = { ...isolatedEnv({ env: sandboxEnv(sandbox) }), TERM: 'xterm-256color' };
+      const term = spawnPty(
+        ['node', BIN, 'storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait'],
+        {
+          env,
+        },
+      );
+      await term.waitFor('projects 0/3 finished');
+      term.write('\x03');
+      const end = await term.exit();
+      expect(end.exitCode).toBe(130);
+      expect(end.output).toContain('Resume with: svc storage-move wait --from default --to storage2 --kind projects');
+      expect(end.mode).toMatchObject({ echo: true, canonical: true, signals: true });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
