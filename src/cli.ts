@@ -5,7 +5,7 @@ import { NOUNS, type CommandModule, type NounEntry } from './commands/index.js';
 import { addCommand, addWrappedHelp, renamedOptionsOf, withExamples } from './cli/build.js';
 import { GLOBAL_FLAGS_WITH_VALUES } from './global-options.js';
 import { ExitCode } from './errors.js';
-import { outputFailure } from './output/writer.js';
+import { outputFailure } from './output/stream-errors.js';
 import { addGlobalOptions, createRuntime, reportError, type Runtime } from './runtime.js';
 
 /** The command words of the line (noun, verb, …) with their positions, skipping global options and their values. */

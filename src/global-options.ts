@@ -1,5 +1,5 @@
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, TOKEN_TYPES } from './http/types.js';
-import { OUTPUT_FORMATS } from './output/format.js';
+import { OUTPUT_FORMATS } from './output/formats.js';
 import { fieldsOption, intOption, secondsOption } from './cli/parsers.js';
 
 /**

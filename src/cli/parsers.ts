@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { parseFieldList } from '../output/format.js';
+import { parseFieldList } from '../output/formats.js';
 
 /** Whole numbers within bounds; commander words the refusal (exit 2). */
 export function intOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {

@@ -5,9 +5,6 @@ import { isKeptNumber, stringifyJson } from '../json.js';
 
 export { renderTable } from './table.js';
 
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'tsv';
-export const OUTPUT_FORMATS: OutputFormat[] = ['table', 'json', 'ndjson', 'tsv'];
-
 export type JsonRecord = Record<string, unknown>;
 
 /** Reads a dot path such as `namespace.full_path`. */
@@ -86,11 +83,4 @@ export function ndjsonLines(values: unknown[]): string {
 
 function escapeRawInJson(text: string): string {
   return text.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-export function parseFieldList(value: string): string[] {
-  return value
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
 }

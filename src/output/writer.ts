@@ -1,8 +1,9 @@
 import type { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
-import { SvcError } from '../errors.js';
 import { batchesOf } from './batches.js';
-import { getField, jsonText, ndjsonLines, pickFields, renderRecord, tsvLine, type OutputFormat } from './format.js';
+import { outputFailure, readerGone, watch } from './stream-errors.js';
+import { getField, jsonText, ndjsonLines, pickFields, renderRecord, tsvLine } from './format.js';
+import type { OutputFormat } from './formats.js';
 import { planTable, renderTableHeader, renderTableRows, tableCells, terminalColumnsOf, type TableLayout } from './table.js';
 
 export interface OutputSettings {
@@ -19,29 +20,6 @@ export interface OutputSettings {
 
 export interface ListResult {
   count: number;
-}
-
-const streamErrors = new WeakMap<Writable, NodeJS.ErrnoException>();
-const watched = new WeakSet<Writable>();
-
-/** Failed writes to stdout surface as 'error' events after the write returned: remember the last. */
-function watch(stream: Writable): void {
-  if (watched.has(stream)) return;
-  watched.add(stream);
-  stream.on('error', (error: NodeJS.ErrnoException) => streamErrors.set(stream, error));
-}
-
-/** The reader of stdout went away (`| head`): what it took is all it wants. */
-export function readerGone(stream: Writable): boolean {
-  return streamErrors.get(stream)?.code === 'EPIPE';
-}
-
-/** A failure to write the output other than a reader going away (a full disk): it ends the command. */
-export function outputFailure(stream: Writable): SvcError | undefined {
-  const error = streamErrors.get(stream);
-  if (!error || error.code === 'EPIPE') return undefined;
-  const reason = error.code === 'ENOSPC' ? 'no space left on the device' : error.message;
-  return new SvcError(`cannot write the output: ${reason} (${error.code ?? 'error'})`);
 }
 
 /**

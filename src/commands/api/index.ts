@@ -4,7 +4,7 @@ import { SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { ApiResponse, RequestBody } from '../../http/client.js';
 import { isCredentialHeader } from '../../http/credential-headers.js';
-import type { OutputFormat } from '../../output/format.js';
+import type { OutputFormat } from '../../output/formats.js';
 import { write, writeList, writeRecord } from '../../output/writer.js';
 import { collect } from '../../cli/parsers.js';
 import { parseJson } from '../../json.js';

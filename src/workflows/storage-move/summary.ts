@@ -1,4 +1,5 @@
-import { pickFields, type OutputFormat } from '../../output/format.js';
+import { pickFields } from '../../output/format.js';
+import type { OutputFormat } from '../../output/formats.js';
 
 export interface KindSummary {
   kind: string;
