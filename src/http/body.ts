@@ -102,9 +102,7 @@ export function parseErrorBody(bytes: Buffer): { text: string; body: unknown } {
 
 /** What one attempt's answer amounted to, its body read as far as the request needs. */
 export type Answer =
-  | { kind: 'redirect'; location: string }
-  | { kind: 'error'; text: string; body: unknown }
-  | { kind: 'data'; data: unknown };
+  { kind: 'redirect'; location: string } | { kind: 'error'; text: string; body: unknown } | { kind: 'data'; data: unknown };
 
 export interface ReadOptions {
   method: string;

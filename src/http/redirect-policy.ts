@@ -17,8 +17,7 @@ export interface RedirectInput {
 }
 
 export type RedirectDecision =
-  | { follow: true; method: string; sendCredentials: boolean }
-  | { follow: false; reason: 'too-many' | 'write-not-followed' };
+  { follow: true; method: string; sendCredentials: boolean } | { follow: false; reason: 'too-many' | 'write-not-followed' };
 
 export function redirectDecision(input: RedirectInput): RedirectDecision {
   if (input.hops >= MAX_REDIRECTS) return { follow: false, reason: 'too-many' };

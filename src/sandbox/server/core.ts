@@ -22,8 +22,9 @@ export const MAX_QUERY_BYTES = 8192;
 const MAX_RECORDED_BODY = 256 * 1024;
 const MAX_RECORDS = 200_000;
 
-export interface CoreOptions
-  extends Required<Omit<SandboxOptions, 'log' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port' | 'latencyMs'>> {
+export interface CoreOptions extends Required<
+  Omit<SandboxOptions, 'log' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port' | 'latencyMs'>
+> {
   log?: (line: string) => void;
   faults: string;
   spreadStorages: boolean;

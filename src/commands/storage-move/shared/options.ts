@@ -14,12 +14,10 @@ export const MAX_WAIT_TIMEOUT_S = 2_592_000;
 
 /** The --kind words of every verb: plural or singular names, or `all`. */
 const KIND_WORDS = new Map<string, MoveKind[]>([
-  ...MOVE_KINDS.flatMap(
-    (k): Array<[string, MoveKind[]]> => [
-      [KIND_NAMES[k], [k]],
-      [k, [k]],
-    ],
-  ),
+  ...MOVE_KINDS.flatMap((k): Array<[string, MoveKind[]]> => [
+    [KIND_NAMES[k], [k]],
+    [k, [k]],
+  ]),
   ['all', [...MOVE_KINDS]],
 ]);
 const KIND_CHOICES = 'projects, snippets, groups or all';
