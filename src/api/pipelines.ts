@@ -1,5 +1,5 @@
 import type { HttpClient } from '../http/client.js';
-import { apiPath } from '../http/encode.js';
+import { apiPath, type QueryParams } from '../http/encode.js';
 import type { Pipeline, PipelineVariable } from './types.js';
 
 /** Variables go in the JSON body as an array of hashes, so long lists never meet a 414. */
@@ -14,4 +14,24 @@ export async function createPipeline(
 
 export async function getPipeline(http: HttpClient, project: string, pipelineId: string | number): Promise<Pipeline> {
   return await http.record<Pipeline>({ path: apiPath`/projects/${project}/pipelines/${pipelineId}` });
+}
+
+/** The newest pipeline of a ref (the default branch without one); the service answers 403 when there is none. */
+export async function getLatestPipeline(http: HttpClient, project: string, ref: string | undefined): Promise<Pipeline> {
+  return await http.record<Pipeline>({ path: apiPath`/projects/${project}/pipelines/latest`, query: { ref } });
+}
+
+export async function listPipelinesPage(http: HttpClient, project: string, query: QueryParams): Promise<Pipeline[]> {
+  const res = await http.request<Pipeline[]>({ path: apiPath`/projects/${project}/pipelines`, query });
+  return res.data;
+}
+
+/** 200 with the pipeline; one that already ended comes back unchanged. */
+export async function cancelPipeline(http: HttpClient, project: string, pipelineId: string): Promise<Pipeline> {
+  return await http.record<Pipeline>({ method: 'POST', path: apiPath`/projects/${project}/pipelines/${pipelineId}/cancel` });
+}
+
+/** 201 with the pipeline, whose failed and canceled jobs were replaced by new ones (none is still a 201). */
+export async function retryPipeline(http: HttpClient, project: string, pipelineId: string): Promise<Pipeline> {
+  return await http.record<Pipeline>({ method: 'POST', path: apiPath`/projects/${project}/pipelines/${pipelineId}/retry` });
 }
