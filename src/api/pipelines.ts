@@ -25,13 +25,3 @@ export async function listPipelinesPage(http: HttpClient, project: string, query
   const res = await http.request<Pipeline[]>({ path: apiPath`/projects/${project}/pipelines`, query });
   return res.data;
 }
-
-/** 200 with the pipeline; one that already ended comes back unchanged. */
-export async function cancelPipeline(http: HttpClient, project: string, pipelineId: string): Promise<Pipeline> {
-  return await http.record<Pipeline>({ method: 'POST', path: apiPath`/projects/${project}/pipelines/${pipelineId}/cancel` });
-}
-
-/** 201 with the pipeline, whose failed and canceled jobs were replaced by new ones (none is still a 201). */
-export async function retryPipeline(http: HttpClient, project: string, pipelineId: string): Promise<Pipeline> {
-  return await http.record<Pipeline>({ method: 'POST', path: apiPath`/projects/${project}/pipelines/${pipelineId}/retry` });
-}

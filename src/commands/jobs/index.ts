@@ -1,4 +1,5 @@
 import { getVerb, listVerb } from '../generic/verbs.js';
+import { CANCEL, PLAY, RETRY } from './actions.js';
 import { ARTIFACTS } from './artifacts.js';
 import { LIST } from './list.js';
 import { LOG } from './log.js';
@@ -11,5 +12,8 @@ export const commands = [
     examples: ['svc jobs get acme/platform/api 1234', 'svc jobs get 42 1234 --fields status,failure_reason'],
   }),
   LOG,
+  RETRY,
+  CANCEL,
+  PLAY,
   ARTIFACTS,
 ];

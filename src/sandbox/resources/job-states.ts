@@ -40,13 +40,19 @@ export function jobById(w: World, id: number): JobRec | null {
 function runOf(w: World, job: JobRec, pl: PipelineRec): JobRun | null {
   const retried = pipelineStore(w).runs.get(job.id);
   if (retried) return retried;
-  if (pl.fixedStatus !== null) return null;
+  if (pl.fixedStatus !== null || isManual(job)) return null;
   return { start: pl.createdAt, outcome: job.name === 'test' && pl.willFail ? 'failed' : 'success' };
+}
+
+/** A pipeline of a tag has a manual `deploy` job, which waits (and does not hold the pipeline) until played. */
+export function isManual(job: JobRec): boolean {
+  return job.name === 'deploy';
 }
 
 export function jobState(w: World, job: JobRec, now = Date.now()): JobState {
   const pl = pipelineById(w, job.pipelineId)!;
   const run = runOf(w, job, pl);
+  if (!run && isManual(job)) return { status: 'manual', startedAt: null, finishedAt: null, updatedAt: pl.createdAt, progress: 0 };
   if (!run) {
     const status = job.name === 'build' ? 'success' : (pl.fixedStatus as string);
     return { status, startedAt: pl.createdAt + 20_000, finishedAt: pl.createdAt + 320_000, updatedAt: pl.createdAt + 320_000, progress: 1 };
@@ -85,7 +91,9 @@ export function pipelineJobs(w: World, pl: PipelineRec, includeRetried: boolean)
 }
 
 export function pipelineState(w: World, pl: PipelineRec): Omit<JobState, 'progress'> {
-  const states = pipelineJobs(w, pl, false).map((job) => jobState(w, job));
+  const states = pipelineJobs(w, pl, false)
+    .map((job) => jobState(w, job))
+    .filter((st) => st.status !== 'manual');
   const all = pipelineJobs(w, pl, true).map((job) => jobState(w, job));
   const has = (status: string) => states.some((st) => st.status === status);
   const active = ACTIVE.find(has);
@@ -110,13 +118,19 @@ export function isRetryable(w: World, job: JobRec): boolean {
   return ['success', 'failed', 'canceled'].includes(jobState(w, job).status);
 }
 
+/** A played manual job is queued at once (pending) and succeeds. */
+export function playJob(w: World, job: JobRec): void {
+  pipelineStore(w).runs.set(job.id, { start: Date.now() - JOB_STEP_MS, outcome: 'success' });
+}
+
 /** A new job in the old one's place; a test job of a pipeline meant to fail fails again. */
 export function retryJob(w: World, job: JobRec): JobRec {
   const store = pipelineStore(w);
   const pl = pipelineById(w, job.pipelineId)!;
   const copy: JobRec = { ...job, id: store.nextJobId++ };
   store.jobs.set(copy.id, copy);
-  store.runs.set(copy.id, { start: Date.now(), outcome: job.name === 'test' && pl.willFail ? 'failed' : 'success' });
+  const outcome = job.name === 'test' && pl.willFail ? 'failed' : 'success';
+  store.runs.set(copy.id, { start: Date.now() - (isManual(job) ? JOB_STEP_MS : 0), outcome });
   store.retriedBy.set(latestJob(w, job.id), copy.id);
   return copy;
 }

@@ -14,7 +14,7 @@ import { commitJson } from './commits.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { jobLog } from './job-logs.js';
-import { cancelJob, isRetryable, jobById, jobState, pipelineJobs, retryJob } from './job-states.js';
+import { cancelJob, isRetryable, jobById, jobState, pipelineJobs, playJob, retryJob } from './job-states.js';
 import { findPipeline, pipelineById, pipelineJson, pipelineStore, STATUSES } from './pipelines.js';
 import { userBasic } from './users.js';
 
@@ -82,6 +82,18 @@ function scopeFilter(ctx: Ctx): (job: JobRec) => boolean {
   return (job) => scopes.includes(jobState(ctx.world, job).status);
 }
 
+/** `job_variables_attributes`: an array of `{key, value}`, both required. */
+function checkJobVariables(raw: unknown): void {
+  if (raw === undefined || raw === null || raw === '') return;
+  const list = Array.isArray(raw) ? raw : typeof raw === 'object' ? Object.values(raw as object) : null;
+  if (!list) throw E.invalid('job_variables_attributes');
+  list.forEach((v, i) => {
+    const o = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
+    const missing = ['key', 'value'].filter((k) => o[k] === undefined || o[k] === null);
+    if (missing.length) throw E.missing(...missing.map((k) => `job_variables_attributes[${i}][${k}]`));
+  });
+}
+
 function findJob(ctx: Ctx, p: ProjectRec): JobRec {
   const job = jobById(ctx.world, intSeg(ctx, 'job_id'));
   if (!job || job.projectId !== p.id) throw E.findNotFound();
@@ -143,6 +155,14 @@ export function mountJobs({ root, project }: Mounts): void {
     const job = findJob(ctx, p);
     if (!isRetryable(ctx.world, job)) throw E.forbidden('Job is not retryable');
     sendJson(ctx, 201, jobJson(ctx.world, retryJob(ctx.world, job)));
+  });
+  project.post('/jobs/:job_id/play', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'update_pipeline');
+    const job = findJob(ctx, p);
+    checkJobVariables(ctx.params.job_variables_attributes);
+    if (jobState(ctx.world, job).status !== 'manual') throw E.badRequest('400 Bad request - Unplayable Job');
+    playJob(ctx.world, job);
+    sendJson(ctx, 200, jobJson(ctx.world, job));
   });
   root.get('/job', { auth: 'user', job: true }, (ctx) => {
     if (ctx.token?.kind !== 'job') throw E.notFound('Job');

@@ -265,7 +265,8 @@ function createPipeline(
   const id = store.nextPipelineId++;
   const willFail = ref.startsWith('fail/') || variables.some((v) => v.key === 'SANDBOX_PIPELINE_RESULT' && v.value === 'failed');
   const jobIds = [];
-  for (const name of ['build', 'test']) {
+  const isTag = w.repos.tags(p.id).some((t) => t.name === ref);
+  for (const name of isTag ? ['build', 'test', 'deploy'] : ['build', 'test']) {
     const jid = store.nextJobId++;
     store.jobs.set(jid, { id: jid, pipelineId: id, projectId: p.id, name, stage: name, hasArtifacts: name === 'build' });
     jobIds.push(jid);

@@ -154,3 +154,34 @@ describe('§4 job cancel and retry', () => {
     expect([r.json.name, r.json.status]).toEqual(['build', 'created']);
   });
 });
+
+describe('§4 play', () => {
+  it('a tag pipeline has a manual job that does not hold the pipeline; play answers 200 and queues it', async () => {
+    const p = await pipeline('v1.1.0');
+    await finished(p.id);
+    const jobs = await jobsOf(p.id);
+    expect(jobs.map((j) => `${j.name} ${j.status}`)).toEqual(['build success', 'test success', 'deploy manual']);
+    expect((await c.call(`/projects/1/pipelines/${p.id}`, { as: 'user' })).json.status).toBe('success');
+    const deploy = jobs[2]!;
+    const r = await c.call(`/projects/1/jobs/${deploy.id}/play`, {
+      as: 'user',
+      method: 'POST',
+      json: { job_variables_attributes: [{ key: 'A', value: '1' }] },
+    });
+    expect(r.status).toBe(200);
+    expect([r.json.id, r.json.status]).toEqual([deploy.id, 'pending']);
+    expect((await c.call(`/projects/1/pipelines/${p.id}`, { as: 'user' })).json.status).toBe('pending');
+  });
+
+  it('answers a job that is not manual 400 {"message":"400 Bad request - Unplayable Job"}', async () => {
+    const r = await c.call('/projects/1/jobs/1/play', { as: 'user', method: 'POST' });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ message: '400 Bad request - Unplayable Job' });
+  });
+
+  it('requires key and value in job_variables_attributes', async () => {
+    const r = await c.call('/projects/1/jobs/1/play', { as: 'user', method: 'POST', json: { job_variables_attributes: [{ key: 'A' }] } });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'job_variables_attributes[0][value] is missing' });
+  });
+});
