@@ -67,9 +67,12 @@ describe('pipeline list', () => {
   });
 
   it('filters by sha and username as the service does', async () => {
-    const pipeline = await created('4', 'develop');
-    const all = await suite.run(['pipeline', 'list', '4', '--username', 'root', '-o', 'json', '--fields', 'id,ref']);
-    expect(JSON.parse(all.stdout)).toEqual([{ id: pipeline.id, ref: 'develop' }]);
+    const pipeline = (await created('4', 'develop')) as { id: number; sha: string };
+    const byUser = await suite.run(['pipeline', 'list', '4', '--username', 'root', '-o', 'json', '--fields', 'id,ref']);
+    expect(JSON.parse(byUser.stdout)).toEqual([{ id: pipeline.id, ref: 'develop' }]);
+    const bySha = await suite.run(['pipeline', 'list', '4', '--sha', pipeline.sha, '-o', 'json', '--fields', 'id']);
+    expect(JSON.parse(bySha.stdout)).toEqual([{ id: pipeline.id }]);
+    expect(onlyRequest(suite, 'GET', /pipelines/).rawQuery).toBe(`sha=${pipeline.sha}&per_page=100`);
   });
 });
 
