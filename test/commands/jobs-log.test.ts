@@ -3,6 +3,7 @@ import { startScriptedServer, text } from '../drills/scripted-server.js';
 import { BIN, isolatedEnv } from '../support/harness.js';
 import { spawnPty } from '../support/pty.js';
 import { sandboxEnv } from '../support/sandbox.js';
+import { followLog } from '../../src/workflows/pipelines/follow-log.js';
 import { lastLines, LogFilter } from '../../src/workflows/pipelines/log-filter.js';
 import { useSandbox } from './support.js';
 
@@ -137,5 +138,57 @@ describe('log filtering', () => {
     expect(lastLines(Buffer.from('a\nb\nc'), 1).toString()).toBe('c');
     expect(lastLines(Buffer.from('a\nb\n'), 5).toString()).toBe('a\nb\n');
     expect(lastLines(Buffer.from('\n'), 1).toString()).toBe('\n');
+  });
+});
+
+describe('following a log', () => {
+  /** A job whose reads return these logs and statuses in turn, on a clock that only records the waits. */
+  async function follow(reads: Array<[string, string]>, shown?: number) {
+    const sleeps: number[] = [];
+    const written: string[] = [];
+    const warnings: string[] = [];
+    let read = 0;
+    const status = await followLog(
+      { status: async () => reads[read]![1], log: async () => Buffer.from(reads[read++]![0]) },
+      {
+        clock: { now: () => 0, sleep: async (ms) => void sleeps.push(ms) },
+        signal: new AbortController().signal,
+        intervalMs: 1000,
+        shown,
+        write: async (bytes) => void written.push(bytes.toString()),
+        warn: (line) => warnings.push(line),
+      },
+    );
+    return { status, sleeps, written, warnings, reads: read };
+  }
+
+  it('prints only what each read adds, doubles the wait while nothing comes, and stops at the final status', async () => {
+    const result = await follow([
+      ['', 'pending'],
+      ['', 'running'],
+      ['a\n', 'running'],
+      ['a\n', 'running'],
+      ['a\nb\n', 'failed'],
+    ]);
+    expect(result).toEqual({ status: 'failed', sleeps: [2000, 4000, 1000, 2000], written: ['a\n', 'b\n'], warnings: [], reads: 5 });
+  });
+
+  it('caps the wait at 30 s and starts after what --tail already printed', async () => {
+    const idle: Array<[string, string]> = Array.from({ length: 7 }, () => ['abc', 'running']);
+    const result = await follow([...idle, ['abcd', 'success']], 3);
+    expect(result.sleeps).toEqual([2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+    expect(result.written).toEqual(['d']);
+  });
+
+  it('warns when the log on the server got shorter, and goes on from its end', async () => {
+    const result = await follow([
+      ['abcdef', 'running'],
+      ['ab', 'running'],
+      ['abc', 'success'],
+    ]);
+    expect(result.written).toEqual(['abcdef', 'c']);
+    expect(result.warnings).toEqual([
+      'the log on the server is now shorter than what was printed (2 of 6 bytes); printing from its end on',
+    ]);
   });
 });
