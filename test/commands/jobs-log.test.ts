@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer, text } from '../drills/scripted-server.js';
-import { BIN, isolatedEnv } from '../support/harness.js';
+import { BIN, isolatedEnv, spawnSvc } from '../support/harness.js';
 import { spawnPty } from '../support/pty.js';
 import { sandboxEnv } from '../support/sandbox.js';
 import { followLog } from '../../src/workflows/pipelines/follow-log.js';
@@ -101,6 +101,22 @@ describe('jobs log', () => {
     const missing = await suite.run(['jobs', 'log', '1', '999999']);
     expect(missing.exitCode).toBe(5);
     expect(missing.stderr).toBe('svc: GET /projects/1/jobs/999999/trace failed: 404 Not found\n');
+  });
+
+  it('--follow exits 130 on Ctrl-C, saying the job keeps running', async () => {
+    const url = server.add('endless', (req, res) => {
+      if (req.url?.endsWith('/trace')) res.writeHead(200, { 'content-type': 'text/plain' }).end('step 1\n');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 5, status: 'running' }));
+    });
+    const child = spawnSvc(['jobs', 'log', '1', '5', '--follow', '--interval', '0.05'], {
+      env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' },
+    });
+    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stdout)).toBe('step 1\n');
+    expect(String(result.stderr)).toBe('svc: interrupted; job 5 keeps running on the server\n');
   });
 
   it('keeps colours and section markers on a terminal, and escapes any other control sequence', async () => {
