@@ -16,3 +16,13 @@ export function downloadJobArtifacts(http: HttpClient, project: string, jobId: s
 export function getJob(http: HttpClient, project: string, jobId: string | number): Promise<Record<string, unknown>> {
   return http.record<Record<string, unknown>>({ path: apiPath`/projects/${project}/jobs/${jobId}` });
 }
+
+/** The job's whole log so far (the service has no ranges); it grows while the job runs. */
+export async function getJobLog(http: HttpClient, project: string, jobId: string | number): Promise<Buffer> {
+  const res = await http.request<Buffer>({ path: apiPath`/projects/${project}/jobs/${jobId}/trace`, responseType: 'buffer' });
+  return res.data;
+}
+
+export function streamJobLog(http: HttpClient, project: string, jobId: string | number): Promise<ApiResponse<Readable>> {
+  return http.request<Readable>({ path: apiPath`/projects/${project}/jobs/${jobId}/trace`, responseType: 'stream' });
+}

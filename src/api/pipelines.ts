@@ -1,5 +1,5 @@
 import type { HttpClient } from '../http/client.js';
-import { apiPath } from '../http/encode.js';
+import { apiPath, type QueryParams } from '../http/encode.js';
 import type { Pipeline, PipelineVariable } from './types.js';
 
 /** Variables go in the JSON body as an array of hashes, so long lists never meet a 414. */
@@ -14,4 +14,14 @@ export async function createPipeline(
 
 export async function getPipeline(http: HttpClient, project: string, pipelineId: string | number): Promise<Pipeline> {
   return await http.record<Pipeline>({ path: apiPath`/projects/${project}/pipelines/${pipelineId}` });
+}
+
+/** The newest pipeline of a ref (the default branch without one); the service answers 403 when there is none. */
+export async function getLatestPipeline(http: HttpClient, project: string, ref: string | undefined): Promise<Pipeline> {
+  return await http.record<Pipeline>({ path: apiPath`/projects/${project}/pipelines/latest`, query: { ref } });
+}
+
+export async function listPipelinesPage(http: HttpClient, project: string, query: QueryParams): Promise<Pipeline[]> {
+  const res = await http.request<Pipeline[]>({ path: apiPath`/projects/${project}/pipelines`, query });
+  return res.data;
 }

@@ -21,6 +21,8 @@ const PROJECT_ABILITY = {
   push_code: DEVELOPER,
   read_pipeline: REPORTER,
   create_pipeline: DEVELOPER,
+  update_pipeline: DEVELOPER,
+  destroy_pipeline: OWNER,
   read_build: REPORTER,
   read_release: GUEST,
   create_release: DEVELOPER,

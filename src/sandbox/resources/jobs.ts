@@ -1,36 +1,24 @@
 // Jobs: project and pipeline job lists (`scope[]`, `include_retried`), one
-// job, its artifacts (302 to the object listener), and `GET /job` for job
-// tokens (reference endpoints §4). Every pipeline has `build` (artifacts) and `test`.
+// job, its log, cancel and retry, its artifacts (302 to the object listener), and
+// `GET /job` for job tokens (reference endpoints §4). Every pipeline has `build`
+// (artifacts) and `test`.
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { offsetPage, pageOf } from '../server/paging.js';
 import { boolParam, intSeg, listParam } from '../server/params.js';
 import { sendJson, sendList, sendText } from '../server/respond.js';
-import type { JobRec, PipelineRec, ProjectRec } from '../store/records.js';
+import type { JobRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { buildZip, iso, seededBytes } from '../util.js';
 import { commitJson } from './commits.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { findPipeline, pipelineById, pipelineJson, pipelineState, pipelineStore, SEEDED_JOBS, STATUSES } from './pipelines.js';
+import { jobLog } from './job-logs.js';
+import { cancelJob, isRetryable, jobById, jobState, pipelineJobs, playJob, retryJob } from './job-states.js';
+import { findPipeline, pipelineById, pipelineJson, pipelineStore, STATUSES } from './pipelines.js';
 import { userBasic } from './users.js';
 
-export function jobById(w: World, id: number): JobRec | null {
-  if (!Number.isInteger(id) || id < 1) return null;
-  const own = pipelineStore(w).jobs.get(id);
-  if (own) return own;
-  const pipelineId = Math.ceil(id / SEEDED_JOBS);
-  const pl = pipelineById(w, pipelineId);
-  if (!pl || pl.fixedStatus === null) return null;
-  const build = id - (pipelineId - 1) * SEEDED_JOBS === 1;
-  return { id, pipelineId, projectId: pl.projectId, name: build ? 'build' : 'test', stage: build ? 'build' : 'test', hasArtifacts: build };
-}
-
-function jobStatus(job: JobRec, pl: PipelineRec): string {
-  const s = pipelineState(pl).status;
-  if (job.name === 'build' && (s === 'success' || s === 'failed')) return 'success';
-  return s;
-}
+export { jobById };
 
 function artifactSize(jobId: number): number {
   return 64 * 1024 + (jobId % 16) * 16 * 1024;
@@ -50,10 +38,10 @@ export function artifactArchive(w: World, jobId: number): Buffer {
 function jobJson(w: World, job: JobRec): Record<string, unknown> {
   const pl = pipelineById(w, job.pipelineId)!;
   const p = w.projects.get(job.projectId)!;
-  const st = pipelineState(pl);
-  const status = jobStatus(job, pl);
+  const st = jobState(w, job);
+  const status = st.status;
   const commit = w.repos.findCommit(job.projectId, pl.sha);
-  const finished = status === 'success' || status === 'failed';
+  const finished = st.finishedAt !== null;
   const size = artifactSize(job.id);
   const archive = job.hasArtifacts && status === 'success';
   return {
@@ -65,15 +53,16 @@ function jobJson(w: World, job: JobRec): Record<string, unknown> {
     tag: false,
     coverage: null,
     allow_failure: false,
-    created_at: iso(pl.createdAt),
+    created_at: iso(pipelineStore(w).runs.get(job.id)?.start ?? pl.createdAt),
     started_at: st.startedAt ? iso(st.startedAt) : null,
     finished_at: finished && st.finishedAt ? iso(st.finishedAt) : null,
     erased_at: null,
     duration: finished && st.startedAt && st.finishedAt ? (st.finishedAt - st.startedAt) / 1000 : null,
-    queued_duration: st.startedAt ? (st.startedAt - pl.createdAt) / 1000 : null,
+    queued_duration: st.startedAt ? (st.startedAt - (pipelineStore(w).runs.get(job.id)?.start ?? pl.createdAt)) / 1000 : null,
     user: userBasic(w, w.users.get(pl.userId) ?? w.users.get(1)!),
     commit: commit ? commitJson(w, p, commit) : null,
     pipeline: pipelineJson(w, pl, false),
+    failure_reason: status === 'failed' ? 'script_failure' : undefined,
     web_url: `${w.base()}/${p.fullPath}/-/jobs/${job.id}`,
     project: { ci_job_token_scope_enabled: false },
     artifacts: archive ? [{ file_type: 'archive', size, filename: 'artifacts.zip', file_format: 'zip' }] : [],
@@ -88,10 +77,21 @@ function jobJson(w: World, job: JobRec): Record<string, unknown> {
 /** `scope` / `scope[]`: job statuses. */
 function scopeFilter(ctx: Ctx): (job: JobRec) => boolean {
   const scopes = listParam(ctx, 'scope');
-  boolParam(ctx, 'include_retried'); // no job of the sandbox is ever retried
   if (!scopes) return () => true;
   if (scopes.some((s) => !(STATUSES as readonly string[]).includes(s))) throw E.notValid('scope');
-  return (job) => scopes.includes(jobStatus(job, pipelineById(ctx.world, job.pipelineId)!));
+  return (job) => scopes.includes(jobState(ctx.world, job).status);
+}
+
+/** `job_variables_attributes`: an array of `{key, value}`, both required. */
+function checkJobVariables(raw: unknown): void {
+  if (raw === undefined || raw === null || raw === '') return;
+  const list = Array.isArray(raw) ? raw : typeof raw === 'object' ? Object.values(raw as object) : null;
+  if (!list) throw E.invalid('job_variables_attributes');
+  list.forEach((v, i) => {
+    const o = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
+    const missing = ['key', 'value'].filter((k) => o[k] === undefined || o[k] === null);
+    if (missing.length) throw E.missing(...missing.map((k) => `job_variables_attributes[${i}][${k}]`));
+  });
 }
 
 function findJob(ctx: Ctx, p: ProjectRec): JobRec {
@@ -105,13 +105,12 @@ export function mountJobs({ root, project }: Mounts): void {
     requireAbility(ctx, p, 'read_build');
     const w = ctx.world;
     const keep = scopeFilter(ctx);
-    const ids = pipelineStore(w)
+    const retried = boolParam(ctx, 'include_retried') ?? false;
+    const jobs = pipelineStore(w)
       .pipelines.list(p.id)
-      .flatMap((pl) => pl.jobIds);
-    const jobs = ids
-      .map((id) => jobById(w, id)!)
+      .flatMap((pl) => pipelineJobs(w, pl, retried))
       .filter(keep)
-      .reverse();
+      .sort((a, b) => b.id - a.id);
     // The project job list is paginated without counting (reference endpoints §4).
     sendList(
       ctx,
@@ -121,9 +120,8 @@ export function mountJobs({ root, project }: Mounts): void {
   project.get('/pipelines/:pipeline_id/jobs', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');
     const keep = scopeFilter(ctx);
-    const jobs = findPipeline(ctx, p)
-      .jobIds.map((j) => jobById(ctx.world, j)!)
-      .filter(keep);
+    const retried = boolParam(ctx, 'include_retried') ?? false;
+    const jobs = pipelineJobs(ctx.world, findPipeline(ctx, p), retried).filter(keep);
     sendList(
       ctx,
       pageOf(ctx, jobs).map((j) => jobJson(ctx.world, j)),
@@ -136,9 +134,35 @@ export function mountJobs({ root, project }: Mounts): void {
   project.get('/jobs/:job_id/artifacts', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');
     const job = findJob(ctx, p);
-    if (!job.hasArtifacts || jobStatus(job, pipelineById(ctx.world, job.pipelineId)!) !== 'success') throw E.notFound();
+    if (!job.hasArtifacts || jobState(ctx.world, job).status !== 'success') throw E.notFound();
     const location = ctx.core.signObjectUrl(p.id, job.id);
     sendText(ctx, 302, `This resource has been moved temporarily to ${location}.`, 'text/plain', { Location: location });
+  });
+  project.get('/jobs/:job_id/trace', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_build');
+    const job = findJob(ctx, p);
+    const log = jobLog(ctx.world, job, jobState(ctx.world, job));
+    sendText(ctx, 200, log, 'text/plain', { 'Content-Disposition': `infile; filename="${job.id}.log"` });
+  });
+  project.post('/jobs/:job_id/cancel', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'update_pipeline');
+    const job = findJob(ctx, p);
+    cancelJob(ctx.world, job);
+    sendJson(ctx, 201, jobJson(ctx.world, job));
+  });
+  project.post('/jobs/:job_id/retry', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'update_pipeline');
+    const job = findJob(ctx, p);
+    if (!isRetryable(ctx.world, job)) throw E.forbidden('Job is not retryable');
+    sendJson(ctx, 201, jobJson(ctx.world, retryJob(ctx.world, job)));
+  });
+  project.post('/jobs/:job_id/play', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'update_pipeline');
+    const job = findJob(ctx, p);
+    checkJobVariables(ctx.params.job_variables_attributes);
+    if (jobState(ctx.world, job).status !== 'manual') throw E.badRequest('400 Bad request - Unplayable Job');
+    playJob(ctx.world, job);
+    sendJson(ctx, 200, jobJson(ctx.world, job));
   });
   root.get('/job', { auth: 'user', job: true }, (ctx) => {
     if (ctx.token?.kind !== 'job') throw E.notFound('Job');

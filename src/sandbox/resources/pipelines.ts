@@ -13,13 +13,13 @@ import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
+import { type JobRun, pipelineState } from './job-states.js';
+import { mountPipelineActions } from './pipeline-actions.js';
 import { userBasic } from './users.js';
 
 const SEEDED_PIPELINES = 3;
 export const SEEDED_JOBS = 2;
 const DAY = 86_400_000;
-/** Each step of a created pipeline takes this long. */
-const PIPELINE_STEP_MS = 100;
 
 export const STATUSES = [
   'created',
@@ -61,6 +61,7 @@ const STATUS_LABEL: Record<string, string> = {
   running: 'running',
   pending: 'pending',
   created: 'created',
+  canceled: 'canceled',
 };
 
 function derivePipeline(w: World, pid: number, id: number): PipelineRec | null {
@@ -91,6 +92,12 @@ interface PipelineStore {
   projectOf: Map<number, number>;
   /** jobs of created pipelines */
   jobs: Map<number, JobRec>;
+  /** runs of retried jobs */
+  runs: Map<number, JobRun>;
+  /** job id → when it was canceled */
+  canceledAt: Map<number, number>;
+  /** job id → the job that retried it */
+  retriedBy: Map<number, number>;
   nextPipelineId: number;
   nextJobId: number;
 }
@@ -105,6 +112,9 @@ export const pipelineStore = storeFor<PipelineStore>((w) => ({
   }),
   projectOf: new Map(),
   jobs: new Map(),
+  runs: new Map(),
+  canceledAt: new Map(),
+  retriedBy: new Map(),
   nextPipelineId: w.seededProjects * SEEDED_PIPELINES + 1,
   nextJobId: w.seededProjects * SEEDED_PIPELINES * SEEDED_JOBS + 1,
 }));
@@ -113,28 +123,6 @@ export function pipelineById(w: World, id: number): PipelineRec | null {
   const store = pipelineStore(w);
   const pid = store.projectOf.get(id) ?? Math.ceil(id / SEEDED_PIPELINES);
   return Number.isInteger(id) && id > 0 ? store.pipelines.get(pid, id) : null;
-}
-
-export function pipelineState(pl: PipelineRec): { status: string; startedAt: number | null; finishedAt: number | null; updatedAt: number } {
-  if (pl.fixedStatus) {
-    return {
-      status: pl.fixedStatus,
-      startedAt: pl.createdAt + 20_000,
-      finishedAt: pl.createdAt + 320_000,
-      updatedAt: pl.createdAt + 320_000,
-    };
-  }
-  const t = Date.now() - pl.createdAt;
-  const s = PIPELINE_STEP_MS;
-  if (t < s) return { status: 'created', startedAt: null, finishedAt: null, updatedAt: pl.createdAt };
-  if (t < 2 * s) return { status: 'pending', startedAt: null, finishedAt: null, updatedAt: pl.createdAt + s };
-  if (t < 3 * s) return { status: 'running', startedAt: pl.createdAt + 2 * s, finishedAt: null, updatedAt: pl.createdAt + 2 * s };
-  return {
-    status: pl.willFail ? 'failed' : 'success',
-    startedAt: pl.createdAt + 2 * s,
-    finishedAt: pl.createdAt + 3 * s,
-    updatedAt: pl.createdAt + 3 * s,
-  };
 }
 
 function detailedStatus(status: string, path: string): Record<string, unknown> {
@@ -154,7 +142,7 @@ function detailedStatus(status: string, path: string): Record<string, unknown> {
 
 export function pipelineJson(w: World, pl: PipelineRec, full: boolean): Record<string, unknown> {
   const p = w.projects.get(pl.projectId)!;
-  const st = pipelineState(pl);
+  const st = pipelineState(w, pl);
   const out: Record<string, unknown> = {
     id: pl.id,
     iid: pl.iid,
@@ -195,13 +183,15 @@ export function findPipeline(ctx: Ctx, p: ProjectRec): PipelineRec {
   return pl;
 }
 
-const ORDERS: Record<string, Compare<PipelineRec>> = {
-  id: (a, b) => a.id - b.id,
-  status: (a, b) => cmp(pipelineState(a).status, pipelineState(b).status) || a.id - b.id,
-  ref: (a, b) => cmp(a.ref, b.ref) || a.id - b.id,
-  updated_at: (a, b) => pipelineState(a).updatedAt - pipelineState(b).updatedAt || a.id - b.id,
-  user_id: (a, b) => a.userId - b.userId || a.id - b.id,
-};
+function orders(w: World): Record<string, Compare<PipelineRec>> {
+  return {
+    id: (a, b) => a.id - b.id,
+    status: (a, b) => cmp(pipelineState(w, a).status, pipelineState(w, b).status) || a.id - b.id,
+    ref: (a, b) => cmp(a.ref, b.ref) || a.id - b.id,
+    updated_at: (a, b) => pipelineState(w, a).updatedAt - pipelineState(w, b).updatedAt || a.id - b.id,
+    user_id: (a, b) => a.userId - b.userId || a.id - b.id,
+  };
+}
 
 function listPipelines(ctx: Ctx, p: ProjectRec): PipelineRec[] {
   const w = ctx.world;
@@ -215,15 +205,15 @@ function listPipelines(ctx: Ctx, p: ProjectRec): PipelineRec[] {
   const username = strParam(ctx, 'username');
   const uid = username === undefined ? undefined : (w.usersByName.get(username.toLowerCase()) ?? 0);
   const times: Array<[number | undefined, (pl: PipelineRec) => number, 1 | -1]> = [
-    [timeParam(ctx, 'updated_after'), (pl) => pipelineState(pl).updatedAt, 1],
-    [timeParam(ctx, 'updated_before'), (pl) => pipelineState(pl).updatedAt, -1],
+    [timeParam(ctx, 'updated_after'), (pl) => pipelineState(w, pl).updatedAt, 1],
+    [timeParam(ctx, 'updated_before'), (pl) => pipelineState(w, pl).updatedAt, -1],
     [timeParam(ctx, 'created_after'), (pl) => pl.createdAt, 1],
     [timeParam(ctx, 'created_before'), (pl) => pl.createdAt, -1],
   ];
   let list = pipelineStore(w)
     .pipelines.list(p.id)
     .filter((pl) => {
-      const st = pipelineState(pl).status;
+      const st = pipelineState(w, pl).status;
       if (scope === 'running' && st !== 'running') return false;
       if (scope === 'pending' && st !== 'pending') return false;
       if (scope === 'finished' && !FINISHED.has(st)) return false;
@@ -241,7 +231,7 @@ function listPipelines(ctx: Ctx, p: ProjectRec): PipelineRec[] {
     for (const pl of list) if (isBranch(pl.ref) === (scope === 'branches') && (latest.get(pl.ref)?.id ?? 0) < pl.id) latest.set(pl.ref, pl);
     list = [...latest.values()];
   }
-  return ordered(list, ORDERS, orderBy, sort);
+  return ordered(list, orders(w), orderBy, sort);
 }
 
 function parseVariables(ctx: Ctx): PipelineRec['variables'] {
@@ -275,7 +265,8 @@ function createPipeline(
   const id = store.nextPipelineId++;
   const willFail = ref.startsWith('fail/') || variables.some((v) => v.key === 'SANDBOX_PIPELINE_RESULT' && v.value === 'failed');
   const jobIds = [];
-  for (const name of ['build', 'test']) {
+  const isTag = w.repos.tags(p.id).some((t) => t.name === ref);
+  for (const name of isTag ? ['build', 'test', 'deploy'] : ['build', 'test']) {
     const jid = store.nextJobId++;
     store.jobs.set(jid, { id: jid, pipelineId: id, projectId: p.id, name, stage: name, hasArtifacts: name === 'build' });
     jobIds.push(jid);
@@ -298,7 +289,9 @@ function createPipeline(
   return rec;
 }
 
-export function mountPipelines({ project }: Mounts): void {
+export function mountPipelines(mounts: Mounts): void {
+  const { project } = mounts;
+  mountPipelineActions(mounts);
   project.get('/pipelines', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');
     sendList(

@@ -1,0 +1,106 @@
+import type { Context } from '../../context.js';
+import { getJob, getJobLog, streamJobLog } from '../../api/jobs.js';
+import { intOption, secondsOption } from '../../cli/parsers.js';
+import { defineCommand } from '../../cli/spec.js';
+import { IncompleteError, InterruptedError, UsageError } from '../../errors.js';
+import type { HttpClient } from '../../http/client.js';
+import { write } from '../../output/writer.js';
+import { followLog } from '../../workflows/pipelines/follow-log.js';
+import { lastLines, LogFilter, type LogMode } from '../../workflows/pipelines/log-filter.js';
+import { systemClock } from '../../workflows/shared/clock.js';
+import { idDigits, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
+
+const DEFAULT_LOG_INTERVAL_S = 2;
+
+interface LogOptions {
+  tail?: number;
+  follow?: boolean;
+  raw?: boolean;
+  interval?: number;
+}
+
+export const LOG = defineCommand<LogOptions>({
+  name: 'log',
+  description: "Print a job's log to stdout; --follow keeps printing what it adds until the job ends (exit 0 success, 8 otherwise)",
+  args: [
+    { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
+    { name: 'job-id', help: 'job id (as in the job URL)', parse: (value) => idDigits('job id', value) },
+  ],
+  options: [
+    {
+      flags: '--tail <lines>',
+      help: 'only the last N lines (with --follow: of what exists when it starts)',
+      parse: intOption('--tail', 0),
+    },
+    { flags: '--follow', help: 'keep reading until the job ends; the exit code is the job result' },
+    { flags: '--raw', help: "keep the runner's colours and section markers even when stdout is not a terminal" },
+    {
+      flags: '--interval <seconds>',
+      help: `with --follow: seconds between reads (default ${DEFAULT_LOG_INTERVAL_S}); doubles while nothing new comes, up to 30`,
+      parse: secondsOption('--interval', 0.01, 3600),
+    },
+  ],
+  notes:
+    "On a terminal the runner's colours and collapsible-section markers are kept (other control characters are shown as escapes); " +
+    'elsewhere they are stripped unless --raw is given.',
+  examples: [
+    'svc jobs log acme/platform/api 1234 --tail 50',
+    'svc jobs log $CI_PROJECT_ID 1234 --follow > build.log',
+    'svc jobs log acme/platform/api 1234 --raw | less -R',
+  ],
+  run: (ctx, [project, jobId], opts) => run(ctx, project as string, jobId as string, opts),
+});
+
+async function run(ctx: Context, project: string, jobId: string, opts: LogOptions): Promise<void> {
+  if (opts.interval !== undefined && !opts.follow) throw new UsageError('--interval applies only with --follow');
+  const http = await ctx.http();
+  const mode: LogMode = ctx.io.isTTY.stdout ? 'terminal' : opts.raw ? 'raw' : 'plain';
+  const filter = new LogFilter(mode);
+  const out = (bytes: Buffer) => write(ctx.stdout, filter.push(bytes));
+  if (!opts.follow) {
+    if (opts.tail !== undefined) await out(lastLines(await getJobLog(http, project, jobId), opts.tail));
+    else for await (const chunk of (await streamJobLog(http, project, jobId)).data) await out(chunk as Buffer);
+    await write(ctx.stdout, filter.end());
+    return;
+  }
+  const status = await follow(ctx, http, project, jobId, opts, out);
+  await write(ctx.stdout, filter.end());
+  if (status !== 'success') throw new IncompleteError(`job ${jobId} ended ${status}`);
+  ctx.info(`job ${jobId} succeeded`);
+}
+
+async function follow(
+  ctx: Context,
+  http: HttpClient,
+  project: string,
+  jobId: string,
+  opts: LogOptions,
+  out: (bytes: Buffer) => Promise<void>,
+): Promise<string> {
+  let shown: number | undefined;
+  if (opts.tail !== undefined) {
+    const first = await getJobLog(http, project, jobId);
+    await out(lastLines(first, opts.tail));
+    shown = first.length;
+  }
+  try {
+    return await followLog(
+      {
+        status: async () => String((await getJob(http, project, jobId)).status),
+        log: () => getJobLog(http, project, jobId),
+      },
+      {
+        clock: systemClock,
+        signal: ctx.signal,
+        intervalMs: (opts.interval ?? DEFAULT_LOG_INTERVAL_S) * 1000,
+        shown,
+        write: out,
+        warn: (line) => ctx.warn(line),
+      },
+    );
+  } catch (error) {
+    if (error instanceof InterruptedError || ctx.signal.aborted)
+      throw new InterruptedError(`interrupted; job ${jobId} keeps running on the server`);
+    throw error;
+  }
+}

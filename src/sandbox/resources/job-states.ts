@@ -1,0 +1,136 @@
+// Where each job stands, and so each pipeline (reference endpoints §3, §4): a job of a created
+// pipeline, or a retry, goes created → pending → running → success|failed at fixed steps; cancel
+// stops the active ones (`canceled`); retry gives each failed or canceled job a new job (new id)
+// and the old one is kept as retried. A pipeline's status is the composite of its latest jobs.
+import type { JobRec, PipelineRec } from '../store/records.js';
+import type { World } from '../store/world.js';
+import { pipelineById, pipelineStore, SEEDED_JOBS } from './pipelines.js';
+
+/** Each step of a created job takes this long. */
+export const JOB_STEP_MS = 100;
+const ACTIVE = ['running', 'pending', 'created'] as const;
+const CANCELABLE = new Set<string>(ACTIVE);
+
+export interface JobState {
+  status: string;
+  startedAt: number | null;
+  finishedAt: number | null;
+  updatedAt: number;
+  /** Share of the running step done (0–1): how much of the log exists. */
+  progress: number;
+}
+
+/** A job's run: when it was queued and how it ends; absent for the jobs of seeded pipelines. */
+export interface JobRun {
+  start: number;
+  outcome: 'success' | 'failed';
+}
+
+export function jobById(w: World, id: number): JobRec | null {
+  if (!Number.isInteger(id) || id < 1) return null;
+  const own = pipelineStore(w).jobs.get(id);
+  if (own) return own;
+  const pipelineId = Math.ceil(id / SEEDED_JOBS);
+  const pl = pipelineById(w, pipelineId);
+  if (!pl || pl.fixedStatus === null) return null;
+  const build = id - (pipelineId - 1) * SEEDED_JOBS === 1;
+  return { id, pipelineId, projectId: pl.projectId, name: build ? 'build' : 'test', stage: build ? 'build' : 'test', hasArtifacts: build };
+}
+
+function runOf(w: World, job: JobRec, pl: PipelineRec): JobRun | null {
+  const retried = pipelineStore(w).runs.get(job.id);
+  if (retried) return retried;
+  if (pl.fixedStatus !== null || isManual(job)) return null;
+  return { start: pl.createdAt, outcome: job.name === 'test' && pl.willFail ? 'failed' : 'success' };
+}
+
+/** A pipeline of a tag has a manual `deploy` job, which waits (and does not hold the pipeline) until played. */
+export function isManual(job: JobRec): boolean {
+  return job.name === 'deploy';
+}
+
+export function jobState(w: World, job: JobRec, now = Date.now()): JobState {
+  const pl = pipelineById(w, job.pipelineId)!;
+  const run = runOf(w, job, pl);
+  if (!run && isManual(job)) return { status: 'manual', startedAt: null, finishedAt: null, updatedAt: pl.createdAt, progress: 0 };
+  if (!run) {
+    const status = job.name === 'build' ? 'success' : (pl.fixedStatus as string);
+    return { status, startedAt: pl.createdAt + 20_000, finishedAt: pl.createdAt + 320_000, updatedAt: pl.createdAt + 320_000, progress: 1 };
+  }
+  const canceledAt = pipelineStore(w).canceledAt.get(job.id);
+  const at = canceledAt === undefined ? now : Math.min(now, canceledAt);
+  const s = JOB_STEP_MS;
+  const t = at - run.start;
+  const runningFrom = run.start + 2 * s;
+  let state: JobState;
+  if (t < s) state = { status: 'created', startedAt: null, finishedAt: null, updatedAt: run.start, progress: 0 };
+  else if (t < 2 * s) state = { status: 'pending', startedAt: null, finishedAt: null, updatedAt: run.start + s, progress: 0 };
+  else if (t < 3 * s)
+    state = { status: 'running', startedAt: runningFrom, finishedAt: null, updatedAt: runningFrom, progress: (t - 2 * s) / s };
+  else return { status: run.outcome, startedAt: runningFrom, finishedAt: run.start + 3 * s, updatedAt: run.start + 3 * s, progress: 1 };
+  if (canceledAt === undefined) return state;
+  return { ...state, status: 'canceled', finishedAt: canceledAt, updatedAt: canceledAt };
+}
+
+/** The job that replaced this one by retries, or itself. */
+export function latestJob(w: World, id: number): number {
+  const retriedBy = pipelineStore(w).retriedBy;
+  let current = id;
+  for (let next = retriedBy.get(current); next !== undefined; next = retriedBy.get(current)) current = next;
+  return current;
+}
+
+/** Every job of the pipeline, retried ones with `include retried`, in id order. */
+export function pipelineJobs(w: World, pl: PipelineRec, includeRetried: boolean): JobRec[] {
+  const ids = new Set<number>();
+  for (const first of pl.jobIds) {
+    if (includeRetried) for (let id: number | undefined = first; id !== undefined; id = pipelineStore(w).retriedBy.get(id)) ids.add(id);
+    else ids.add(latestJob(w, first));
+  }
+  return [...ids].sort((a, b) => a - b).map((id) => jobById(w, id)!);
+}
+
+export function pipelineState(w: World, pl: PipelineRec): Omit<JobState, 'progress'> {
+  const states = pipelineJobs(w, pl, false)
+    .map((job) => jobState(w, job))
+    .filter((st) => st.status !== 'manual');
+  const all = pipelineJobs(w, pl, true).map((job) => jobState(w, job));
+  const has = (status: string) => states.some((st) => st.status === status);
+  const active = ACTIVE.find(has);
+  const status = active ?? (has('failed') ? 'failed' : has('canceled') ? 'canceled' : 'success');
+  const started = states.map((st) => st.startedAt).filter((t): t is number => t !== null);
+  return {
+    status,
+    startedAt: started.length ? Math.min(...started) : null,
+    finishedAt: active ? null : Math.max(...states.map((st) => st.finishedAt ?? 0)),
+    updatedAt: Math.max(pl.createdAt, ...all.map((st) => st.updatedAt)),
+  };
+}
+
+/** Cancels the job if it is still active; true if it was. */
+export function cancelJob(w: World, job: JobRec): boolean {
+  if (!CANCELABLE.has(jobState(w, job).status)) return false;
+  pipelineStore(w).canceledAt.set(job.id, Date.now());
+  return true;
+}
+
+export function isRetryable(w: World, job: JobRec): boolean {
+  return ['success', 'failed', 'canceled'].includes(jobState(w, job).status);
+}
+
+/** A played manual job is queued at once (pending) and succeeds. */
+export function playJob(w: World, job: JobRec): void {
+  pipelineStore(w).runs.set(job.id, { start: Date.now() - JOB_STEP_MS, outcome: 'success' });
+}
+
+/** A new job in the old one's place; a test job of a pipeline meant to fail fails again. */
+export function retryJob(w: World, job: JobRec): JobRec {
+  const store = pipelineStore(w);
+  const pl = pipelineById(w, job.pipelineId)!;
+  const copy: JobRec = { ...job, id: store.nextJobId++ };
+  store.jobs.set(copy.id, copy);
+  const outcome = job.name === 'test' && pl.willFail ? 'failed' : 'success';
+  store.runs.set(copy.id, { start: Date.now() - (isManual(job) ? JOB_STEP_MS : 0), outcome });
+  store.retriedBy.set(latestJob(w, job.id), copy.id);
+  return copy;
+}

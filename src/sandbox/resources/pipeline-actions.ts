@@ -1,0 +1,44 @@
+// What a pipeline's owners do to it (reference endpoints §3): the latest pipeline of a ref,
+// cancel (200, a finished pipeline unchanged), retry (201, new jobs for the failed and
+// canceled ones) and delete (204, owner). The default branch of every sandbox project is main.
+import { E } from '../server/errors.js';
+import { strParam } from '../server/params.js';
+import { sendJson } from '../server/respond.js';
+import { cancelJob, jobState, pipelineJobs, retryJob } from './job-states.js';
+import { requireAbility } from './guards.js';
+import type { Mounts } from './mounts.js';
+import { findPipeline, pipelineJson, pipelineStore } from './pipelines.js';
+
+export function mountPipelineActions({ project }: Mounts): void {
+  project.get('/pipelines/latest', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_pipeline');
+    const ref = strParam(ctx, 'ref') || 'main';
+    const latest = pipelineStore(ctx.world)
+      .pipelines.list(p.id)
+      .filter((pl) => pl.ref === ref)
+      .reduce<number | null>((best, pl) => (best === null || pl.id > best ? pl.id : best), null);
+    if (latest === null) throw E.forbidden();
+    sendJson(ctx, 200, pipelineJson(ctx.world, pipelineStore(ctx.world).pipelines.get(p.id, latest)!, true));
+  });
+  project.post('/pipelines/:pipeline_id/cancel', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'update_pipeline');
+    const pl = findPipeline(ctx, p);
+    for (const job of pipelineJobs(ctx.world, pl, false)) cancelJob(ctx.world, job);
+    sendJson(ctx, 200, pipelineJson(ctx.world, pl, true));
+  });
+  project.post('/pipelines/:pipeline_id/retry', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'update_pipeline');
+    const pl = findPipeline(ctx, p);
+    for (const job of pipelineJobs(ctx.world, pl, false)) {
+      const status = jobState(ctx.world, job).status;
+      if (status === 'failed' || status === 'canceled') retryJob(ctx.world, job);
+    }
+    sendJson(ctx, 201, pipelineJson(ctx.world, pl, true));
+  });
+  project.delete('/pipelines/:pipeline_id', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'destroy_pipeline');
+    const pl = findPipeline(ctx, p);
+    pipelineStore(ctx.world).pipelines.remove(p.id, pl.id);
+    sendJson(ctx, 204, null);
+  });
+}
