@@ -40,7 +40,11 @@ export const NOUNS: NounEntry[] = [
     summary: 'List, show, set, delete, export and sync CI/CD variables of a project, a group or the instance',
     load: () => import('./variables/index.js'),
   },
-  { name: 'releases', summary: "List a project's releases (works with a CI job token)", load: () => import('./releases/index.js') },
+  {
+    name: 'releases',
+    summary: 'List, show, publish, update and delete releases (works with a CI job token)',
+    load: () => import('./releases/index.js'),
+  },
   {
     name: 'namespaces',
     summary: 'List the user and group namespaces you can create projects in',

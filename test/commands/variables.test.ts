@@ -158,6 +158,7 @@ describe('variables set, get, list, delete', () => {
         ['variables', 'set', '--project', '1', 'K', '--value', 'a', '--value-file', 'f'],
         'svc: give either --value or --value-file, not both\n',
       ],
+      [['variables', 'set', '--project', '1', 'K'], 'svc: nothing on stdin; no value: give --value, --value-file, or pipe it on stdin\n'],
       [
         ['variables', 'set', '--project', '1', 'K', '--value-file', join(dir, 'missing')],
         `svc: --value-file ${join(dir, 'missing')}: no such file\n`,

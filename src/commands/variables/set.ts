@@ -78,10 +78,15 @@ async function run(ctx: Context, key: string, opts: SetOptions): Promise<void> {
   await writeRecord(ctx.stdout, ctx.output, shownVariable(variable, false), VARIABLE_COLUMNS);
 }
 
+const NO_VALUE = 'no value: give --value, --value-file, or pipe it on stdin';
+
 async function variableValue(ctx: Context, opts: SetOptions): Promise<string> {
   if (opts.value !== undefined && opts.valueFile !== undefined) throw new UsageError('give either --value or --value-file, not both');
   if (opts.value !== undefined) return opts.value;
   if (opts.valueFile !== undefined) return await readTextFile('--value-file', opts.valueFile, ctx.signal);
-  if (ctx.io.isTTY.stdin) throw new UsageError('no value: give --value, --value-file, or pipe it on stdin');
-  return (await ctx.readStdin()).toString('utf8').replace(/\r?\n$/, '');
+  if (ctx.io.isTTY.stdin) throw new UsageError(NO_VALUE);
+  const piped = (await ctx.readStdin()).toString('utf8').replace(/\r?\n$/, '');
+  // An empty pipe is most often an unset shell variable; an empty value must be asked for with --value ''.
+  if (!piped) throw new UsageError(`nothing on stdin; ${NO_VALUE}`);
+  return piped;
 }
