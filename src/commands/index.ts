@@ -37,7 +37,16 @@ export const NOUNS: NounEntry[] = [
   { name: 'branches', summary: "List a branch's commits (names with / and + work as typed)", load: () => import('./branches/index.js') },
   { name: 'tags', summary: 'Show repository tags (names with / and + work as typed)', load: () => import('./tags/index.js') },
   { name: 'jobs', summary: "Download a job's artifact archive (works with a CI job token)", load: () => import('./jobs/index.js') },
-  { name: 'releases', summary: "List a project's releases (works with a CI job token)", load: () => import('./releases/index.js') },
+  {
+    name: 'variables',
+    summary: 'List, show, set, delete, export and sync CI/CD variables of a project, a group or the instance',
+    load: () => import('./variables/index.js'),
+  },
+  {
+    name: 'releases',
+    summary: 'List, show, publish, update and delete releases (works with a CI job token)',
+    load: () => import('./releases/index.js'),
+  },
   {
     name: 'namespaces',
     summary: 'List the user and group namespaces you can create projects in',

@@ -21,6 +21,7 @@ import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
 import { mountUsers } from './users.js';
+import { mountVariables } from './variables.js';
 
 const RESOURCES: Array<(m: Mounts) => void> = [
   mountProjects,
@@ -35,6 +36,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountPipelines,
   mountJobs,
   mountReleases,
+  mountVariables,
   mountUsers,
   mountGroups,
   mountNamespaces,

@@ -1,10 +1,12 @@
 // Releases: list (`order_by` released_at|created_at, `sort`,
-// `include_html_description`), read by tag, create (reference endpoints §6).
-// Seeded projects have releases for v1.0.0 and v1.1.0.
+// `include_html_description`), read by tag, the latest permalink, create
+// (with links and milestones), update, delete (200 with the release), and
+// their asset links (reference endpoints §6). Seeded projects have releases
+// for v1.0.0 and v1.1.0, and the milestone v1.0 (id 1).
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
-import { boolParam, enumParam, SORTS, strParam } from '../server/params.js';
-import { sendJson, sendList } from '../server/respond.js';
+import { boolParam, enumParam, listParam, SORTS, strParam } from '../server/params.js';
+import { sendJson, sendList, sendText } from '../server/respond.js';
 import type { Ctx } from '../server/context.js';
 import { ChildCollection, type Compare, ordered, storeFor } from '../store/collection.js';
 import type { ProjectRec, ReleaseRec } from '../store/records.js';
@@ -13,14 +15,19 @@ import { iso } from '../util.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
+import { addLink, dropLinks, type LinkRec, linkJson, linksOf, mountReleaseLinks } from './release-links.js';
 import { userBasic } from './users.js';
 
 const DAY = 86_400_000;
 const SEEDED = ['v1.0.0', 'v1.1.0'];
 
+interface Release extends ReleaseRec {
+  milestones: string[];
+}
+
 const releases = storeFor(
   (w) =>
-    new ChildCollection<string, ReleaseRec>({
+    new ChildCollection<string, Release>({
       seededKeys: (pid) => (w.projects.get(pid)?.seeded ? SEEDED : []),
       derive(pid, tag) {
         const p = w.projects.get(pid);
@@ -37,6 +44,7 @@ const releases = storeFor(
           releasedAt: at,
           authorId: p.creatorId,
           sha: t.sha,
+          milestones: [],
         };
       },
     }),
@@ -46,12 +54,33 @@ export function releaseOf(w: World, pid: number, tag: string): ReleaseRec | null
   return releases(w).get(pid, tag);
 }
 
-function releaseJson(ctx: Ctx, p: ProjectRec, r: ReleaseRec): Record<string, unknown> {
+/** Milestone titles of a project, by id: seeded projects have `v1.0` (the milestone of their issues). */
+function milestonesOf(p: ProjectRec): Map<number, string> {
+  return new Map(p.seeded ? [[1, 'v1.0']] : []);
+}
+
+function milestoneJson(ctx: Ctx, p: ProjectRec, title: string): Record<string, unknown> {
+  const id = [...milestonesOf(p)].find(([, t]) => t === title)?.[0];
+  return {
+    id,
+    iid: id,
+    project_id: p.id,
+    title,
+    description: null,
+    state: 'active',
+    due_date: null,
+    start_date: null,
+    web_url: `${ctx.world.base()}/${p.fullPath}/-/milestones/${id}`,
+  };
+}
+
+function releaseJson(ctx: Ctx, p: ProjectRec, r: Release): Record<string, unknown> {
   const w = ctx.world;
   const web = `${w.base()}/${p.fullPath}`;
   const commit = w.repos.findCommit(p.id, r.sha);
   const tagEnc = encodeURIComponent(r.tagName);
   const html = boolParam(ctx, 'include_html_description') === true;
+  const links = linksOf(ctx, p.id, r.tagName);
   return {
     name: r.name,
     tag_name: r.tagName,
@@ -60,27 +89,77 @@ function releaseJson(ctx: Ctx, p: ProjectRec, r: ReleaseRec): Record<string, unk
     created_at: iso(r.createdAt),
     released_at: iso(r.releasedAt),
     upcoming_release: r.releasedAt > Date.now(),
+    ...(r.milestones.length ? { milestones: r.milestones.map((m) => milestoneJson(ctx, p, m)) } : {}),
     author: userBasic(w, w.users.get(r.authorId) ?? w.users.get(1)!),
     commit: commit ? commitJson(w, p, commit) : null,
     commit_path: `/${p.fullPath}/-/commit/${r.sha}`,
     tag_path: `/${p.fullPath}/-/tags/${tagEnc}`,
     assets: {
-      count: 4,
+      count: 4 + links.length,
       sources: ['zip', 'tar.gz', 'tar.bz2', 'tar'].map((f) => ({ format: f, url: `${web}/-/archive/${tagEnc}/${p.path}-${tagEnc}.${f}` })),
-      links: [],
+      links: links.map((l) => linkJson(ctx, p, r.tagName, l)),
     },
     evidences: [],
     _links: { self: `${web}/-/releases/${tagEnc}`, edit_url: `${web}/-/releases/${tagEnc}/edit` },
   };
 }
 
-const ORDERS: Record<string, Compare<ReleaseRec>> = {
+const ORDERS: Record<string, Compare<Release>> = {
   released_at: (a, b) => a.releasedAt - b.releasedAt || a.createdAt - b.createdAt,
   created_at: (a, b) => a.createdAt - b.createdAt,
 };
 
+/** `milestones` (titles) xor `milestone_ids`, every one known to the project; undefined when neither is given. */
+function milestonesParam(ctx: Ctx, p: ProjectRec): string[] | undefined {
+  const hasTitles = ctx.params.milestones !== undefined;
+  const hasIds = ctx.params.milestone_ids !== undefined;
+  if (hasTitles && hasIds) throw new ApiError(400, { error: 'Cannot specify milestones and milestone_ids at the same time' });
+  const known = milestonesOf(p);
+  if (hasIds) {
+    const ids = listParam(ctx, 'milestone_ids') ?? [];
+    const unknown = ids.filter((id) => !known.has(Number(id)));
+    if (unknown.length) throw E.badRequest(`Milestone id(s) not found: ${unknown.join(', ')}`);
+    return ids.map((id) => known.get(Number(id))!);
+  }
+  if (!hasTitles) return undefined;
+  const titles = listParam(ctx, 'milestones') ?? [];
+  const unknown = titles.filter((t) => ![...known.values()].includes(t));
+  if (unknown.length) throw E.badRequest(`Milestone(s) not found: ${unknown.join(', ')}`);
+  return titles;
+}
+
+function releasedAtParam(ctx: Ctx): number | undefined {
+  const text = strParam(ctx, 'released_at');
+  if (!text) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) throw E.invalid('released_at');
+  return at;
+}
+
+/** `assets[links][]` of a create, checked before the release exists. */
+function linksParam(ctx: Ctx): LinkRec[] {
+  const assets = ctx.params.assets as { links?: unknown } | undefined;
+  const given = assets && typeof assets === 'object' ? assets.links : undefined;
+  if (given === undefined) return [];
+  if (!Array.isArray(given)) throw E.invalid('assets[links]');
+  const list: LinkRec[] = [];
+  given.forEach((item, i) => {
+    if (!item || typeof item !== 'object') throw E.invalid(`assets[links][${i}]`);
+    addLink(ctx, list, item as Record<string, unknown>, (name) => `assets[links][${i}][${name}]`);
+  });
+  return list;
+}
+
+function releaseByTag(ctx: Ctx, p: ProjectRec, notFound = E.notFound): Release {
+  const r = releases(ctx.world).get(p.id, ctx.p.tag_name!);
+  if (!r) throw notFound();
+  return r;
+}
+
 export function mountReleases({ project }: Mounts): void {
-  project.get('/releases', { auth: 'public', job: true }, (ctx, p) => {
+  const read = { auth: 'public' as const, job: true };
+  const write = { auth: 'user' as const, job: true };
+  project.get('/releases', read, (ctx, p) => {
     requireAbility(ctx, p, 'read_release');
     const orderBy = enumParam(ctx, 'order_by', ['released_at', 'created_at'] as const, 'released_at');
     const sort = enumParam(ctx, 'sort', SORTS, 'desc');
@@ -90,19 +169,29 @@ export function mountReleases({ project }: Mounts): void {
       pageOf(ctx, list).map((r) => releaseJson(ctx, p, r)),
     );
   });
-  project.get('/releases/:tag_name', { auth: 'public', job: true }, (ctx, p) => {
+  project.get('/releases/:tag_name', read, (ctx, p) => {
     requireAbility(ctx, p, 'read_release');
-    const r = releases(ctx.world).get(p.id, ctx.p.tag_name!);
-    if (!r) throw E.notFound();
-    sendJson(ctx, 200, releaseJson(ctx, p, r));
+    sendJson(ctx, 200, releaseJson(ctx, p, releaseByTag(ctx, p)));
   });
-  project.post('/releases', { auth: 'user', job: true }, (ctx, p) => {
+  // Grape's redirect: a relative Location on the numeric id, the query kept but for order_by.
+  project.get('/releases/permalink/latest', read, (ctx, p) => {
+    requireAbility(ctx, p, 'read_release');
+    const latest = ordered(releases(ctx.world).list(p.id), ORDERS, 'released_at', 'desc')[0];
+    if (!latest) throw E.notFound();
+    const query = ctx.rawPairs.filter(([k]) => k !== 'order_by').map(([k, v]) => `${k}=${v}`);
+    const location = `/api/v4/projects/${p.id}/releases/${encodeURIComponent(latest.tagName)}${query.length ? `?${query.join('&')}` : ''}`;
+    sendText(ctx, 302, `This resource has been moved temporarily to ${location}.`, 'text/plain', { Location: location });
+  });
+  project.post('/releases', write, (ctx, p) => {
     requireAbility(ctx, p, 'create_release');
     const tag = strParam(ctx, 'tag_name');
     if (!tag) throw E.missing('tag_name');
     const w = ctx.world;
     const store = releases(w);
     if (store.get(p.id, tag)) throw new ApiError(409, { message: 'Release already exists' });
+    const milestones = milestonesParam(ctx, p) ?? [];
+    const links = linksParam(ctx);
+    const releasedAt = releasedAtParam(ctx) ?? Date.now();
     let sha = w.repos.tags(p.id).find((t) => t.name === tag)?.sha;
     if (!sha) {
       const ref = strParam(ctx, 'ref');
@@ -114,10 +203,7 @@ export function mountReleases({ project }: Mounts): void {
       sha = target;
       w.repos.addTag(p.id, { name: tag, sha, message: strParam(ctx, 'tag_message') || null });
     }
-    const releasedAtText = strParam(ctx, 'released_at');
-    const releasedAt = releasedAtText ? Date.parse(releasedAtText) : Date.now();
-    if (Number.isNaN(releasedAt)) throw E.invalid('released_at');
-    const rec: ReleaseRec = {
+    const rec: Release = {
       tagName: tag,
       name: strParam(ctx, 'name') ?? tag,
       description: strParam(ctx, 'description') ?? '',
@@ -125,8 +211,39 @@ export function mountReleases({ project }: Mounts): void {
       releasedAt,
       authorId: ctx.user!.id,
       sha,
+      milestones,
     };
     store.insert(p.id, tag, rec);
+    dropLinks(ctx, p.id, tag);
+    linksOf(ctx, p.id, tag).push(...links);
     sendJson(ctx, 201, releaseJson(ctx, p, rec));
+  });
+  project.put('/releases/:tag_name', write, (ctx, p) => {
+    requireAbility(ctx, p, 'create_release');
+    const old = releaseByTag(ctx, p);
+    const rec: Release = {
+      ...old,
+      name: strParam(ctx, 'name') ?? old.name,
+      description: strParam(ctx, 'description') ?? old.description,
+      releasedAt: releasedAtParam(ctx) ?? old.releasedAt,
+      milestones: milestonesParam(ctx, p) ?? old.milestones,
+    };
+    releases(ctx.world).update(p.id, old.tagName, rec);
+    sendJson(ctx, 200, releaseJson(ctx, p, rec));
+  });
+  project.delete('/releases/:tag_name', write, (ctx, p) => {
+    // Maintainers delete releases; the tag stays.
+    requireAbility(ctx, p, 'admin_project');
+    const r = releaseByTag(ctx, p);
+    const body = releaseJson(ctx, p, r);
+    releases(ctx.world).remove(p.id, r.tagName);
+    dropLinks(ctx, p.id, r.tagName);
+    sendJson(ctx, 200, body);
+  });
+  mountReleaseLinks(project, (ctx, p, writing) => {
+    requireAbility(ctx, p, writing ? 'create_release' : 'read_release');
+    // The links API finds the release with `find_by!`: lowercase "f" in its 404.
+    const r = releaseByTag(ctx, p, E.findNotFound);
+    return { tag: r.tagName, list: linksOf(ctx, p.id, r.tagName) };
   });
 }

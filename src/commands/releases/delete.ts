@@ -1,0 +1,18 @@
+import { deleteRelease } from '../../api/releases.js';
+import { defineCommand } from '../../cli/spec.js';
+import { writeRecord } from '../../output/writer.js';
+import { PROJECT_ARG, RELEASE_FIELDS, TAG_ARG, releaseNotesHelp } from './shared/options.js';
+
+export const DELETE = defineCommand({
+  name: 'delete',
+  description: 'Delete a release (the tag stays) and print the release as it was',
+  args: [PROJECT_ARG, TAG_ARG],
+  notes: releaseNotesHelp(),
+  examples: ['svc releases delete acme/platform/api v1.2.0-rc.1'],
+  async run(ctx, [project, tag]) {
+    const http = await ctx.http({ requireToken: true });
+    const release = await deleteRelease(http, project as string, tag as string);
+    ctx.info(`deleted release ${release.tag_name} (the tag ${release.tag_name} is kept)`);
+    await writeRecord(ctx.stdout, ctx.output, release, RELEASE_FIELDS);
+  },
+});

@@ -1,0 +1,48 @@
+import { collect } from '../../../cli/parsers.js';
+import type { ArgSpec, OptionSpec } from '../../../cli/spec.js';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { helpNotes, type Resource } from '../../generic/resource.js';
+import { PROJECT, PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../../shared/args.js';
+import { readTextFile } from '../../shared/local-file.js';
+
+export const RELEASE_FIELDS = ['tag_name', 'name', 'released_at', 'upcoming_release', 'commit.short_id', '_links.self'];
+
+export const PROJECT_ARG: ArgSpec = { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef };
+export const TAG_ARG: ArgSpec = {
+  name: 'tag',
+  help: 'tag name of the release (names with / work as typed)',
+  parse: requiredTextParser('tag'),
+};
+
+export const RELEASES: Resource = {
+  path: '/projects/:project/releases',
+  params: { project: PROJECT },
+  columns: ['tag_name', 'name', 'released_at', 'commit.short_id'],
+  tokens: ['job'],
+};
+
+/** Help notes of a release verb: its own, and that a CI job token will do (every release route takes one). */
+export function releaseNotesHelp(notes?: string): string | undefined {
+  return helpNotes(RELEASES, notes);
+}
+
+export interface NotesFlags {
+  notes?: string;
+  notesFile?: string;
+  milestone?: string[];
+}
+
+export const NOTES_OPTIONS: OptionSpec[] = [
+  { flags: '--name <name>', help: 'release title (service default: the tag name)' },
+  { flags: '--notes <text>', help: 'release notes (Markdown)' },
+  { flags: '--notes-file <path>', help: 'read the release notes from a file' },
+  { flags: '--milestone <title>', help: 'milestone to associate, by title (repeatable)', parse: collect },
+];
+
+/** The notes from --notes or --notes-file, or undefined when neither is given. */
+export async function releaseNotes(ctx: Context, flags: NotesFlags): Promise<string | undefined> {
+  if (flags.notes !== undefined && flags.notesFile !== undefined) throw new UsageError('give either --notes or --notes-file, not both');
+  if (flags.notesFile !== undefined) return await readTextFile('--notes-file', flags.notesFile, ctx.signal);
+  return flags.notes;
+}

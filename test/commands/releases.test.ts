@@ -1,0 +1,138 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/harness.js';
+import { onlyRequest, useSandbox } from './support.js';
+
+const suite = useSandbox({ projects: 4 });
+const dir = tempDir();
+const notesFile = join(dir, 'CHANGELOG.md');
+writeFileSync(notesFile, '## v3.0.0\n\n- faster\n');
+
+describe('releases create, get, update, delete', () => {
+  it('creates a release from a ref with notes, links and a milestone in one JSON body', async () => {
+    const r = await suite.run([
+      'releases',
+      'create',
+      '1',
+      '--tag',
+      'v3.0.0',
+      '--ref',
+      'main',
+      '--name',
+      'Three',
+      '--notes-file',
+      notesFile,
+      '--link',
+      'linux=https://example.com/app?os=linux',
+      '--link',
+      'docs=https://example.com/docs',
+      '--milestone',
+      'v1.0',
+      '--fields',
+      'tag_name,name,description,assets.count',
+      '-o',
+      'tsv',
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('tag_name\tname\tdescription\tassets.count\nv3.0.0\tThree\t## v3.0.0\\n\\n- faster\\n\t6\n');
+    expect(r.stderr).toMatch(/^created release v3\.0\.0: http:\/\/127\.0\.0\.1:\d+\/acme\/platform\/[a-z-]+-1\/-\/releases\/v3\.0\.0\n$/);
+    expect(onlyRequest(suite, 'POST', /^\/api\/v4\/projects\/1\/releases$/).bodyJson).toEqual({
+      tag_name: 'v3.0.0',
+      ref: 'main',
+      name: 'Three',
+      description: '## v3.0.0\n\n- faster\n',
+      milestones: ['v1.0'],
+      assets: {
+        links: [
+          { name: 'linux', url: 'https://example.com/app?os=linux' },
+          { name: 'docs', url: 'https://example.com/docs' },
+        ],
+      },
+    });
+  });
+
+  it("reports the service's refusals with exit 6", async () => {
+    const exists = await suite.run(['releases', 'create', '1', '--tag', 'v1.0.0']);
+    expect(exists.exitCode).toBe(6);
+    expect(exists.stderr).toBe('svc: POST /projects/1/releases failed: 409 Conflict: Release already exists\n');
+    const noRef = await suite.run(['releases', 'create', '1', '--tag', 'v9.0.0']);
+    expect(noRef.exitCode).toBe(6);
+    expect(noRef.stderr).toBe('svc: POST /projects/1/releases failed: 422 Unprocessable Entity: Ref is not specified\n');
+    const milestone = await suite.run(['releases', 'create', '1', '--tag', 'v9.0.0', '--ref', 'main', '--milestone', 'v9.9']);
+    expect(milestone.stderr).toBe('svc: POST /projects/1/releases failed: 400 Bad Request: Milestone(s) not found: v9.9\n');
+  });
+
+  it('gets a release by tag, and the latest one through the permalink redirect', async () => {
+    const byTag = await suite.run(['releases', 'get', '1', 'v1.1.0', '--fields', 'tag_name,name', '-o', 'tsv']);
+    expect(byTag.stdout).toBe('tag_name\tname\nv1.1.0\tRelease v1.1.0\n');
+    const latest = await suite.run(['releases', 'get', '1', '--latest', '--fields', 'tag_name', '-o', 'tsv']);
+    expect(latest.exitCode).toBe(0);
+    expect(latest.stdout).toBe('tag_name\nv3.0.0\n');
+    expect(suite.requests().map((q) => q.rawPath)).toEqual([
+      '/api/v4/projects/1/releases/permalink/latest',
+      '/api/v4/projects/1/releases/v3.0.0',
+    ]);
+    const missing = await suite.run(['releases', 'get', '1', 'v0.0.1']);
+    expect(missing.exitCode).toBe(5);
+    expect(missing.stderr).toBe('svc: GET /projects/1/releases/v0.0.1 failed: 404 Not Found\n');
+  });
+
+  it('updates the title and clears the milestones', async () => {
+    const r = await suite.run(['releases', 'update', '1', 'v3.0.0', '--name', 'Three again', '--clear-milestones', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('updated release v3.0.0\n');
+    expect(onlyRequest(suite, 'PUT', /releases\/v3\.0\.0$/).bodyJson).toEqual({ name: 'Three again', milestones: [] });
+    expect(JSON.parse(r.stdout).name).toBe('Three again');
+    expect('milestones' in JSON.parse(r.stdout)).toBe(false);
+  });
+
+  it('deletes a release, prints it as it was, and keeps the tag', async () => {
+    const r = await suite.run(['releases', 'delete', '1', 'v3.0.0', '--fields', 'tag_name,name', '-o', 'tsv']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('tag_name\tname\nv3.0.0\tThree again\n');
+    expect(r.stderr).toBe('deleted release v3.0.0 (the tag v3.0.0 is kept)\n');
+    const gone = await suite.run(['releases', 'get', '1', 'v3.0.0']);
+    expect(gone.exitCode).toBe(5);
+    const tag = await suite.run(['tags', 'get', '1', 'v3.0.0', '--fields', 'name', '-o', 'tsv']);
+    expect(tag.stdout).toBe('name\nv3.0.0\n');
+  });
+
+  it("publishes with the CI job token on the job's own project, and is refused elsewhere", async () => {
+    const job = { token: suite.sandbox.tokens.job, tokenType: 'job' };
+    const r = await suite.run(
+      ['releases', 'create', '2', '--tag', 'v4.0.0', '--ref', 'main', '--notes', 'from CI', '--fields', 'tag_name', '-o', 'tsv'],
+      job,
+    );
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('tag_name\nv4.0.0\n');
+    expect(onlyRequest(suite, 'POST', /releases$/).headers['job-token']).toBe(suite.sandbox.tokens.job);
+    const update = await suite.run(['releases', 'update', '2', 'v4.0.0', '--notes', 'edited'], job);
+    expect(update.exitCode).toBe(0);
+    const other = await suite.run(['releases', 'update', '1', 'v1.0.0', '--notes', 'x'], job);
+    expect(other.exitCode).toBe(4);
+  });
+
+  it('refuses bad input before any request (exit 2)', async () => {
+    const cases: Array<[string[], string]> = [
+      [['releases', 'get', '1'], 'svc: give either a tag or --latest\n'],
+      [['releases', 'get', '1', 'v1.0.0', '--latest'], 'svc: give either a tag or --latest\n'],
+      [['releases', 'create', '1', '--tag', 'v', '--link', 'nourl'], "svc: --link 'nourl': expected KEY=URL\n"],
+      [['releases', 'create', '1', '--tag', 'v', '--link', 'a='], "svc: --link 'a=': the URL is empty\n"],
+      [
+        ['releases', 'create', '1', '--tag', 'v', '--notes', 'a', '--notes-file', notesFile],
+        'svc: give either --notes or --notes-file, not both\n',
+      ],
+      [
+        ['releases', 'update', '1', 'v1.0.0'],
+        'svc: nothing to change: give --name, --notes, --notes-file, --milestone or --clear-milestones\n',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await suite.run(args);
+      expect(r.stderr).toBe(message);
+      expect(r.exitCode).toBe(2);
+      expect(suite.requests()).toHaveLength(0);
+    }
+  });
+});
