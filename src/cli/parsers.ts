@@ -33,6 +33,15 @@ export function collect(value: string, previous: unknown): string[] {
   return [...((previous as string[] | undefined) ?? []), value];
 }
 
+/** `a,b,c` into a list, for options the service takes as an array or a comma list. */
+export function listOption(name: string) {
+  return (value: string): string[] => {
+    const items = parseFieldList(value);
+    if (items.length === 0) throw new InvalidArgumentError(`${name} needs at least one value`);
+    return items;
+  };
+}
+
 export function fieldsOption(value: string): string[] {
   const fields = parseFieldList(value);
   if (fields.length === 0 || fields.some((f) => f.split('.').includes(''))) {
