@@ -30,13 +30,17 @@ export const NOUNS: NounEntry[] = [
   },
   {
     name: 'pipeline',
-    summary: 'Trigger a pipeline with variables, show it, wait for its result',
+    summary: 'List, show, trigger, cancel, retry and delete pipelines, and wait for their result',
     load: () => import('./pipeline/index.js'),
   },
   { name: 'files', summary: 'Read repository files (metadata, or the raw bytes)', load: () => import('./files/index.js') },
   { name: 'branches', summary: "List a branch's commits (names with / and + work as typed)", load: () => import('./branches/index.js') },
   { name: 'tags', summary: 'Show repository tags (names with / and + work as typed)', load: () => import('./tags/index.js') },
-  { name: 'jobs', summary: "Download a job's artifact archive (works with a CI job token)", load: () => import('./jobs/index.js') },
+  {
+    name: 'jobs',
+    summary: 'List and show jobs, read their logs, retry, cancel and play them, download their artifacts',
+    load: () => import('./jobs/index.js'),
+  },
   {
     name: 'variables',
     summary: 'List, show, set, delete, export and sync CI/CD variables of a project, a group or the instance',
