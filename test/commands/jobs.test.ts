@@ -113,6 +113,15 @@ describe('jobs artifacts', () => {
     expect(intoDirectory.stderr).toContain('is a directory');
   });
 
+  it('keeps the saved line one line when the file name holds a newline (#10 case 17)', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'two\nlines.zip');
+    const result = await suite.run(['jobs', 'artifacts', '2', '7', '--out', out]);
+    expect(result.exitCode).toBe(0);
+    expect(readdirSync(dir)).toEqual(['two\nlines.zip']);
+    expect(result.stderr).toMatch(/^saved [^\n]*two\\nlines\.zip \([\d.]+ KiB\)\n$/);
+  });
+
   it('leaves no file behind when the job has no archive (exit 5) or the job is unknown', async () => {
     const dir = tempDir();
     const testJob = await suite.run(['jobs', 'artifacts', '2', '8', '--out', join(dir, 'x.zip')]);
