@@ -40,6 +40,30 @@ describe('svc mr list', () => {
     expect([sent.rawPath, sent.rawQuery]).toEqual(['/api/v4/projects/1/merge_requests', 'state=opened&target_branch=main&per_page=100']);
   });
 
+  it('--labels, --author, --reviewer, --order-by and --sort list what the service filters', async () => {
+    const res = await fetch(`${suite.sandbox.url}/api/v4/projects/1/merge_requests`, {
+      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin },
+    });
+    const every = (await res.json()) as Array<Record<string, any>>;
+    const bug = every.filter((m) => m.labels.includes('bug'));
+    const byTitle = await suite.run(['mr', 'list', '1', '--labels', 'bug', '--order-by', 'title', '--sort', 'asc', '-o', 'json']);
+    expect(json(byTitle.stdout).map((m: any) => m.iid)).toEqual(
+      [...bug].sort((a, b) => a.title.toLowerCase().localeCompare(b.title.toLowerCase())).map((m) => m.iid),
+    );
+    expect(json(byTitle.stdout).map((m: any) => m.iid)).toEqual([4, 5, 6]);
+    const author = every[0]!.author.username;
+    const byAuthor = await suite.run(['mr', 'list', '1', '--author', author, '-o', 'json']);
+    expect(json(byAuthor.stdout).map((m: any) => m.iid)).toEqual(every.filter((m) => m.author.username === author).map((m) => m.iid));
+    expect(json(byAuthor.stdout).map((m: any) => m.iid)).toEqual([6, 2]);
+    const reviewed = every.find((m) => m.reviewers.length > 0)!;
+    const reviewer = reviewed.reviewers[0].username;
+    const byReviewer = await suite.run(['mr', 'list', '1', '--reviewer', reviewer, '-o', 'json']);
+    expect(json(byReviewer.stdout).map((m: any) => m.iid)).toEqual(
+      every.filter((m) => m.reviewers.some((r: any) => r.username === reviewer)).map((m) => m.iid),
+    );
+    expect(json(byReviewer.stdout).map((m: any) => m.iid)).toEqual([4]);
+  });
+
   it('--draft yes lists drafts; the alias merge-requests works', async () => {
     const r = await suite.run(['merge-requests', 'list', '1', '--draft', 'yes', '-o', 'tsv', '--fields', 'iid,title']);
     expect([r.exitCode, r.stdout]).toEqual([0, 'iid\ttitle\n2\tDraft: Add a login page\n']);

@@ -135,7 +135,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     sendJson(ctx, 201, approvalsJson(ctx, p, left));
   });
 
-  project.get('/merge_requests/:merge_request_iid/notes', { auth: 'public' }, (ctx, p) => {
+  project.get('/merge_requests/:merge_request_iid/notes', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
     const sort = enumParam(ctx, 'sort', SORTS, 'desc');

@@ -144,12 +144,12 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
   group.get('/merge_requests', { auth: 'public' }, (ctx, g) => {
     sendMergeRequests(ctx, groupProjects(ctx.world, g), 'all');
   });
-  project.get('/merge_requests', { auth: 'public' }, (ctx, p) => {
+  project.get('/merge_requests', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     if (!p.mergeRequestsEnabled) throw E.forbidden();
     sendMergeRequests(ctx, [p], 'all');
   });
-  project.get('/merge_requests/:merge_request_iid', { auth: 'public' }, (ctx, p) => {
+  project.get('/merge_requests/:merge_request_iid', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     sendJson(ctx, 200, mergeRequestJson(ctx, p, findMergeRequest(ctx, p), true));
   });

@@ -78,6 +78,21 @@ describe('§2 lists', () => {
   });
 });
 
+describe('§2 job tokens', () => {
+  const job = () => ({ headers: { 'JOB-TOKEN': c.sb.tokens.job } });
+
+  it('a job token reads the merge requests and their notes of its own project', async () => {
+    expect((await c.call('/projects/2/merge_requests', job())).status).toBe(200);
+    expect((await c.call('/projects/2/merge_requests/1', job())).status).toBe(200);
+    expect((await c.call('/projects/2/merge_requests/1/notes', job())).status).toBe(200);
+  });
+
+  it('not the approvals, which are no job-token route', async () => {
+    const r = await c.call('/projects/2/merge_requests/1/approvals', job());
+    expect([r.status, r.json]).toEqual([401, { message: '401 Unauthorized' }]);
+  });
+});
+
 describe('§2 shape', () => {
   it('a single merge request carries changes_count as a string, diff_refs and user.can_merge', async () => {
     const r = await c.call('/projects/1/merge_requests/2', asUser);
