@@ -103,7 +103,10 @@ function addModule(program: Command, entry: NounEntry, module: CommandModule, ru
     module.register?.(program, runtime, entry.summary);
     return;
   }
-  const noun = program.command(entry.name).description(entry.summary);
+  const noun = program
+    .command(entry.name)
+    .aliases(entry.aliases ?? [])
+    .description(entry.summary);
   if (module.examples) withExamples(noun, module.examples);
   for (const spec of module.commands ?? []) addCommand(noun, spec, runtime);
   module.register?.(noun, runtime, entry.summary);
@@ -146,7 +149,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const secrets = [io.env.SVC_TOKEN, io.env.CI_JOB_TOKEN, tokenFlag(argv)].filter((s): s is string => Boolean(s));
   const debug = argv.includes('--debug') || io.env.SVC_DEBUG === '1';
   try {
-    const wanted = findNoun(argv);
+    const word = findNoun(argv);
+    const wanted = NOUNS.find((n) => n.aliases?.includes(word ?? ''))?.name ?? word;
     if (wanted) await load([wanted]);
     // An unknown noun (also in `svc help NOUN`): commander words the error, with its suggestion, as for an unknown verb.
     if (wanted && !NOUNS.some((n) => n.name === wanted)) argv = [wanted];

@@ -13,6 +13,8 @@ export interface CommandModule {
 
 export interface NounEntry {
   name: string;
+  /** Other names the noun answers to (`merge-requests` for `mr`). */
+  aliases?: string[];
   /** The one description of the noun, shown in `svc --help` and in the noun's own help. */
   summary: string;
   /** A command with no verbs of its own (`svc api PATH`): its module wires itself on the root. */
@@ -27,6 +29,12 @@ export const NOUNS: NounEntry[] = [
     name: 'issues',
     summary: "Show issues and their comments (by the issue's iid, the number shown in the web UI)",
     load: () => import('./issues/index.js'),
+  },
+  {
+    name: 'mr',
+    aliases: ['merge-requests'],
+    summary: 'List, open, update, merge, approve, comment on and diff merge requests (by iid, !12 in the web UI)',
+    load: () => import('./mr/index.js'),
   },
   {
     name: 'pipeline',

@@ -20,6 +20,16 @@ function fileAt(w: World, pid: number, branch: string, path: string): Buffer | u
   return w.repos.files(pid, branch).get(path);
 }
 
+/** Every file of a branch as reads see it: the synthetic repository with the API's writes on top. */
+export function branchFiles(w: World, pid: number, branch: string): Map<string, Buffer> {
+  const files = new Map(w.repos.files(pid, branch));
+  for (const [path, content] of written(w).get(pid)?.get(branch) ?? []) {
+    if (content) files.set(path, content);
+    else files.delete(path);
+  }
+  return files;
+}
+
 function write(w: World, pid: number, branch: string, path: string, content: Buffer | null): void {
   const byProject = written(w);
   let byBranch = byProject.get(pid);

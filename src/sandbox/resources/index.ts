@@ -8,6 +8,8 @@ import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
 import { mountJobs } from './jobs.js';
+import { mountMergeRequestActions } from './merge-request-actions.js';
+import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
 import { mountNamespaces } from './namespaces.js';
 import { mountNotes } from './notes.js';
@@ -29,6 +31,8 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountSharing,
   mountIssues,
   mountNotes,
+  mountMergeRequests,
+  mountMergeRequestActions,
   mountFiles,
   mountBranches,
   mountCommits,

@@ -1,0 +1,74 @@
+import type { ApiResponse, HttpClient, Page } from '../http/client.js';
+import { apiPath, type QueryParams } from '../http/encode.js';
+
+export interface MergeRequest {
+  id: number;
+  iid: number;
+  title: string;
+  state: string;
+  draft: boolean;
+  source_branch: string;
+  target_branch: string;
+  merge_status: string;
+  detailed_merge_status: string;
+  sha: string;
+  web_url: string;
+  head_pipeline?: { id: number; status: string } | null;
+  [key: string]: unknown;
+}
+
+export interface MergeRequestDiff {
+  old_path: string;
+  new_path: string;
+  a_mode: string;
+  b_mode: string;
+  new_file: boolean;
+  renamed_file: boolean;
+  deleted_file: boolean;
+  diff: string;
+}
+
+export interface MergeInput {
+  squash?: boolean;
+  should_remove_source_branch?: boolean;
+  sha?: string;
+  auto_merge?: boolean;
+}
+
+const mrPath = (project: string, iid: string) => apiPath`/projects/${project}/merge_requests/${iid}`;
+
+export function getMergeRequest(http: HttpClient, project: string, iid: string): Promise<MergeRequest> {
+  return http.record<MergeRequest>({ path: mrPath(project, iid) });
+}
+
+export function createMergeRequest(http: HttpClient, project: string, body: QueryParams): Promise<MergeRequest> {
+  return http.record<MergeRequest>({ method: 'POST', path: apiPath`/projects/${project}/merge_requests`, json: body });
+}
+
+export function updateMergeRequest(http: HttpClient, project: string, iid: string, body: QueryParams): Promise<MergeRequest> {
+  return http.record<MergeRequest>({ method: 'PUT', path: mrPath(project, iid), json: body });
+}
+
+export function mergeMergeRequest(http: HttpClient, project: string, iid: string, input: MergeInput): Promise<MergeRequest> {
+  return http.record<MergeRequest>({ method: 'PUT', path: `${mrPath(project, iid)}/merge`, json: { ...input } });
+}
+
+/** `approve` or `unapprove`: 201 with the approvals, or 304 when there was nothing to change. */
+export function setApproval(
+  http: HttpClient,
+  project: string,
+  iid: string,
+  action: 'approve' | 'unapprove',
+): Promise<ApiResponse<unknown>> {
+  return http.request({ method: 'POST', path: `${mrPath(project, iid)}/${action}` });
+}
+
+export function mergeRequestDiffs(http: HttpClient, project: string, iid: string): AsyncGenerator<Page<MergeRequestDiff>> {
+  return http.pages<MergeRequestDiff>(`${mrPath(project, iid)}/diffs`, { per_page: 100 });
+}
+
+/** The id of the user with this username (the service's filters and bodies take ids). */
+export async function userIdByUsername(http: HttpClient, username: string): Promise<number | undefined> {
+  const res = await http.request<Array<{ id: number }>>({ path: '/users', query: { username } });
+  return Array.isArray(res.data) ? res.data[0]?.id : undefined;
+}

@@ -1,0 +1,13 @@
+import { DIFF } from './diff.js';
+import { LIST } from './list.js';
+import { MERGE } from './merge.js';
+import { APPROVALS, APPROVE, COMMENT, NOTES, UNAPPROVE } from './review.js';
+import { CLOSE, CREATE, GET, REOPEN, UPDATE } from './write.js';
+
+export const commands = [LIST, GET, CREATE, UPDATE, CLOSE, REOPEN, MERGE, APPROVE, UNAPPROVE, APPROVALS, COMMENT, NOTES, DIFF];
+
+export const examples = [
+  'svc mr list acme/platform/api --state opened',
+  'svc mr create acme/platform/api --source feature/login --target main --title "Add login"',
+  'svc mr merge acme/platform/api 12 --when-pipeline-succeeds',
+];

@@ -1,0 +1,91 @@
+import { setApproval } from '../../api/merge-requests.js';
+import { writeRecordTo } from '../../api/resource.js';
+import { defineCommand } from '../../cli/spec.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { apiPath } from '../../http/encode.js';
+import { writeRecord } from '../../output/writer.js';
+import { getVerb, listVerb } from '../generic/verbs.js';
+import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
+import { readTextFile } from '../shared/local-file.js';
+import { MERGE_REQUESTS, parseMergeRequestIid } from './shared/resource.js';
+
+const ARGS = [
+  { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
+  { name: 'iid', help: "the merge request's iid (!12 in the web UI)", parse: parseMergeRequestIid },
+];
+const APPROVAL_FIELDS = ['approved', 'user_has_approved', 'user_can_approve', 'approved_by'];
+
+function approvalCommand(action: 'approve' | 'unapprove', description: string, unchanged: string) {
+  return defineCommand({
+    name: action,
+    description,
+    args: ARGS,
+    examples: [`svc mr ${action} acme/platform/api 12`],
+    run: async (ctx, [project, iid]) => {
+      const res = await setApproval(await ctx.http({ requireToken: true }), project as string, iid as string, action);
+      // 304: the service had nothing to change.
+      if (res.status === 304) return ctx.info(`!${iid as string}: ${unchanged}`);
+      ctx.info(`!${iid as string}: ${action === 'approve' ? 'approved' : 'approval withdrawn'}`);
+      await writeRecord(ctx.stdout, ctx.output, res.data, APPROVAL_FIELDS);
+    },
+  });
+}
+
+export const APPROVE = approvalCommand('approve', 'Approve a merge request', 'you had already approved it');
+export const UNAPPROVE = approvalCommand('unapprove', 'Withdraw your approval of a merge request', 'you had not approved it');
+
+export const APPROVALS = getVerb(MERGE_REQUESTS, {
+  name: 'approvals',
+  path: '/projects/:project/merge_requests/:iid/approvals',
+  description: 'Show who approved a merge request and whether you may approve it',
+  fields: APPROVAL_FIELDS,
+  examples: ['svc mr approvals acme/platform/api 12', 'svc mr approvals 42 3 -o json'],
+});
+
+export const NOTES = listVerb(MERGE_REQUESTS, {
+  name: 'notes',
+  path: '/projects/:project/merge_requests/:iid/notes',
+  description: 'List the comments of a merge request (newest first unless --sort asc)',
+  filters: [{ flags: '--sort <direction>', key: 'sort', help: 'by creation time (service default: desc)', choices: ['asc', 'desc'] }],
+  columns: ['id', 'author.username', 'created_at', 'system', 'body'],
+  examples: ['svc mr notes acme/platform/api 12 --all --sort asc', 'svc mr notes 42 3 -o ndjson --fields id,author.username,body'],
+});
+
+interface CommentOptions {
+  body?: string;
+  bodyFile?: string;
+}
+
+export const COMMENT = defineCommand<CommentOptions>({
+  name: 'comment',
+  description: 'Comment on a merge request, from --body, --body-file or stdin',
+  args: ARGS,
+  options: [
+    { flags: '--body <text>', help: 'the comment (Markdown)' },
+    { flags: '--body-file <path>', help: 'read the comment from a file' },
+  ],
+  examples: ['svc mr comment acme/platform/api 12 --body "Pipeline passed"', './report.sh | svc mr comment acme/platform/api 12'],
+  run: async (ctx, [project, iid], opts) => {
+    const body = await commentBody(ctx, opts);
+    const path = apiPath`/projects/${project as string}/merge_requests/${iid as string}/notes`;
+    const note = await writeRecordTo(await ctx.http({ requireToken: true }), 'POST', path, { body });
+    await writeRecord(ctx.stdout, ctx.output, note, ['id', 'author.username', 'created_at', 'body']);
+  },
+});
+
+const NO_BODY = 'no comment: give --body, --body-file, or pipe it on stdin';
+
+async function commentBody(ctx: Context, opts: CommentOptions): Promise<string> {
+  if (opts.body !== undefined && opts.bodyFile !== undefined) throw new UsageError('give either --body or --body-file, not both');
+  const text =
+    opts.body ??
+    (opts.bodyFile !== undefined
+      ? await readTextFile('--body-file', opts.bodyFile)
+      : ctx.io.isTTY.stdin
+        ? undefined
+        : (await ctx.readStdin()).toString('utf8'));
+  if (text === undefined) throw new UsageError(NO_BODY);
+  if (!text.trim()) throw new UsageError(`the comment is empty; ${NO_BODY}`);
+  return text;
+}

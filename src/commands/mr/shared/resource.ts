@@ -1,0 +1,112 @@
+import type { MergeRequest } from '../../../api/merge-requests.js';
+import { userIdByUsername } from '../../../api/merge-requests.js';
+import { collect } from '../../../cli/parsers.js';
+import type { OptionSpec } from '../../../cli/spec.js';
+import { ExitCode, SvcError, UsageError } from '../../../errors.js';
+import type { HttpClient } from '../../../http/client.js';
+import type { PathParam, Resource } from '../../generic/resource.js';
+import { idDigits, PROJECT, requiredTextParser } from '../../shared/args.js';
+
+export const MR_FIELDS = [
+  'id',
+  'iid',
+  'title',
+  'state',
+  'source_branch',
+  'target_branch',
+  'author.username',
+  'detailed_merge_status',
+  'web_url',
+];
+export const MR_COLUMNS = ['iid', 'title', 'state', 'source_branch', 'target_branch', 'author.username', 'detailed_merge_status'];
+
+/** `12` or `!12`, as the web UI shows it. */
+export function parseMergeRequestIid(value: string): string {
+  const digits = value.trim().replace(/^!/, '');
+  if (!digits) throw new UsageError(`invalid iid '${value}': expected the merge request's number, such as 12 or !12`);
+  return idDigits('iid', digits);
+}
+
+const IID: PathParam = {
+  help: "the merge request's iid: its number within the project (!12 in the web UI), not its global id",
+  parse: parseMergeRequestIid,
+  notFoundHint: (iid, error) =>
+    /project not found/i.test(error.message)
+      ? undefined
+      : `the path takes the merge request's iid, its number within the project, not the global id; is !${iid} right?`,
+};
+
+export const MERGE_REQUESTS: Resource = {
+  path: '/projects/:project/merge_requests',
+  id: 'iid',
+  params: { project: PROJECT, iid: IID },
+  fields: MR_FIELDS,
+  columns: MR_COLUMNS,
+};
+
+/** Usernames to the ids the service takes, each looked up once; an unknown name stops the command. */
+async function userIds(http: HttpClient, value: unknown): Promise<number[]> {
+  const ids: number[] = [];
+  for (const name of value as string[]) {
+    const id = await userIdByUsername(http, name.replace(/^@/, ''));
+    if (id === undefined) throw new SvcError(`no user named '${name}'`, ExitCode.notFound);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Options create and update share; each names the service's own body key. */
+export const BODY_OPTIONS: OptionSpec[] = [
+  { flags: '--description <text>', key: 'description', help: 'the description (Markdown)', conflicts: ['descriptionFile'] },
+  { flags: '--description-file <path>', help: 'read the description from a file' },
+  { flags: '--labels <a,b>', key: 'labels', help: 'labels, comma-separated (replaces the set)' },
+  { flags: '--assignee <username>', key: 'assignee_ids', help: 'assignee (repeatable)', parse: collect, resolve: userIds },
+  { flags: '--reviewer <username>', key: 'reviewer_ids', help: 'reviewer (repeatable)', parse: collect, resolve: userIds },
+  { flags: '--remove-source-branch', key: 'remove_source_branch', help: 'delete the source branch once merged' },
+  { flags: '--squash', key: 'squash', help: 'squash the commits when merging' },
+];
+
+export const TARGET_OPTION: OptionSpec = {
+  flags: '--target <branch>',
+  key: 'target_branch',
+  help: 'branch to merge into',
+  parse: requiredTextParser('--target'),
+};
+
+/** `detailed_merge_status` in words: why the merge request can or cannot be merged now. */
+export function mergeStatusWords(mr: MergeRequest): string {
+  const pipeline = mr.head_pipeline ? `pipeline ${mr.head_pipeline.id} is ${mr.head_pipeline.status}` : 'its pipeline';
+  switch (mr.detailed_merge_status) {
+    case 'mergeable':
+      return 'can be merged';
+    case 'not_open':
+      if (mr.state === 'merged') return 'is already merged';
+      if (mr.state === 'locked') return 'is being merged';
+      return 'is closed; reopen it first';
+    case 'draft_status':
+      return 'is a draft; mark it ready (drop the "Draft:" prefix) first';
+    case 'conflict':
+      return `has conflicts with ${mr.target_branch}; resolve them first`;
+    case 'ci_still_running':
+      return `must wait: ${pipeline}, not finished (--when-pipeline-succeeds merges it once it passes)`;
+    case 'ci_must_pass':
+      return `needs a successful pipeline: ${pipeline}`;
+    case 'not_approved':
+      return 'needs approval';
+    case 'requested_changes':
+      return 'has a reviewer asking for changes';
+    case 'discussions_not_resolved':
+      return 'has unresolved threads';
+    case 'need_rebase':
+      return `must be rebased onto ${mr.target_branch}`;
+    case 'blocked_status':
+      return 'is blocked by another merge request';
+    case 'checking':
+    case 'unchecked':
+    case 'preparing':
+    case 'approvals_syncing':
+      return 'is still being checked by the service; try again shortly';
+    default:
+      return `cannot be merged (${mr.detailed_merge_status})`;
+  }
+}

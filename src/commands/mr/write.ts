@@ -1,0 +1,130 @@
+import { createMergeRequest, getMergeRequest, type MergeRequest, updateMergeRequest } from '../../api/merge-requests.js';
+import { defineCommand, type OptionSpec } from '../../cli/spec.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { QueryParams } from '../../http/encode.js';
+import { writeRecord } from '../../output/writer.js';
+import { itemPath, serviceParams, withHints } from '../generic/resource.js';
+import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
+import { readTextFile } from '../shared/local-file.js';
+import { BODY_OPTIONS, MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, parseMergeRequestIid, TARGET_OPTION } from './shared/resource.js';
+
+const PROJECT_ARG = { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef };
+const IID_ARG = { name: 'iid', help: "the merge request's iid (!12 in the web UI)", parse: parseMergeRequestIid };
+
+interface WriteOptions {
+  title?: string;
+  draft?: boolean;
+  descriptionFile?: string;
+  [key: string]: unknown;
+}
+
+const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:)\s*/i;
+
+/** The body of a create or update: the keyed options, the description file, the draft prefix on the title. */
+async function writeBody(ctx: Context, options: OptionSpec[], opts: WriteOptions): Promise<QueryParams> {
+  if (opts.description !== undefined && opts.descriptionFile !== undefined) {
+    throw new UsageError('give either --description or --description-file, not both');
+  }
+  const body = await serviceParams(ctx, options, opts);
+  if (opts.descriptionFile !== undefined) body.description = await readTextFile('--description-file', opts.descriptionFile);
+  if (opts.draft !== undefined && opts.title === undefined) throw new UsageError('--draft and --ready change the title: give --title too');
+  if (opts.title !== undefined) {
+    const bare = opts.title.replace(DRAFT_PREFIX, '');
+    body.title = opts.draft ? `Draft: ${bare}` : opts.draft === false ? bare : opts.title;
+  }
+  return body;
+}
+
+async function printMergeRequest(ctx: Context, mr: MergeRequest): Promise<void> {
+  ctx.info(`!${mr.iid} ${mergeStatusWords(mr)}: ${mr.web_url}`);
+  await writeRecord(ctx.stdout, ctx.output, mr, MR_FIELDS);
+}
+
+export const GET = defineCommand({
+  name: 'get',
+  description: 'Show one merge request, with whether it can be merged now and why not, in words',
+  args: [PROJECT_ARG, IID_ARG],
+  examples: ['svc mr get acme/platform/api 12', 'svc mr get 42 !3 -o json'],
+  run: async (ctx, args) => {
+    const http = await ctx.http();
+    const [project, iid] = args as [string, string];
+    await printMergeRequest(
+      ctx,
+      await withHints(MERGE_REQUESTS, itemPath(MERGE_REQUESTS), args, () => getMergeRequest(http, project, iid)),
+    );
+  },
+});
+
+const CREATE_OPTIONS: OptionSpec[] = [
+  {
+    flags: '--source <branch>',
+    key: 'source_branch',
+    help: 'branch with the changes',
+    parse: requiredTextParser('--source'),
+    required: true,
+  },
+  { ...TARGET_OPTION, required: true },
+  { flags: '--title <title>', help: 'title', parse: requiredTextParser('--title'), required: true },
+  { flags: '--draft', help: 'open it as a draft (the title gets the "Draft:" prefix)' },
+  ...BODY_OPTIONS,
+];
+
+export const CREATE = defineCommand<WriteOptions>({
+  name: 'create',
+  description: 'Open a merge request from one branch into another',
+  args: [PROJECT_ARG],
+  options: CREATE_OPTIONS,
+  examples: [
+    'svc mr create acme/platform/api --source feature/login --target main --title "Add login" --reviewer jdoe',
+    'svc mr create acme/platform/api --source fix/crash --target main --title "Fix the crash" --draft --description-file notes.md',
+  ],
+  run: async (ctx, [project], opts) => {
+    const body = await writeBody(ctx, CREATE_OPTIONS, opts);
+    const mr = await createMergeRequest(await ctx.http({ requireToken: true }), project as string, body);
+    ctx.info(`created !${mr.iid}`);
+    await printMergeRequest(ctx, mr);
+  },
+});
+
+const UPDATE_OPTIONS: OptionSpec[] = [
+  { flags: '--title <title>', help: 'new title', parse: requiredTextParser('--title') },
+  { flags: '--draft', help: 'mark it as a draft (with --title)' },
+  { flags: '--ready', help: 'mark it ready: drop the "Draft:" prefix (with --title)' },
+  TARGET_OPTION,
+  { flags: '--add-labels <a,b>', key: 'add_labels', help: 'labels to add' },
+  { flags: '--remove-labels <a,b>', key: 'remove_labels', help: 'labels to remove' },
+  ...BODY_OPTIONS,
+];
+
+export const UPDATE = defineCommand<WriteOptions & { ready?: boolean }>({
+  name: 'update',
+  description: "Change a merge request's title, description, target, labels, assignees or reviewers",
+  args: [PROJECT_ARG, IID_ARG],
+  options: UPDATE_OPTIONS,
+  examples: ['svc mr update acme/platform/api 12 --title "Add login" --ready', 'svc mr update 42 3 --add-labels reviewed --reviewer jdoe'],
+  run: async (ctx, [project, iid], opts) => {
+    if (opts.draft && opts.ready) throw new UsageError('give either --draft or --ready, not both');
+    const body = await writeBody(ctx, UPDATE_OPTIONS, { ...opts, draft: opts.ready ? false : opts.draft });
+    if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give at least one option');
+    const mr = await updateMergeRequest(await ctx.http({ requireToken: true }), project as string, iid as string, body);
+    await printMergeRequest(ctx, mr);
+  },
+});
+
+function stateCommand(name: 'close' | 'reopen', description: string) {
+  return defineCommand({
+    name,
+    description,
+    args: [PROJECT_ARG, IID_ARG],
+    examples: [`svc mr ${name} acme/platform/api 12`],
+    run: async (ctx, [project, iid]) => {
+      const mr = await updateMergeRequest(await ctx.http({ requireToken: true }), project as string, iid as string, { state_event: name });
+      ctx.info(`!${mr.iid} is ${mr.state}`);
+      await writeRecord(ctx.stdout, ctx.output, mr, MR_FIELDS);
+    },
+  });
+}
+
+export const CLOSE = stateCommand('close', 'Close a merge request without merging it');
+export const REOPEN = stateCommand('reopen', 'Reopen a closed merge request');

@@ -1,0 +1,345 @@
+// Merge requests of a project: seeded ones derived from (seed, project, iid),
+// their mergeability (reference endpoints §2) and the JSON the service shows.
+// Project 1 carries one merge request per blocker, so tests can name them.
+// Choices where the reference is open: blockers are checked in the order of
+// `detailedMergeStatus`; a head pipeline (the newest of the source branch) must
+// succeed; a seeded quarter of merge requests conflict and another needs one
+// approval (shown as the EE keys `approvals_required`/`approvals_left`); created
+// ones neither conflict nor need approvals; a merge changes no branch.
+import { can } from '../access.js';
+import type { Ctx } from '../server/context.js';
+import { E } from '../server/errors.js';
+import { intSeg } from '../server/params.js';
+import { ChildCollection, storeFor } from '../store/collection.js';
+import type { ProjectRec } from '../store/records.js';
+import { BRANCHES } from '../store/repository.js';
+import { ISSUE_TITLES } from '../store/seed.js';
+import type { World } from '../store/world.js';
+import { iso, sha1 } from '../util.js';
+import { mergeRequestChanges } from './merge-request-changes.js';
+import { pipelineJson, pipelineState, pipelineStore } from './pipelines.js';
+import { userBasic } from './users.js';
+
+export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
+
+export interface MergeRequestRec {
+  id: number;
+  iid: number;
+  projectId: number;
+  title: string;
+  description: string;
+  state: MergeRequestState;
+  sourceBranch: string;
+  targetBranch: string;
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  closedById: number | null;
+  mergedAt: number | null;
+  mergedById: number | null;
+  mergeCommitSha: string | null;
+  squashCommitSha: string | null;
+  authorId: number;
+  assigneeIds: number[];
+  reviewerIds: number[];
+  labels: string[];
+  /** the branches do not merge cleanly */
+  conflicts: boolean;
+  approvalsRequired: number;
+  approvals: Array<{ userId: number; at: number }>;
+  squash: boolean;
+  removeSourceBranch: boolean | null;
+  /** set to merge once the head pipeline succeeds */
+  autoMerge: boolean;
+  upvotes: number;
+  seededNotes: number;
+  /** seeded notes deleted through the API, by number (1-based) */
+  deletedNotes: number[];
+  createdNotes: CreatedNote[];
+}
+
+export interface CreatedNote {
+  id: number;
+  body: string;
+  authorId: number;
+  createdAt: number;
+}
+
+const MR_SLOTS = 8;
+const MR_ID_BASE = 50_000;
+const HOUR = 3_600_000;
+
+/** Project 1: 1 mergeable, 2 draft, 3 conflicts, 4 merged, 5 needs an approval, 6 closed. */
+const FIXTURES: Array<
+  Pick<MergeRequestRec, 'sourceBranch' | 'targetBranch' | 'state' | 'conflicts' | 'approvalsRequired'> & { title: string }
+> = [
+  {
+    sourceBranch: 'develop',
+    targetBranch: 'main',
+    state: 'opened',
+    conflicts: false,
+    approvalsRequired: 0,
+    title: 'Merge develop into main',
+  },
+  {
+    sourceBranch: 'feature/login',
+    targetBranch: 'main',
+    state: 'opened',
+    conflicts: false,
+    approvalsRequired: 0,
+    title: 'Draft: Add a login page',
+  },
+  {
+    sourceBranch: 'feature/search-v2',
+    targetBranch: 'main',
+    state: 'opened',
+    conflicts: true,
+    approvalsRequired: 0,
+    title: 'Rewrite the search',
+  },
+  { sourceBranch: 'fix/issue-1', targetBranch: 'main', state: 'merged', conflicts: false, approvalsRequired: 0, title: 'Fix issue 1' },
+  {
+    sourceBranch: 'fail/broken-build',
+    targetBranch: 'main',
+    state: 'opened',
+    conflicts: false,
+    approvalsRequired: 1,
+    title: 'Refactor the build',
+  },
+  {
+    sourceBranch: 'feature/login',
+    targetBranch: 'develop',
+    state: 'closed',
+    conflicts: false,
+    approvalsRequired: 0,
+    title: 'Try the login page on develop',
+  },
+];
+
+function seededCount(w: World, pid: number): number {
+  const p = w.projects.get(pid);
+  if (!p?.seeded) return 0;
+  return pid === 1 ? FIXTURES.length : 1 + (w.h(80, pid) % (BRANCHES.length - 1));
+}
+
+function deriveMergeRequest(w: World, pid: number, iid: number): MergeRequestRec | null {
+  if (!Number.isInteger(iid) || iid < 1 || iid > seededCount(w, pid)) return null;
+  const p = w.projects.get(pid)!;
+  const h = w.h(81, pid, iid);
+  const fixture = pid === 1 ? FIXTURES[iid - 1]! : null;
+  const roll = h % 6;
+  const state: MergeRequestState = fixture?.state ?? (roll === 0 ? 'merged' : roll === 1 ? 'closed' : 'opened');
+  const title = fixture?.title ?? `${(h >>> 4) % 5 === 0 ? 'Draft: ' : ''}${ISSUE_TITLES[(h >>> 6) % ISSUE_TITLES.length]}`;
+  const created = p.createdAt + 2 * 86_400_000 + iid * HOUR + (h % 1000);
+  const updated = created + ((h >>> 10) % 48) * HOUR;
+  const authorId = 1 + ((h >>> 14) % w.users.size);
+  const ended = state === 'merged' || state === 'closed';
+  const source = fixture?.sourceBranch ?? BRANCHES[iid]!;
+  return {
+    id: MR_ID_BASE + (pid - 1) * MR_SLOTS + iid,
+    iid,
+    projectId: pid,
+    title,
+    description: `Changes from ${source}.`,
+    state,
+    sourceBranch: source,
+    targetBranch: fixture?.targetBranch ?? 'main',
+    createdAt: created,
+    updatedAt: updated,
+    closedAt: state === 'closed' ? updated : null,
+    closedById: state === 'closed' ? authorId : null,
+    mergedAt: state === 'merged' ? updated : null,
+    mergedById: state === 'merged' ? p.creatorId : null,
+    mergeCommitSha: state === 'merged' ? sha1(`${w.seed}:${pid}:merge:${iid}`) : null,
+    squashCommitSha: null,
+    authorId,
+    assigneeIds: (h >>> 18) % 2 ? [1 + ((h >>> 19) % w.users.size)] : [],
+    reviewerIds: (h >>> 23) % 2 ? [1 + ((h >>> 24) % w.users.size)] : [],
+    labels: (h >>> 28) % 2 ? ['bug'] : ['feature'],
+    conflicts: fixture ? fixture.conflicts : !ended && (h >>> 8) % 4 === 0,
+    approvalsRequired: fixture ? fixture.approvalsRequired : (h >>> 12) % 4 === 0 ? 1 : 0,
+    approvals: [],
+    squash: false,
+    removeSourceBranch: null,
+    autoMerge: false,
+    upvotes: (h >>> 20) % 4,
+    seededNotes: w.h(82, pid, iid) % 4,
+    deletedNotes: [],
+    createdNotes: [],
+  };
+}
+
+interface MergeRequestStore {
+  mrs: ChildCollection<number, MergeRequestRec>;
+  nextId: number;
+}
+
+export const mergeRequestStore = storeFor<MergeRequestStore>((w) => ({
+  mrs: new ChildCollection<number, MergeRequestRec>({
+    seededKeys: (pid) => Array.from({ length: seededCount(w, pid) }, (_, i) => i + 1),
+    derive: (pid, iid) => deriveMergeRequest(w, pid, iid),
+  }),
+  nextId: MR_ID_BASE + w.seededProjects * MR_SLOTS + 1,
+}));
+
+export function saveMergeRequest(w: World, mr: MergeRequestRec): void {
+  mergeRequestStore(w).mrs.update(mr.projectId, mr.iid, mr);
+}
+
+/** The merge request of `:merge_request_iid`, with an auto-merge settled; a missing one is `.find`'s 404. */
+export function findMergeRequest(ctx: Ctx, p: ProjectRec, notFound = E.findNotFound): MergeRequestRec {
+  const mr = mergeRequestStore(ctx.world).mrs.get(p.id, intSeg(ctx, 'merge_request_iid'));
+  if (!mr) throw notFound();
+  return settleAutoMerge(ctx.world, mr);
+}
+
+/** Every merge request of a project, auto-merges settled. */
+export function projectMergeRequests(w: World, pid: number): MergeRequestRec[] {
+  return mergeRequestStore(w)
+    .mrs.list(pid)
+    .map((mr) => settleAutoMerge(w, mr));
+}
+
+export function isDraft(title: string): boolean {
+  return /^\s*(\[draft\]|\(draft\)|draft:)/i.test(title);
+}
+
+export function sourceHead(w: World, mr: MergeRequestRec): string {
+  return w.repos.branchCommits(mr.projectId, mr.sourceBranch)![0]!.id;
+}
+
+/** The newest pipeline of the source branch, if any. */
+export function headPipeline(w: World, mr: MergeRequestRec) {
+  const list = pipelineStore(w)
+    .pipelines.list(mr.projectId)
+    .filter((pl) => pl.ref === mr.sourceBranch);
+  return list.length === 0 ? null : list.reduce((a, b) => (b.id > a.id ? b : a));
+}
+
+/** The one blocker `detailed_merge_status` names, in the order the sandbox checks them. */
+export function detailedMergeStatus(w: World, mr: MergeRequestRec): string {
+  if (mr.state !== 'opened') return 'not_open';
+  if (isDraft(mr.title)) return 'draft_status';
+  if (mr.conflicts) return 'conflict';
+  const pipeline = headPipeline(w, mr);
+  if (pipeline) {
+    const status = pipelineState(pipeline).status;
+    if (status !== 'success' && status !== 'failed' && status !== 'canceled' && status !== 'skipped') return 'ci_still_running';
+    if (status !== 'success') return 'ci_must_pass';
+  }
+  if (mr.approvals.length < mr.approvalsRequired) return 'not_approved';
+  return 'mergeable';
+}
+
+export function mergeNow(w: World, mr: MergeRequestRec, userId: number, squash: boolean): MergeRequestRec {
+  const now = Date.now();
+  const merged: MergeRequestRec = {
+    ...mr,
+    state: 'merged',
+    mergedAt: now,
+    mergedById: userId,
+    updatedAt: now,
+    autoMerge: false,
+    squash: squash || mr.squash,
+    mergeCommitSha: sha1(`${w.seed}:${mr.projectId}:merge:${mr.iid}:${now}`),
+    squashCommitSha: squash || mr.squash ? sha1(`${w.seed}:${mr.projectId}:squash:${mr.iid}:${now}`) : null,
+  };
+  saveMergeRequest(w, merged);
+  return merged;
+}
+
+/** An auto-merge happens when the head pipeline has succeeded, and is dropped when it failed. */
+function settleAutoMerge(w: World, mr: MergeRequestRec): MergeRequestRec {
+  if (!mr.autoMerge || mr.state !== 'opened') return mr;
+  const status = detailedMergeStatus(w, mr);
+  if (status === 'ci_still_running') return mr;
+  if (status === 'mergeable') return mergeNow(w, mr, mr.authorId, mr.squash);
+  const dropped = { ...mr, autoMerge: false };
+  saveMergeRequest(w, dropped);
+  return dropped;
+}
+
+export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, single: boolean): Record<string, unknown> {
+  const w = ctx.world;
+  const user = (id: number | null) => (id === null ? null : userBasic(w, w.users.get(id)!));
+  const detailed = detailedMergeStatus(w, mr);
+  const draft = isDraft(mr.title);
+  const ref = `!${mr.iid}`;
+  const out: Record<string, unknown> = {
+    id: mr.id,
+    iid: mr.iid,
+    project_id: p.id,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: iso(mr.createdAt),
+    updated_at: iso(mr.updatedAt),
+    merged_by: user(mr.mergedById),
+    merge_user: user(mr.mergedById),
+    merged_at: mr.mergedAt === null ? null : iso(mr.mergedAt),
+    closed_by: user(mr.closedById),
+    closed_at: mr.closedAt === null ? null : iso(mr.closedAt),
+    target_branch: mr.targetBranch,
+    source_branch: mr.sourceBranch,
+    user_notes_count: mr.seededNotes - mr.deletedNotes.length + mr.createdNotes.length,
+    upvotes: mr.upvotes,
+    downvotes: 0,
+    author: user(mr.authorId),
+    assignees: mr.assigneeIds.map(user),
+    assignee: user(mr.assigneeIds[0] ?? null),
+    reviewers: mr.reviewerIds.map(user),
+    source_project_id: p.id,
+    target_project_id: p.id,
+    labels: mr.labels,
+    draft,
+    imported: false,
+    imported_from: 'none',
+    work_in_progress: draft,
+    milestone: null,
+    merge_when_pipeline_succeeds: mr.autoMerge,
+    merge_status: mr.conflicts ? 'cannot_be_merged' : 'can_be_merged',
+    detailed_merge_status: detailed,
+    merge_after: null,
+    sha: sourceHead(w, mr),
+    merge_commit_sha: mr.mergeCommitSha,
+    squash_commit_sha: mr.squashCommitSha,
+    discussion_locked: null,
+    should_remove_source_branch: mr.removeSourceBranch,
+    force_remove_source_branch: mr.removeSourceBranch ?? false,
+    prepared_at: iso(mr.createdAt),
+    reference: ref,
+    references: { short: ref, relative: ref, full: `${p.fullPath}${ref}` },
+    web_url: `${w.base()}/${p.fullPath}/-/merge_requests/${mr.iid}`,
+    time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+    squash: mr.squash,
+    squash_on_merge: mr.squash,
+    task_completion_status: { count: 0, completed_count: 0 },
+    has_conflicts: mr.conflicts,
+    blocking_discussions_resolved: true,
+  };
+  if (!single) return out;
+  const pipeline = headPipeline(w, mr);
+  const shown = pipeline && can(w, ctx.user, p, 'read_pipeline') ? pipelineJson(w, pipeline, true) : null;
+  const target = w.repos.branchCommits(p.id, mr.targetBranch)!;
+  const targetShas = new Set(target.map((c) => c.id));
+  const base = w.repos.branchCommits(p.id, mr.sourceBranch)!.find((c) => targetShas.has(c.id))!.id;
+  Object.assign(out, {
+    subscribed: false,
+    changes_count: String(mergeRequestChanges(w, mr).length),
+    latest_build_started_at: null,
+    latest_build_finished_at: null,
+    first_deployed_to_production_at: null,
+    pipeline: shown && { ...shown },
+    head_pipeline: shown,
+    diff_refs: { base_sha: base, head_sha: sourceHead(w, mr), start_sha: target[0]!.id },
+    merge_error: null,
+    first_contribution: false,
+    user: { can_merge: ctx.user !== null && canMerge(ctx, p, mr) },
+  });
+  return out;
+}
+
+/** Merging into `main` (protected) needs a maintainer; other targets a developer. */
+export function canMerge(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec): boolean {
+  return can(ctx.world, ctx.user, p, mr.targetBranch === 'main' ? 'merge_protected_branch' : 'push_code');
+}

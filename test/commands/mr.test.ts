@@ -1,0 +1,315 @@
+// svc mr: every verb against the sandbox, whose project 1 holds one merge request per blocker
+// (1 mergeable, 2 draft, 3 conflicts, 4 merged, 5 needs an approval, 6 closed).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, isolatedEnv, tempDir } from '../support/harness.js';
+import { spawnPty } from '../support/pty.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { onlyRequest, useSandbox } from './support.js';
+
+const suite = useSandbox({ projects: 10 });
+const asJdoe = () => ({ token: suite.sandbox.tokens.user });
+const json = (stdout: string) => JSON.parse(stdout);
+
+/** A project of jdoe's own, so merges and new merge requests leave project 1 as seeded. */
+async function freshProject(name: string): Promise<string> {
+  const r = await suite.run(['projects', 'create', '--name', name, '-o', 'json'], asJdoe());
+  expect(r.exitCode).toBe(0);
+  return String(json(r.stdout).id);
+}
+
+describe('svc mr list', () => {
+  it('lists a project with filters sent as the service names them', async () => {
+    const r = await suite.run([
+      'mr',
+      'list',
+      '1',
+      '--state',
+      'opened',
+      '--target-branch',
+      'main',
+      '-o',
+      'tsv',
+      '--fields',
+      'iid,detailed_merge_status',
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('iid\tdetailed_merge_status\n5\tnot_approved\n3\tconflict\n2\tdraft_status\n1\tmergeable\n');
+    const sent = onlyRequest(suite, 'GET', /merge_requests/);
+    expect([sent.rawPath, sent.rawQuery]).toEqual(['/api/v4/projects/1/merge_requests', 'state=opened&target_branch=main&per_page=100']);
+  });
+
+  it('--labels, --author, --reviewer, --order-by and --sort list what the service filters', async () => {
+    const res = await fetch(`${suite.sandbox.url}/api/v4/projects/1/merge_requests`, {
+      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin },
+    });
+    const every = (await res.json()) as Array<Record<string, any>>;
+    const bug = every.filter((m) => m.labels.includes('bug'));
+    const byTitle = await suite.run(['mr', 'list', '1', '--labels', 'bug', '--order-by', 'title', '--sort', 'asc', '-o', 'json']);
+    expect(json(byTitle.stdout).map((m: any) => m.iid)).toEqual(
+      [...bug].sort((a, b) => a.title.toLowerCase().localeCompare(b.title.toLowerCase())).map((m) => m.iid),
+    );
+    expect(json(byTitle.stdout).map((m: any) => m.iid)).toEqual([4, 5, 6]);
+    const author = every[0]!.author.username;
+    const byAuthor = await suite.run(['mr', 'list', '1', '--author', author, '-o', 'json']);
+    expect(json(byAuthor.stdout).map((m: any) => m.iid)).toEqual(every.filter((m) => m.author.username === author).map((m) => m.iid));
+    expect(json(byAuthor.stdout).map((m: any) => m.iid)).toEqual([6, 2]);
+    const reviewed = every.find((m) => m.reviewers.length > 0)!;
+    const reviewer = reviewed.reviewers[0].username;
+    const byReviewer = await suite.run(['mr', 'list', '1', '--reviewer', reviewer, '-o', 'json']);
+    expect(json(byReviewer.stdout).map((m: any) => m.iid)).toEqual(
+      every.filter((m) => m.reviewers.some((r: any) => r.username === reviewer)).map((m) => m.iid),
+    );
+    expect(json(byReviewer.stdout).map((m: any) => m.iid)).toEqual([4]);
+  });
+
+  it('--draft yes lists drafts; the alias merge-requests works', async () => {
+    const r = await suite.run(['merge-requests', 'list', '1', '--draft', 'yes', '-o', 'tsv', '--fields', 'iid,title']);
+    expect([r.exitCode, r.stdout]).toEqual([0, 'iid\ttitle\n2\tDraft: Add a login page\n']);
+  });
+
+  it('--group lists the group with its subgroups; --instance with --scope all', async () => {
+    const group = await suite.run(['mr', 'list', '--group', 'acme/platform', '--source-branch', 'fix/issue-1', '-o', 'json'], asJdoe());
+    expect(group.exitCode).toBe(0);
+    const sent = onlyRequest(suite, 'GET', /merge_requests/);
+    expect([sent.rawPath, sent.rawQuery]).toEqual([
+      '/api/v4/groups/acme%2Fplatform/merge_requests',
+      'source_branch=fix%2Fissue-1&per_page=100',
+    ]);
+    expect(json(group.stdout).map((m: any) => m.source_branch)).toEqual(json(group.stdout).map(() => 'fix/issue-1'));
+    const instance = await suite.run([
+      'mr',
+      'list',
+      '--instance',
+      '--scope',
+      'all',
+      '--search',
+      'login',
+      '--limit',
+      '1',
+      '-o',
+      'tsv',
+      '--fields',
+      'title,description',
+    ]);
+    expect(instance.exitCode).toBe(0);
+    expect(instance.stdout).toMatch(/^title\tdescription\n[^\n]*login[^\n]*\n$/i);
+  });
+
+  it('wants exactly one of PROJECT, --group, --instance (exit 2)', async () => {
+    for (const args of [[], ['1', '--instance'], ['--group', 'acme', '--instance']]) {
+      const r = await suite.run(['mr', 'list', ...args]);
+      expect([r.exitCode, r.stderr]).toEqual([2, 'svc: give one of: a PROJECT, --group GROUP or --instance\n']);
+    }
+  });
+});
+
+describe('svc mr get', () => {
+  it('says in words why it cannot be merged', async () => {
+    const r = await suite.run(['mr', 'get', '1', '!3', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(json(r.stdout).detailed_merge_status).toBe('conflict');
+    expect(r.stderr).toBe(`!3 has conflicts with main; resolve them first: ${json(r.stdout).web_url}\n`);
+  });
+
+  it('an unknown iid exits 5 with the iid hint', async () => {
+    const r = await suite.run(['mr', 'get', '1', '99']);
+    expect(r.exitCode).toBe(5);
+    expect(r.stderr).toBe(
+      "svc: GET /projects/1/merge_requests/99 failed: 404 Not found (the path takes the merge request's iid, its number within the project, not the global id; is !99 right?)\n",
+    );
+  });
+});
+
+describe('svc mr create, update, close, reopen', () => {
+  it('creates a draft with reviewers by username and a description file', async () => {
+    const pid = await freshProject('mr-cli-create');
+    const file = join(tempDir(), 'desc.md');
+    writeFileSync(file, 'Adds the login page.\n');
+    const r = await suite.run(
+      [
+        'mr',
+        'create',
+        pid,
+        '--source',
+        'feature/login',
+        '--target',
+        'main',
+        '--title',
+        'Add login',
+        '--draft',
+        '--reviewer',
+        'root',
+        '--description-file',
+        file,
+        '--squash',
+        '-o',
+        'json',
+      ],
+      asJdoe(),
+    );
+    expect(r.exitCode).toBe(0);
+    expect(onlyRequest(suite, 'POST', /merge_requests$/).bodyJson).toEqual({
+      source_branch: 'feature/login',
+      target_branch: 'main',
+      reviewer_ids: [1],
+      squash: true,
+      description: 'Adds the login page.\n',
+      title: 'Draft: Add login',
+    });
+    expect(r.stderr.split('\n')[0]).toBe('created !1');
+    const ready = await suite.run(
+      ['mr', 'update', pid, '1', '--title', 'Add login', '--ready', '--add-labels', 'ui', '-o', 'json'],
+      asJdoe(),
+    );
+    expect([ready.exitCode, json(ready.stdout).title, json(ready.stdout).labels, json(ready.stdout).detailed_merge_status]).toEqual([
+      0,
+      'Add login',
+      ['ui'],
+      'mergeable',
+    ]);
+    const closed = await suite.run(['mr', 'close', pid, '1', '-o', 'json'], asJdoe());
+    expect([closed.exitCode, json(closed.stdout).state, closed.stderr]).toEqual([0, 'closed', '!1 is closed\n']);
+    const reopened = await suite.run(['mr', 'reopen', pid, '1', '-o', 'json'], asJdoe());
+    expect([reopened.exitCode, json(reopened.stdout).state]).toEqual([0, 'opened']);
+  });
+
+  it('a second open merge request from the same branch: the 409 array in one line, exit 6', async () => {
+    const r = await suite.run(['mr', 'create', '1', '--source', 'feature/search-v2', '--target', 'develop', '--title', 'again'], asJdoe());
+    expect(r.exitCode).toBe(6);
+    expect(r.stderr).toBe(
+      'svc: POST /projects/1/merge_requests failed: 409 Conflict: Another open merge request already exists for this source branch: !3\n',
+    );
+  });
+
+  it('an unknown reviewer stops before the request (exit 5)', async () => {
+    const r = await suite.run(
+      ['mr', 'create', '1', '--source', 'develop', '--target', 'main', '--title', 't', '--reviewer', 'nobody-here'],
+      asJdoe(),
+    );
+    expect([r.exitCode, r.stderr]).toEqual([5, "svc: no user named 'nobody-here'\n"]);
+    expect(suite.requests().filter((q) => q.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('svc mr merge: one line per refusal, with its exit code', () => {
+  for (const [iid, line] of [
+    ['2', 'it is a draft; mark it ready (drop the "Draft:" prefix) first'],
+    ['3', 'it has conflicts with main; resolve them first'],
+    ['4', 'it is already merged'],
+    ['5', 'it needs approval'],
+    ['6', 'it is closed; reopen it first'],
+  ]) {
+    it(`!${iid}: ${line}`, async () => {
+      const r = await suite.run(['mr', 'merge', '1', iid!], asJdoe());
+      expect([r.exitCode, r.stderr]).toEqual([6, `svc: cannot merge !${iid}: ${line}\n`]);
+    });
+  }
+
+  it('a pipeline still running, then failed', async () => {
+    const pid = await freshProject('mr-cli-pipeline');
+    await suite.run(['mr', 'create', pid, '--source', 'fail/broken-build', '--target', 'develop', '--title', 'Build'], asJdoe());
+    const pipeline = await suite.run(['pipeline', 'create', pid, '--ref', 'fail/broken-build', '-o', 'json'], asJdoe());
+    const id = json(pipeline.stdout).id;
+    const running = await suite.run(['mr', 'merge', pid, '1'], asJdoe());
+    expect(running.exitCode).toBe(6);
+    expect(running.stderr).toMatch(
+      new RegExp(
+        `^svc: cannot merge !1: it must wait: pipeline ${id} is (created|pending|running), not finished \\(--when-pipeline-succeeds merges it once it passes\\)\\n$`,
+      ),
+    );
+    await new Promise((done) => setTimeout(done, 350));
+    const failed = await suite.run(['mr', 'merge', pid, '1'], asJdoe());
+    expect([failed.exitCode, failed.stderr]).toEqual([
+      6,
+      `svc: cannot merge !1: it needs a successful pipeline: pipeline ${id} is failed\n`,
+    ]);
+  });
+
+  it('--sha that is no longer the head (exit 6)', async () => {
+    const head = json((await suite.run(['mr', 'get', '1', '1', '-o', 'json'])).stdout).sha;
+    const r = await suite.run(['mr', 'merge', '1', '1', '--sha', 'abc1234'], asJdoe());
+    expect([r.exitCode, r.stderr]).toEqual([6, `svc: cannot merge !1: SHA does not match HEAD of source branch: ${head}\n`]);
+  });
+
+  it('not allowed to merge into a protected branch (exit 4)', async () => {
+    const r = await suite.run(['mr', 'merge', '1', '1', '--sudo', '6']);
+    expect([r.exitCode, r.stderr]).toEqual([4, 'svc: cannot merge !1: you may not merge into main (a protected branch)\n']);
+  });
+
+  it('an unknown iid (exit 5)', async () => {
+    const r = await suite.run(['mr', 'merge', '1', '99'], asJdoe());
+    expect([r.exitCode, r.stderr]).toEqual([
+      5,
+      "svc: PUT /projects/1/merge_requests/99/merge failed: 404 Not found (the path takes the merge request's iid, its number within the project, not the global id; is !99 right?)\n",
+    ]);
+  });
+
+  it('merges with --squash --remove-source-branch, and --when-pipeline-succeeds waits for the pipeline', async () => {
+    const pid = await freshProject('mr-cli-merge');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    const merged = await suite.run(['mr', 'merge', pid, '1', '--squash', '--remove-source-branch', '-o', 'json'], asJdoe());
+    expect([merged.exitCode, json(merged.stdout).state, merged.stderr]).toEqual([0, 'merged', 'merged !1 into main\n']);
+    expect(onlyRequest(suite, 'PUT', /merge$/).bodyJson).toEqual({ squash: true, should_remove_source_branch: true });
+    await suite.run(['mr', 'create', pid, '--source', 'feature/login', '--target', 'develop', '--title', 'Login'], asJdoe());
+    await suite.run(['pipeline', 'create', pid, '--ref', 'feature/login'], asJdoe());
+    const auto = await suite.run(['mr', 'merge', pid, '2', '--when-pipeline-succeeds', '-o', 'json'], asJdoe());
+    expect([auto.exitCode, json(auto.stdout).state, auto.stderr]).toEqual([
+      0,
+      'opened',
+      '!2 will be merged into develop when its pipeline succeeds\n',
+    ]);
+  });
+});
+
+describe('svc mr approve, unapprove, approvals', () => {
+  it('approves, says so when already approved, withdraws', async () => {
+    const first = await suite.run(['mr', 'approve', '1', '5', '-o', 'json'], asJdoe());
+    expect([first.exitCode, json(first.stdout).approved, first.stderr]).toEqual([0, true, '!5: approved\n']);
+    const again = await suite.run(['mr', 'approve', '1', '5'], asJdoe());
+    expect([again.exitCode, again.stdout, again.stderr]).toEqual([0, '', '!5: you had already approved it\n']);
+    const shown = await suite.run(['mr', 'approvals', '1', '5', '-o', 'json'], asJdoe());
+    expect(json(shown.stdout).approved_by.map((a: any) => a.user.username)).toEqual(['jdoe']);
+    const withdrawn = await suite.run(['mr', 'unapprove', '1', '5', '-o', 'json'], asJdoe());
+    expect([withdrawn.exitCode, json(withdrawn.stdout).approved_by]).toEqual([0, []]);
+  });
+});
+
+describe('svc mr comment, notes', () => {
+  it('comments from --body and stdin, then lists them newest first', async () => {
+    const one = await suite.run(['mr', 'comment', '1', '1', '--body', 'Pipeline passed'], asJdoe());
+    expect(one.exitCode).toBe(0);
+    const two = await suite.run(['mr', 'comment', '1', '1'], { ...asJdoe(), input: 'from a pipe\n' });
+    expect(two.exitCode).toBe(0);
+    expect(onlyRequest(suite, 'POST', /notes$/).bodyJson).toEqual({ body: 'from a pipe\n' });
+    const notes = await suite.run(['mr', 'notes', '1', '1', '--limit', '2', '-o', 'tsv', '--fields', 'author.username,body']);
+    expect(notes.stdout).toBe('author.username\tbody\njdoe\tfrom a pipe\\n\njdoe\tPipeline passed\n');
+  });
+
+  it('an empty comment is refused before the request (exit 2)', async () => {
+    const r = await suite.run(['mr', 'comment', '1', '1', '--body', '  '], asJdoe());
+    expect([r.exitCode, r.stderr]).toEqual([2, 'svc: the comment is empty; no comment: give --body, --body-file, or pipe it on stdin\n']);
+  });
+});
+
+describe('svc mr diff', () => {
+  const LOGIN_DIFF =
+    'diff --git a/src/app/login.ts b/src/app/login.ts\nnew file mode 100644\n--- /dev/null\n+++ b/src/app/login.ts\n' +
+    '@@ -0,0 +1,3 @@\n+export function login(): boolean {\n+  return true;\n+}\n';
+
+  it('prints a unified diff, uncoloured when stdout is not a terminal', async () => {
+    const r = await suite.run(['mr', 'diff', '1', '2']);
+    expect([r.exitCode, r.stdout]).toEqual([0, LOGIN_DIFF]);
+  });
+
+  it('colours it on a terminal', async () => {
+    const term = spawnPty(['node', BIN, 'mr', 'diff', '1', '2'], {
+      env: { ...isolatedEnv({ env: sandboxEnv(suite.sandbox, suite.sandbox.tokens.admin) }), TERM: 'xterm-256color' },
+    });
+    const end = await term.exit();
+    expect(end.exitCode).toBe(0);
+    expect(end.output).toContain('\x1b[1mdiff --git a/src/app/login.ts b/src/app/login.ts\x1b[22m\r\n');
+    expect(end.output).toContain('\x1b[36m@@ -0,0 +1,3 @@\x1b[39m\r\n\x1b[32m+export function login(): boolean {\x1b[39m\r\n');
+  });
+});
