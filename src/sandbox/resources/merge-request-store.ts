@@ -17,7 +17,8 @@ import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { iso, sha1 } from '../util.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
-import { pipelineJson, pipelineState, pipelineStore } from './pipelines.js';
+import { pipelineState } from './job-states.js';
+import { pipelineJson, pipelineStore } from './pipelines.js';
 import { userBasic } from './users.js';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
@@ -223,7 +224,7 @@ export function detailedMergeStatus(w: World, mr: MergeRequestRec): string {
   if (mr.conflicts) return 'conflict';
   const pipeline = headPipeline(w, mr);
   if (pipeline) {
-    const status = pipelineState(pipeline).status;
+    const status = pipelineState(w, pipeline).status;
     if (status !== 'success' && status !== 'failed' && status !== 'canceled' && status !== 'skipped') return 'ci_still_running';
     if (status !== 'success') return 'ci_must_pass';
   }
