@@ -1,7 +1,9 @@
 import { getVerb, listVerb } from '../generic/verbs.js';
+import { LIST } from './list.js';
 import { ISSUES } from './shared/resource.js';
 
 export const commands = [
+  LIST,
   getVerb(ISSUES, {
     description: 'Show one issue, addressed by its iid (the number in the web UI), not its global id',
     examples: ['svc issues get acme/platform/api 12', "svc issues get 42 '#3' -o json"],
