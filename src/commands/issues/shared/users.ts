@@ -1,4 +1,4 @@
-import { getRecord } from '../../../api/resource.js';
+import { listRecords } from '../../../api/resource.js';
 import { SvcError, ExitCode } from '../../../errors.js';
 import type { HttpClient } from '../../../http/client.js';
 import type { QueryParams } from '../../../http/encode.js';
@@ -29,8 +29,8 @@ export async function userIds(http: HttpClient, users: string[]): Promise<number
       ids.push(Number(user));
       continue;
     }
-    const found = await getRecord<Array<{ id: number }>>(http, '/users', { username: user.replace(/^@/, '') });
-    const match = found[0];
+    const first = await listRecords<{ id: number }>(http, '/users', { username: user.replace(/^@/, '') }).next();
+    const match = first.done ? undefined : first.value.items[0];
     if (!match) throw new SvcError(`no user with the username '${user}'`, ExitCode.notFound);
     ids.push(match.id);
   }
