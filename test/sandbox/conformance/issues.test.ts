@@ -300,3 +300,71 @@ describe('§1 create fields', () => {
     expect(iids(onlyConfidential)).toEqual([iid]);
   });
 });
+
+describe('§1 notes', () => {
+  const notesOf = async (iid: number) =>
+    (await c.call(`/projects/3/issues/${iid}/notes?per_page=100`, { as: 'admin' })).json as Array<{ id: number; body: string }>;
+
+  it('creates a note with 201; it lists first (sort desc) and counts in user_notes_count', async () => {
+    const before = (await c.call('/projects/3/issues/2', { as: 'admin' })).json.user_notes_count as number;
+    const seeded = await notesOf(2);
+    expect(seeded).toHaveLength(before);
+    const r = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: 'Seen again on main' } });
+    expect(r.status).toBe(201);
+    expect(r.json).toMatchObject({
+      body: 'Seen again on main',
+      author: { username: 'jdoe' },
+      noteable_type: 'Issue',
+      noteable_iid: 2,
+      system: false,
+    });
+    const after = await notesOf(2);
+    expect(after.map((n) => n.id)).toEqual([r.json.id, ...seeded.map((n) => n.id)]);
+    expect((await c.call('/projects/3/issues/2', { as: 'admin' })).json.user_notes_count).toBe(before + 1);
+  });
+
+  it("answers a blank body with the model error and a missing one with Grape's", async () => {
+    const blank = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: '  ' } });
+    expect(blank.status).toBe(400);
+    expect(blank.json).toEqual({ message: '400 Bad request - Note {:note=>["can\'t be blank"]}' });
+    const missing = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.json).toEqual({ error: 'body is missing' });
+  });
+
+  it('answers a missing issue with 404 Issue Not Found and a missing note with 404 Not found', async () => {
+    const issue = await c.call('/projects/3/issues/999/notes', { as: 'user', method: 'POST', json: { body: 'x' } });
+    expect(issue.status).toBe(404);
+    expect(issue.json).toEqual({ message: '404 Issue Not Found' });
+    const note = await c.call('/projects/3/issues/2/notes/1', { as: 'admin', method: 'DELETE' });
+    expect(note.status).toBe(404);
+    expect(note.json).toEqual({ message: '404 Not found' });
+  });
+
+  it('deletes with 204; a second delete is 404', async () => {
+    const made = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: 'to remove' } });
+    const r = await c.call(`/projects/3/issues/2/notes/${made.json.id}`, { as: 'user', method: 'DELETE' });
+    expect(r.status).toBe(204);
+    expect(r.text).toBe('');
+    expect((await notesOf(2)).map((n) => n.id)).not.toContain(made.json.id);
+    const again = await c.call(`/projects/3/issues/2/notes/${made.json.id}`, { as: 'user', method: 'DELETE' });
+    expect(again.status).toBe(404);
+  });
+
+  it("refuses to delete another user's note below maintainer with 403", async () => {
+    const outsider = c.sb.state.user(3)!.username;
+    const made = await c.call('/projects/1/issues/2/notes', { as: 'user', method: 'POST', json: { body: "jdoe's" } });
+    const r = await c.call(`/projects/1/issues/2/notes/${made.json.id}`, { as: 'admin', method: 'DELETE', headers: { Sudo: outsider } });
+    expect(r.status).toBe(403);
+    expect(r.json).toEqual({ message: '403 Forbidden' });
+  });
+
+  it('answers a body of only quick actions with 202, the changes and the summary, and applies them', async () => {
+    const count = (await notesOf(5)).length;
+    const r = await c.call('/projects/3/issues/5/notes', { as: 'admin', method: 'POST', json: { body: '/close' } });
+    expect(r.status).toBe(202);
+    expect(r.json).toEqual({ commands_changes: { state_event: 'close' }, summary: ['Closed this issue.'] });
+    expect((await c.call('/projects/3/issues/5', { as: 'admin' })).json.state).toBe('closed');
+    expect(await notesOf(5)).toHaveLength(count);
+  });
+});
