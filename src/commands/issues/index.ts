@@ -1,6 +1,7 @@
 import { transitionVerb } from '../generic/transition.js';
 import { actionVerb, getVerb, listVerb } from '../generic/verbs.js';
 import { LIST } from './list.js';
+import { COMMENT, registerNoteVerbs } from './notes.js';
 import { ISSUES } from './shared/resource.js';
 import { CREATE, UPDATE } from './write.js';
 
@@ -36,6 +37,7 @@ export const commands = [
     scheduled: (args) => `deleting ${issueName(args)} was accepted`,
     examples: ['svc issues delete acme/platform/api 12'],
   }),
+  COMMENT,
   listVerb(ISSUES, {
     name: 'notes',
     path: '/projects/:project/issues/:iid/notes',
@@ -48,3 +50,5 @@ export const commands = [
     ],
   }),
 ];
+
+export const register = registerNoteVerbs;

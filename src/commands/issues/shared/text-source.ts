@@ -33,7 +33,8 @@ export async function readText(ctx: Context, source: TextSource): Promise<string
   }
   if (!source.required) return text;
   if (text === undefined) throw new UsageError(`no text: give ${flags}, or pipe it on stdin`);
-  if (!text.trim()) throw new UsageError(`${from} is empty`);
+  if (!text.trim())
+    throw new UsageError(from === 'stdin' ? `stdin is empty: give ${flags}, or pipe the text on stdin` : `${from} is empty`);
   return text;
 }
 
