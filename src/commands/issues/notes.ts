@@ -47,7 +47,7 @@ export const COMMENT = defineCommand<CommentOptions>({
   notes: 'A comment made only of quick actions creates no comment: svc says what they did and prints nothing on stdout.',
   examples: [
     'svc issues comment acme/platform/api 12 --body "Fixed on main by !34"',
-    'svc jobs trace 42 88 | tail -n 20 | svc issues comment 42 3',
+    'tail -n 20 build.log | svc issues comment 42 3',
     "svc issues comment 42 3 --body '/close'",
   ],
   async run(ctx, args, opts) {

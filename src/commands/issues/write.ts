@@ -78,7 +78,7 @@ export const CREATE = defineCommand<Record<string, unknown> & DescriptionFlags>(
   options: [...CREATE_BODY.slice(0, 1), ...DESCRIPTION_OPTIONS, ...CREATE_BODY.slice(1)],
   examples: [
     'svc issues create acme/platform/api --title "Nightly build failed" --labels ci,bug --assignee jdoe',
-    'svc jobs trace 42 88 | svc issues create 42 --title "rspec failed on main" --confidential --due 2026-12-01',
+    'tail -n 50 build.log | svc issues create 42 --title "rspec failed on main" --confidential --due 2026-12-01',
   ],
   async run(ctx, [project], opts) {
     const text = await description(ctx, opts, true);
@@ -92,7 +92,7 @@ export const CREATE = defineCommand<Record<string, unknown> & DescriptionFlags>(
 
 const UPDATE_BODY: OptionSpec[] = [
   { flags: '--title <title>', key: 'title', help: 'new title', parse: requiredTextParser('--title') },
-  { flags: '--labels <labels>', key: 'labels', help: 'replace every label by these (comma-separated)' },
+  { flags: '--labels <labels>', key: 'labels', help: "replace every label by these (comma-separated; '' removes them all)" },
   {
     flags: '--add-labels <labels>',
     key: 'add_labels',
