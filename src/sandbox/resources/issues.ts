@@ -61,6 +61,9 @@ interface IssueStore {
   nextId: number;
   /** projects whose issues were created, edited or deleted */
   changed: Set<number>;
+  /** bumped by every write, so cached listings are rebuilt */
+  version: number;
+  listings: Map<string, Array<[Issue, ProjectRec]>>;
 }
 
 const issueStore = storeFor<IssueStore>((w) => ({
@@ -70,6 +73,8 @@ const issueStore = storeFor<IssueStore>((w) => ({
   }),
   nextId: 100 + w.seededProjects * ISSUE_SLOTS + 1,
   changed: new Set(),
+  version: 0,
+  listings: new Map(),
 }));
 
 /** Open issues of a project; seeded issues close every fourth iid, so no derivation is needed until one changes. */
@@ -219,31 +224,53 @@ function dueDateParam(ctx: Ctx): string | null | undefined {
   return v;
 }
 
+function markChanged(store: IssueStore, pid: number): void {
+  store.changed.add(pid);
+  store.version++;
+}
+
 export function saveIssue(ctx: Ctx, p: ProjectRec, i: Issue): void {
   const store = issueStore(ctx.world);
-  store.changed.add(p.id);
+  markChanged(store, p.id);
   store.issues.update(p.id, i.iid, i);
 }
 
 /** The issues of these projects that the caller may see and the filters keep, ordered and paged. */
-function sendIssues(ctx: Ctx, projects: ProjectRec[], keep = issueFilter(ctx)): void {
+/** A listing's ordered issues, kept for its next pages until an issue changes (a listing over every project is long to build). */
+function listingOf(ctx: Ctx, build: () => Array<[Issue, ProjectRec]>): Array<[Issue, ProjectRec]> {
+  const store = issueStore(ctx.world);
+  const query = Object.entries(ctx.params).filter(([k]) => k !== 'page' && k !== 'per_page');
+  const key = JSON.stringify([ctx.user?.id ?? 0, ctx.rawPath, store.version, ctx.world.allIds.length, query.sort()]);
+  let list = store.listings.get(key);
+  if (!list) {
+    list = build();
+    store.listings.set(key, list);
+    if (store.listings.size > 8) store.listings.delete(store.listings.keys().next().value as string);
+  }
+  return list;
+}
+
+/** The issues of these projects that the caller may see and the filters keep, ordered and paged. */
+function sendIssues(ctx: Ctx, projects: () => ProjectRec[], keep = issueFilter(ctx)): void {
   const orderBy = enumParam(ctx, 'order_by', ORDER_KEYS, 'created_at');
   const sort = enumParam(ctx, 'sort', SORTS, 'desc');
-  const { issues } = issueStore(ctx.world);
-  const found: Array<[Issue, ProjectRec]> = [];
-  for (const p of projects) {
-    for (const i of issues.list(p.id)) if (keep(i) && canSeeIssue(ctx.world, ctx.user, p, i)) found.push([i, p]);
-  }
-  const project = new Map(found.map(([i, p]) => [i, p]));
-  const list = ordered(
-    found.map(([i]) => i),
-    ORDERS,
-    ORDERS[orderBy] ? orderBy : 'created_at',
-    sort,
-  );
+  const listing = listingOf(ctx, () => {
+    const { issues } = issueStore(ctx.world);
+    const found: Array<[Issue, ProjectRec]> = [];
+    for (const p of projects()) {
+      for (const i of issues.list(p.id)) if (keep(i) && canSeeIssue(ctx.world, ctx.user, p, i)) found.push([i, p]);
+    }
+    const project = new Map(found);
+    return ordered(
+      found.map(([i]) => i),
+      ORDERS,
+      ORDERS[orderBy] ? orderBy : 'created_at',
+      sort,
+    ).map((i) => [i, project.get(i)!]);
+  });
   sendList(
     ctx,
-    pageOf(ctx, list).map((i) => issueJson(ctx.world, project.get(i)!, i)),
+    pageOf(ctx, listing).map(([i, p]) => issueJson(ctx.world, p, i)),
   );
 }
 
@@ -275,23 +302,16 @@ function subtree(w: World, g: GroupRec): Set<number> {
 export function mountIssues({ root, project, group }: Mounts): void {
   project.get('/issues', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
-    sendIssues(ctx, [p]);
+    sendIssues(ctx, () => [p]);
   });
   group.get('/issues', { auth: 'public' }, (ctx, g) => {
     const groups = subtree(ctx.world, g);
-    sendIssues(
-      ctx,
-      issueProjects(ctx, (p) => p.nsKind === 'group' && groups.has(p.nsOwner)),
-    );
+    sendIssues(ctx, () => issueProjects(ctx, (p) => p.nsKind === 'group' && groups.has(p.nsOwner)));
   });
   root.get('/issues', { auth: 'public' }, (ctx) => {
     // Without a token only `scope=all` is answered; the default scope is the caller's own issues.
     if (!ctx.user && strParam(ctx, 'scope') !== 'all') throw E.unauthorized();
-    sendIssues(
-      ctx,
-      issueProjects(ctx, () => true),
-      issueFilter(ctx, 'created_by_me'),
-    );
+    sendIssues(ctx, () => issueProjects(ctx, () => true), issueFilter(ctx, 'created_by_me'));
   });
   project.get('/issues/:issue_iid', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
@@ -307,7 +327,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
     const dueDate = dueDateParam(ctx) ?? null;
     const confidential = boolParam(ctx, 'confidential') ?? false;
     const store = issueStore(ctx.world);
-    store.changed.add(p.id);
+    markChanged(store, p.id);
     const iid = Math.max(0, ...store.issues.list(p.id).map((i) => i.iid)) + 1;
     const now = Date.now();
     const rec: Issue = {
@@ -367,7 +387,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
     const i = findIssue(ctx, p, () => E.notFound('Issue'));
     if (!can(ctx.world, ctx.user, p, 'delete_issue')) throw E.forbidden();
     const store = issueStore(ctx.world);
-    store.changed.add(p.id);
+    markChanged(store, p.id);
     store.issues.remove(p.id, i.iid);
     sendJson(ctx, 204, null);
   });

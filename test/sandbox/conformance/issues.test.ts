@@ -241,6 +241,14 @@ describe('§1 group and instance lists', () => {
     expect(ids(r)).toEqual(expected.map((i) => i.id));
   });
 
+  it('a later page and a write are seen: the group list follows created and deleted issues', async () => {
+    const first = ids(await c.call('/groups/acme/issues?per_page=5&page=2', { as: 'admin' }));
+    const made = await c.call('/projects/3/issues', { as: 'admin', method: 'POST', json: { title: 'fresh' } });
+    expect(ids(await c.call('/groups/acme/issues?per_page=5', { as: 'admin' }))[0]).toBe(made.json.id);
+    await c.call(`/projects/3/issues/${made.json.iid}`, { as: 'admin', method: 'DELETE' });
+    expect(ids(await c.call('/groups/acme/issues?per_page=5&page=2', { as: 'admin' }))).toEqual(first);
+  });
+
   it('answers an unknown group with {"message":"404 Group Not Found"}', async () => {
     const r = await c.call('/groups/no-such-group/issues', { as: 'admin' });
     expect(r.status).toBe(404);
