@@ -349,6 +349,16 @@ describe('§1 notes', () => {
     expect(note.json).toEqual({ message: '404 Not found' });
   });
 
+  it('reads one note by id, and answers a missing one with 404 Not found', async () => {
+    const made = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: 'one' } });
+    const r = await c.call(`/projects/3/issues/2/notes/${made.json.id}`, { as: 'user' });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual(made.json);
+    const missing = await c.call('/projects/3/issues/2/notes/1', { as: 'user' });
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual({ message: '404 Not found' });
+  });
+
   it('deletes with 204; a second delete is 404', async () => {
     const made = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: 'to remove' } });
     const r = await c.call(`/projects/3/issues/2/notes/${made.json.id}`, { as: 'user', method: 'DELETE' });
