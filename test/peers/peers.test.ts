@@ -6,8 +6,9 @@ import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, tempDir } from '../support/harness.js';
-import { startTestSandbox } from '../support/sandbox.js';
+import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
+import { req } from '../sandbox/helpers.js';
+import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 
 const PROJECTS = 1234;
 /** The peers fall back to public hosts when a URL does not reach them, so they get only this. */
@@ -20,6 +21,8 @@ interface Peer {
   list(url: string, token: string): string[];
   get(url: string, token: string, fullPath: string): string[];
   create(url: string, token: string, name: string, path: string): string[];
+  /** Every issue of a group (subgroups included) with a label, when the peer can list them. */
+  groupIssues?(url: string, token: string, group: string, labels: string): string[];
 }
 
 const PEERS: Record<string, Peer> = {
@@ -53,6 +56,23 @@ const PEERS: Record<string, Peer> = {
       name,
       '--path',
       path,
+    ],
+    groupIssues: (url, token, group, labels) => [
+      '--server-url',
+      url,
+      '--private-token',
+      token,
+      '-o',
+      'json',
+      'group-issue',
+      'list',
+      '--group-id',
+      group,
+      '--labels',
+      labels,
+      '--get-all',
+      '--per-page',
+      '30',
     ],
   },
   'GitLab::API::v4 CLI (Perl)': {
@@ -160,5 +180,34 @@ for (const [label, peer] of Object.entries(PEERS)) {
       expect(stored).toMatchObject({ id: created.id, name, path });
       expect(sb.state.projectCount()).toBe(PROJECTS + 1);
     });
+
+    const groupIssues = peer.groupIssues;
+    if (groupIssues) {
+      it('lists the same issues as svc issues list for a labels filter', async () => {
+        const total = Number(
+          (await req(sb.url, '/api/v4/groups/acme/issues?labels=bug,backend&per_page=1', { token: sb.tokens.admin })).headers['x-total'],
+        );
+        const mine = await svc(
+          ['issues', 'list', '--group', 'acme', '--labels', 'bug,backend', '--all', '--per-page', '30', '-o', 'json'],
+          {
+            env: sandboxEnv(sb, sb.tokens.admin),
+          },
+        );
+        expect(mine.stderr).toBe('');
+        expect(mine.exitCode).toBe(0);
+        const ours = JSON.parse(mine.stdout) as Array<{ id: number; labels: string[] }>;
+        sb.clearRequests();
+        const theirs = (await runPeer(peer, groupIssues(sb.url, sb.tokens.admin, 'acme', 'bug,backend'), sb.tokens.admin)) as Array<{
+          id: number;
+        }>;
+        expect(theirs.map((i) => i.id)).toEqual(ours.map((i) => i.id));
+        expect(theirs).toEqual(ours);
+        expect(ours).toHaveLength(total);
+        expect(new Set(ours.map((i) => i.id)).size).toBe(total);
+        expect(ours.filter((i) => i.labels.includes('bug') && i.labels.includes('backend'))).toHaveLength(total);
+        const pages = sb.requests().filter((r) => r.rawPath === '/api/v4/groups/acme/issues');
+        expect(pages).toHaveLength(Math.ceil(total / 30));
+      });
+    }
   });
 }

@@ -1,11 +1,43 @@
-import { getVerb, listVerb } from '../generic/verbs.js';
+import { transitionVerb } from '../generic/transition.js';
+import { actionVerb, getVerb, listVerb } from '../generic/verbs.js';
+import { LIST } from './list.js';
+import { COMMENT, registerNoteVerbs } from './notes.js';
 import { ISSUES } from './shared/resource.js';
+import { CREATE, UPDATE } from './write.js';
+
+const issueName = ([project, iid]: unknown[]) => `issue #${String(iid)} of ${String(project)}`;
 
 export const commands = [
+  LIST,
   getVerb(ISSUES, {
     description: 'Show one issue, addressed by its iid (the number in the web UI), not its global id',
     examples: ['svc issues get acme/platform/api 12', "svc issues get 42 '#3' -o json"],
   }),
+  CREATE,
+  UPDATE,
+  transitionVerb(ISSUES, {
+    name: 'close',
+    description: 'Close an issue (closing a closed issue changes nothing and succeeds)',
+    body: { state_event: 'close' },
+    done: (args) => `closed ${issueName(args)}`,
+    examples: ['svc issues close acme/platform/api 12', "svc issues close 42 '#3' -o json"],
+  }),
+  transitionVerb(ISSUES, {
+    name: 'reopen',
+    description: 'Reopen a closed issue (reopening an open issue changes nothing and succeeds)',
+    body: { state_event: 'reopen' },
+    done: (args) => `reopened ${issueName(args)}`,
+    examples: ['svc issues reopen acme/platform/api 12'],
+  }),
+  actionVerb(ISSUES, {
+    name: 'delete',
+    method: 'DELETE',
+    description: 'Delete an issue for good (project owners and administrators only; prints nothing on stdout)',
+    done: (args) => `deleted ${issueName(args)}`,
+    scheduled: (args) => `deleting ${issueName(args)} was accepted`,
+    examples: ['svc issues delete acme/platform/api 12'],
+  }),
+  COMMENT,
   listVerb(ISSUES, {
     name: 'notes',
     path: '/projects/:project/issues/:iid/notes',
@@ -18,3 +50,5 @@ export const commands = [
     ],
   }),
 ];
+
+export const register = registerNoteVerbs;

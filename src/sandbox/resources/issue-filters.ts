@@ -4,6 +4,9 @@ import { ApiError, E } from '../server/errors.js';
 import { boolParam, enumParam, listParam, strParam, timeParam } from '../server/params.js';
 import type { IssueRec } from '../store/records.js';
 
+/** An issue with the fields only API writes set (seeded issues are neither confidential nor due). */
+export type Issue = IssueRec & { confidential?: boolean; dueDate?: string | null };
+
 const SCOPES = ['created-by-me', 'assigned-to-me', 'created_by_me', 'assigned_to_me', 'all'] as const;
 const TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
 const IN = ['title', 'description', 'title,description', 'description,title'] as const;
@@ -21,9 +24,10 @@ function userIdParam(ctx: Ctx, name: string): number | 'None' | 'Any' | undefine
   return Number(v);
 }
 
-export function issueFilter(ctx: Ctx): (i: IssueRec) => boolean {
+/** The filters of one request; `/issues` defaults its scope to the caller's own issues. */
+export function issueFilter(ctx: Ctx, defaultScope: (typeof SCOPES)[number] = 'all'): (i: Issue) => boolean {
   const w = ctx.world;
-  const tests: Array<(i: IssueRec) => boolean> = [];
+  const tests: Array<(i: Issue) => boolean> = [];
   const state = enumParam(ctx, 'state', ['opened', 'closed', 'all'] as const, 'all');
   if (state !== 'all') tests.push((i) => i.state === state);
   const labels = listParam(ctx, 'labels')
@@ -61,7 +65,7 @@ export function issueFilter(ctx: Ctx): (i: IssueRec) => boolean {
     const uid = w.usersByName.get(assigneeNames[0]!.toLowerCase()) ?? 0;
     tests.push((i) => i.assigneeId === uid);
   }
-  const scope = enumParam(ctx, 'scope', SCOPES, 'all');
+  const scope = enumParam(ctx, 'scope', SCOPES, defaultScope);
   const me = ctx.user?.id ?? 0;
   if (scope === 'created-by-me' || scope === 'created_by_me') tests.push((i) => i.authorId === me);
   if (scope === 'assigned-to-me' || scope === 'assigned_to_me') tests.push((i) => i.assigneeId === me);
@@ -81,7 +85,7 @@ export function issueFilter(ctx: Ctx): (i: IssueRec) => boolean {
     const wanted = new Set(iids.map(Number));
     tests.push((i) => wanted.has(i.iid));
   }
-  const range: Array<[string, (i: IssueRec) => number, 1 | -1]> = [
+  const range: Array<[string, (i: Issue) => number, 1 | -1]> = [
     ['created_after', (i) => i.createdAt, 1],
     ['created_before', (i) => i.createdAt, -1],
     ['updated_after', (i) => i.updatedAt, 1],
@@ -94,6 +98,6 @@ export function issueFilter(ctx: Ctx): (i: IssueRec) => boolean {
   const type = enumParam(ctx, 'issue_type', TYPES);
   if (type !== undefined) tests.push(() => type === 'issue');
   const confidential = boolParam(ctx, 'confidential');
-  if (confidential === true) tests.push(() => false);
+  if (confidential !== undefined) tests.push((i) => (i.confidential ?? false) === confidential);
   return (i) => tests.every((t) => t(i));
 }

@@ -1,18 +1,19 @@
-// Project issues: list with the service's filters, read, create, edit, delete
-// (reference endpoints §1). Seeded issues are derived from (seed, project, iid).
+// Issues: project, group and instance lists with the service's filters, read,
+// create, edit, delete (reference endpoints §1). Seeded issues are derived from
+// (seed, project, iid).
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
-import { E } from '../server/errors.js';
+import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
-import { enumParam, intParam, intSeg, listParam, SORTS, strParam } from '../server/params.js';
+import { boolParam, enumParam, intParam, intSeg, listParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import { ChildCollection, cmp, type Compare, ordered, storeFor } from '../store/collection.js';
-import type { IssueRec, ProjectRec } from '../store/records.js';
+import type { GroupRec, IssueRec, ProjectRec, UserRec } from '../store/records.js';
 import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
-import { issueFilter } from './issue-filters.js';
+import { type Issue, issueFilter } from './issue-filters.js';
 import type { Mounts } from './mounts.js';
 import { userBasic } from './users.js';
 
@@ -25,7 +26,7 @@ function seededIssueCount(w: World, pid: number): number {
   return pid === 1 ? 6 : 2 + (w.h(50, pid) % (ISSUE_SLOTS - 1));
 }
 
-function deriveIssue(w: World, pid: number, iid: number): IssueRec | null {
+export function deriveIssue(w: World, pid: number, iid: number): IssueRec | null {
   if (!Number.isInteger(iid) || iid < 1 || iid > seededIssueCount(w, pid)) return null;
   const p = w.projects.get(pid)!;
   const h = w.h(52, pid, iid);
@@ -56,19 +57,24 @@ function deriveIssue(w: World, pid: number, iid: number): IssueRec | null {
 }
 
 interface IssueStore {
-  issues: ChildCollection<number, IssueRec>;
+  issues: ChildCollection<number, Issue>;
   nextId: number;
   /** projects whose issues were created, edited or deleted */
   changed: Set<number>;
+  /** bumped by every write, so cached listings are rebuilt */
+  version: number;
+  listings: Map<string, Array<[Issue, ProjectRec]>>;
 }
 
 const issueStore = storeFor<IssueStore>((w) => ({
-  issues: new ChildCollection<number, IssueRec>({
+  issues: new ChildCollection<number, Issue>({
     seededKeys: (pid) => Array.from({ length: seededIssueCount(w, pid) }, (_, i) => i + 1),
     derive: (pid, iid) => deriveIssue(w, pid, iid),
   }),
   nextId: 100 + w.seededProjects * ISSUE_SLOTS + 1,
   changed: new Set(),
+  version: 0,
+  listings: new Map(),
 }));
 
 /** Open issues of a project; seeded issues close every fourth iid, so no derivation is needed until one changes. */
@@ -81,7 +87,7 @@ export function openIssueCount(w: World, pid: number): number {
   return store.issues.list(pid).filter((i) => i.state === 'opened').length;
 }
 
-function issueJson(w: World, p: ProjectRec, i: IssueRec): Record<string, unknown> {
+function issueJson(w: World, p: ProjectRec, i: Issue): Record<string, unknown> {
   const user = (id: number | null) => (id === null ? null : userBasic(w, w.users.get(id)!));
   const assignee = user(i.assigneeId);
   return {
@@ -118,8 +124,8 @@ function issueJson(w: World, p: ProjectRec, i: IssueRec): Record<string, unknown
     merge_requests_count: 0,
     upvotes: i.upvotes,
     downvotes: 0,
-    due_date: null,
-    confidential: false,
+    due_date: i.dueDate ?? null,
+    confidential: i.confidential ?? false,
     discussion_locked: null,
     issue_type: 'issue',
     web_url: `${w.base()}/${p.fullPath}/-/issues/${i.iid}`,
@@ -129,7 +135,7 @@ function issueJson(w: World, p: ProjectRec, i: IssueRec): Record<string, unknown
   };
 }
 
-const ORDERS: Record<string, Compare<IssueRec>> = {
+const ORDERS: Record<string, Compare<Issue>> = {
   created_at: (a, b) => a.createdAt - b.createdAt || a.id - b.id,
   updated_at: (a, b) => a.updatedAt - b.updatedAt || a.id - b.id,
   title: (a, b) => cmp(a.title.toLowerCase(), b.title.toLowerCase()) || a.id - b.id,
@@ -147,10 +153,17 @@ const ORDER_KEYS = [
   'title',
 ] as const;
 
+/** Confidential issues show only to reporters and above, their author and their assignee. */
+function canSeeIssue(w: World, user: UserRec | null, p: ProjectRec, i: Issue): boolean {
+  if (!i.confidential) return true;
+  if (!user) return false;
+  return can(w, user, p, 'update_issue') || i.authorId === user.id || i.assigneeId === user.id;
+}
+
 /** The issue of `:issue_iid`; a missing one is `.find`'s 404 (lowercase "f"). */
-export function findIssue(ctx: Ctx, p: ProjectRec, notFound = E.findNotFound): IssueRec {
+export function findIssue(ctx: Ctx, p: ProjectRec, notFound = E.findNotFound): Issue {
   const i = issueStore(ctx.world).issues.get(p.id, intSeg(ctx, 'issue_iid'));
-  if (!i) throw notFound();
+  if (!i || !canSeeIssue(ctx.world, ctx.user, p, i)) throw notFound();
   return i;
 }
 
@@ -177,31 +190,128 @@ function labelsParam(ctx: Ctx, name: string): string[] | undefined {
     .filter(Boolean);
 }
 
-/** `assignee_id`; an id that names no user assigns nobody, as the service drops unknown assignees. */
+/**
+ * `assignee_ids` (CE keeps the first) or `assignee_id`; an id that names no user assigns nobody,
+ * as the service drops unknown assignees, and `0` or an empty list clears.
+ */
 function assigneeParam(ctx: Ctx): number | null | undefined {
-  const id = intParam(ctx, 'assignee_id');
+  const ids = listParam(ctx, 'assignee_ids');
+  if (ctx.params.assignee_ids !== undefined && !ids) return null;
+  if (ids?.some((v) => !/^\d+$/.test(v.trim()))) throw E.invalid('assignee_ids');
+  const id = ids ? Number(ids[0]) : intParam(ctx, 'assignee_id');
   if (id === undefined) return undefined;
   return ctx.world.users.get(id) ? id : null;
 }
 
-function save(ctx: Ctx, p: ProjectRec, i: IssueRec): void {
+/** The sandbox's projects have one milestone, `v1.0` (id 1); `milestone_id=0` clears. */
+function milestoneParam(ctx: Ctx): string | null | undefined {
+  if (ctx.params.milestone_id !== undefined && ctx.params.milestone !== undefined) {
+    throw new ApiError(400, { error: 'milestone_id, milestone are mutually exclusive' });
+  }
+  const id = intParam(ctx, 'milestone_id');
+  if (id === 0) return null;
+  const title = strParam(ctx, 'milestone');
+  if (id === undefined && title === undefined) return undefined;
+  if (id === 1 || title === 'v1.0') return 'v1.0';
+  throw E.notFound('Milestone');
+}
+
+function dueDateParam(ctx: Ctx): string | null | undefined {
+  const v = strParam(ctx, 'due_date');
+  if (v === undefined) return undefined;
+  if (v === '') return null;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v))) throw E.invalid('due_date');
+  return v;
+}
+
+function markChanged(store: IssueStore, pid: number): void {
+  store.changed.add(pid);
+  store.version++;
+}
+
+export function saveIssue(ctx: Ctx, p: ProjectRec, i: Issue): void {
   const store = issueStore(ctx.world);
-  store.changed.add(p.id);
+  markChanged(store, p.id);
   store.issues.update(p.id, i.iid, i);
 }
 
-export function mountIssues({ project }: Mounts): void {
+/** The issues of these projects that the caller may see and the filters keep, ordered and paged. */
+/** A listing's ordered issues, kept for its next pages until an issue changes (a listing over every project is long to build). */
+function listingOf(ctx: Ctx, build: () => Array<[Issue, ProjectRec]>): Array<[Issue, ProjectRec]> {
+  const store = issueStore(ctx.world);
+  const query = Object.entries(ctx.params).filter(([k]) => k !== 'page' && k !== 'per_page');
+  const key = JSON.stringify([ctx.user?.id ?? 0, ctx.rawPath, store.version, ctx.world.allIds.length, query.sort()]);
+  let list = store.listings.get(key);
+  if (!list) {
+    list = build();
+    store.listings.set(key, list);
+    if (store.listings.size > 8) store.listings.delete(store.listings.keys().next().value as string);
+  }
+  return list;
+}
+
+/** The issues of these projects that the caller may see and the filters keep, ordered and paged. */
+function sendIssues(ctx: Ctx, projects: () => ProjectRec[], keep = issueFilter(ctx)): void {
+  const orderBy = enumParam(ctx, 'order_by', ORDER_KEYS, 'created_at');
+  const sort = enumParam(ctx, 'sort', SORTS, 'desc');
+  const listing = listingOf(ctx, () => {
+    const { issues } = issueStore(ctx.world);
+    const found: Array<[Issue, ProjectRec]> = [];
+    for (const p of projects()) {
+      for (const i of issues.list(p.id)) if (keep(i) && canSeeIssue(ctx.world, ctx.user, p, i)) found.push([i, p]);
+    }
+    const project = new Map(found);
+    return ordered(
+      found.map(([i]) => i),
+      ORDERS,
+      ORDERS[orderBy] ? orderBy : 'created_at',
+      sort,
+    ).map((i) => [i, project.get(i)!]);
+  });
+  sendList(
+    ctx,
+    pageOf(ctx, listing).map(([i, p]) => issueJson(ctx.world, p, i)),
+  );
+}
+
+/** Projects whose issues a listing over many projects covers: readable, issues on, not archived unless asked. */
+function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRec[] {
+  const w = ctx.world;
+  const withArchived = boolParam(ctx, 'non_archived') === false;
+  const out: ProjectRec[] = [];
+  for (const id of w.visibleIds(ctx.user)) {
+    const p = w.projects.get(id)!;
+    if (!inScope(p) || !p.issuesEnabled || (p.archived && !withArchived)) continue;
+    if (can(w, ctx.user, p, 'read_issue')) out.push(p);
+  }
+  return out;
+}
+
+function subtree(w: World, g: GroupRec): Set<number> {
+  const ids = new Set([g.id]);
+  const pending = [g.id];
+  while (pending.length > 0) {
+    for (const child of w.groupChildren.get(pending.pop()!) ?? []) {
+      ids.add(child);
+      pending.push(child);
+    }
+  }
+  return ids;
+}
+
+export function mountIssues({ root, project, group }: Mounts): void {
   project.get('/issues', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
-    const orderBy = enumParam(ctx, 'order_by', ORDER_KEYS, 'created_at');
-    const sort = enumParam(ctx, 'sort', SORTS, 'desc');
-    const keep = issueFilter(ctx);
-    const list = issueStore(ctx.world).issues.list(p.id).filter(keep);
-    const page = pageOf(ctx, ordered(list, ORDERS, ORDERS[orderBy] ? orderBy : 'created_at', sort));
-    sendList(
-      ctx,
-      page.map((i) => issueJson(ctx.world, p, i)),
-    );
+    sendIssues(ctx, () => [p]);
+  });
+  group.get('/issues', { auth: 'public' }, (ctx, g) => {
+    const groups = subtree(ctx.world, g);
+    sendIssues(ctx, () => issueProjects(ctx, (p) => p.nsKind === 'group' && groups.has(p.nsOwner)));
+  });
+  root.get('/issues', { auth: 'public' }, (ctx) => {
+    // Without a token only `scope=all` is answered; the default scope is the caller's own issues.
+    if (!ctx.user && strParam(ctx, 'scope') !== 'all') throw E.unauthorized();
+    sendIssues(ctx, () => issueProjects(ctx, () => true), issueFilter(ctx, 'created_by_me'));
   });
   project.get('/issues/:issue_iid', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
@@ -212,11 +322,15 @@ export function mountIssues({ project }: Mounts): void {
     const title = strParam(ctx, 'title');
     if (title === undefined) throw E.missing('title');
     if (title.trim() === '') throw E.validation({ title: ["can't be blank"] });
+    const assigneeId = assigneeParam(ctx) ?? null;
+    const milestone = milestoneParam(ctx) ?? null;
+    const dueDate = dueDateParam(ctx) ?? null;
+    const confidential = boolParam(ctx, 'confidential') ?? false;
     const store = issueStore(ctx.world);
-    store.changed.add(p.id);
+    markChanged(store, p.id);
     const iid = Math.max(0, ...store.issues.list(p.id).map((i) => i.iid)) + 1;
     const now = Date.now();
-    const rec: IssueRec = {
+    const rec: Issue = {
       id: store.nextId++,
       iid,
       projectId: p.id,
@@ -228,21 +342,23 @@ export function mountIssues({ project }: Mounts): void {
       closedAt: null,
       closedById: null,
       labels: labelsParam(ctx, 'labels') ?? [],
-      milestone: null,
+      milestone,
       authorId: ctx.user!.id,
-      assigneeId: assigneeParam(ctx) ?? null,
+      assigneeId,
       upvotes: 0,
       userNotesCount: 0,
+      confidential,
+      dueDate,
     };
     store.issues.insert(p.id, iid, rec);
     sendJson(ctx, 201, issueJson(ctx.world, p, rec));
   });
   project.put('/issues/:issue_iid', { auth: 'user' }, (ctx, p) => {
     const found = findIssue(ctx, p);
-    if (!EDITABLE.some((k) => ctx.params[k] !== undefined)) throw E.atLeastOne(...EDITABLE);
+    if (![...EDITABLE, 'milestone'].some((k) => ctx.params[k] !== undefined)) throw E.atLeastOne(...EDITABLE);
     const stateEvent = enumParam(ctx, 'state_event', ['close', 'reopen'] as const);
     if (found.authorId !== ctx.user!.id) requireAbility(ctx, p, 'update_issue');
-    const i: IssueRec = { ...found, updatedAt: Date.now() };
+    const i: Issue = { ...found, updatedAt: Date.now() };
     const title = strParam(ctx, 'title');
     if (title !== undefined) i.title = title;
     const description = strParam(ctx, 'description');
@@ -254,10 +370,16 @@ export function mountIssues({ project }: Mounts): void {
     i.labels = [...new Set([...i.labels, ...add])].filter((l) => !remove.has(l));
     const assignee = assigneeParam(ctx);
     if (assignee !== undefined) i.assigneeId = assignee;
+    const milestone = milestoneParam(ctx);
+    if (milestone !== undefined) i.milestone = milestone;
+    const dueDate = dueDateParam(ctx);
+    if (dueDate !== undefined) i.dueDate = dueDate;
+    const confidential = boolParam(ctx, 'confidential');
+    if (confidential !== undefined) i.confidential = confidential;
     if (stateEvent === 'close' && i.state === 'opened')
       Object.assign(i, { state: 'closed', closedAt: i.updatedAt, closedById: ctx.user!.id });
     if (stateEvent === 'reopen' && i.state === 'closed') Object.assign(i, { state: 'opened', closedAt: null, closedById: null });
-    save(ctx, p, i);
+    saveIssue(ctx, p, i);
     sendJson(ctx, 200, issueJson(ctx.world, p, i));
   });
   project.delete('/issues/:issue_iid', { auth: 'user' }, (ctx, p) => {
@@ -265,7 +387,7 @@ export function mountIssues({ project }: Mounts): void {
     const i = findIssue(ctx, p, () => E.notFound('Issue'));
     if (!can(ctx.world, ctx.user, p, 'delete_issue')) throw E.forbidden();
     const store = issueStore(ctx.world);
-    store.changed.add(p.id);
+    markChanged(store, p.id);
     store.issues.remove(p.id, i.iid);
     sendJson(ctx, 204, null);
   });

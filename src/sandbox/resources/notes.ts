@@ -1,43 +1,135 @@
-// Issue notes: `GET /projects/:id/issues/:issue_iid/notes` (default sort
-// `desc`, reference endpoints §1). Seeded notes derive from (seed, project, iid, n).
+// Issue notes (reference endpoints §1, Notes): list (default sort `desc`),
+// create (201, or 202 for a body of only quick actions), delete (204).
+// Seeded notes derive from (seed, project, iid, n).
+import { can } from '../access.js';
+import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
-import { enumParam, SORTS } from '../server/params.js';
-import { sendList } from '../server/respond.js';
-import type { IssueRec } from '../store/records.js';
+import { enumParam, intSeg, SORTS, strParam } from '../server/params.js';
+import { sendJson, sendList } from '../server/respond.js';
+import { ChildCollection, storeFor } from '../store/collection.js';
+import type { ProjectRec } from '../store/records.js';
 import { NOTE_BODIES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
-import { findIssue } from './issues.js';
+import type { Issue } from './issue-filters.js';
+import { deriveIssue, findIssue, saveIssue } from './issues.js';
 import type { Mounts } from './mounts.js';
 import { userBasic } from './users.js';
 
 const ISSUE_SLOTS = 8;
 const NOTE_SLOTS = 64;
+const FIRST_ISSUE_ID = 101;
 
-function noteJson(w: World, issue: IssueRec, n: number): Record<string, unknown> {
-  const { projectId: pid, iid } = issue;
+interface NoteRec {
+  id: number;
+  body: string;
+  authorId: number;
+  createdAt: number;
+}
+
+/** The seeded issue behind a global issue id: its project, iid and seeded note count. */
+function seededParent(w: World, issueId: number): { pid: number; iid: number; count: number } | null {
+  const slot = issueId - FIRST_ISSUE_ID;
+  if (slot < 0 || slot >= w.seededProjects * ISSUE_SLOTS) return null;
+  const pid = Math.floor(slot / ISSUE_SLOTS) + 1;
+  const iid = (slot % ISSUE_SLOTS) + 1;
+  const issue = deriveIssue(w, pid, iid);
+  return issue ? { pid, iid, count: issue.userNotesCount } : null;
+}
+
+const firstNoteId = (pid: number, iid: number) => 10 + ((pid - 1) * ISSUE_SLOTS + (iid - 1)) * NOTE_SLOTS;
+
+function deriveNote(w: World, issueId: number, noteId: number): NoteRec | null {
+  const parent = seededParent(w, issueId);
+  if (!parent) return null;
+  const { pid, iid } = parent;
+  const n = noteId - firstNoteId(pid, iid);
+  if (n < 1 || n > parent.count) return null;
   const h = w.h(53, pid, iid, n);
-  const created = w.projects.get(pid)!.createdAt + iid * 3 * 3_600_000 + n * 600_000 + (h % 1000);
   return {
-    id: 10 + ((pid - 1) * ISSUE_SLOTS + (iid - 1)) * NOTE_SLOTS + n,
+    id: noteId,
+    body: NOTE_BODIES[(h >>> 8) % NOTE_BODIES.length]!,
+    authorId: 1 + (h % w.users.size),
+    createdAt: w.projects.get(pid)!.createdAt + iid * 3 * 3_600_000 + n * 600_000 + (h % 1000),
+  };
+}
+
+const noteStore = storeFor((w) => ({
+  notes: new ChildCollection<number, NoteRec>({
+    seededKeys: (issueId) => {
+      const parent = seededParent(w, issueId);
+      if (!parent) return [];
+      const first = firstNoteId(parent.pid, parent.iid);
+      return Array.from({ length: parent.count }, (_, k) => first + k + 1);
+    },
+    derive: (issueId, noteId) => deriveNote(w, issueId, noteId),
+  }),
+  nextId: firstNoteId(w.seededProjects + 1, 1),
+}));
+
+function noteJson(w: World, issue: Issue, note: NoteRec): Record<string, unknown> {
+  return {
+    id: note.id,
     type: null,
-    body: NOTE_BODIES[(h >>> 8) % NOTE_BODIES.length],
+    body: note.body,
     attachment: null,
-    author: userBasic(w, w.users.get(1 + (h % w.users.size))!),
-    created_at: iso(created),
-    updated_at: iso(created),
+    author: userBasic(w, w.users.get(note.authorId)!),
+    created_at: iso(note.createdAt),
+    updated_at: iso(note.createdAt),
     system: false,
     noteable_id: issue.id,
     noteable_type: 'Issue',
-    project_id: pid,
-    noteable_iid: iid,
+    project_id: issue.projectId,
+    noteable_iid: issue.iid,
     resolvable: false,
     confidential: false,
     internal: false,
     commands_changes: {},
   };
+}
+
+/** The quick actions the sandbox knows, with the summary the service gives once they ran. */
+const QUICK_ACTIONS: Record<string, { state: 'opened' | 'closed'; event: string; summary: string }> = {
+  '/close': { state: 'closed', event: 'close', summary: 'Closed this issue.' },
+  '/reopen': { state: 'opened', event: 'reopen', summary: 'Reopened this issue.' },
+};
+
+/** Runs the quick-action lines of a note body; returns what is left of the body and what ran. */
+function runQuickActions(
+  ctx: Ctx,
+  p: ProjectRec,
+  issue: Issue,
+  body: string,
+): { text: string; changes: Record<string, string>; summary: string[] } {
+  const mayEdit = issue.authorId === ctx.user!.id || can(ctx.world, ctx.user, p, 'update_issue');
+  const changes: Record<string, string> = {};
+  const summary: string[] = [];
+  const kept: string[] = [];
+  let changed = issue;
+  for (const line of body.split('\n')) {
+    const action = QUICK_ACTIONS[line.trim()];
+    if (!action || !mayEdit) {
+      kept.push(line);
+      continue;
+    }
+    changes.state_event = action.event;
+    summary.push(action.summary);
+    const closed = action.state === 'closed';
+    if (changed.state !== action.state) {
+      changed = { ...changed, state: action.state, updatedAt: Date.now() };
+      Object.assign(changed, { closedAt: closed ? changed.updatedAt : null, closedById: closed ? ctx.user!.id : null });
+    }
+  }
+  if (changed !== issue) saveIssue(ctx, p, changed);
+  return { text: kept.join('\n'), changes, summary };
+}
+
+function findNote(ctx: Ctx, issue: Issue): NoteRec {
+  const note = noteStore(ctx.world).notes.get(issue.id, intSeg(ctx, 'note_id'));
+  if (!note) throw E.findNotFound();
+  return note;
 }
 
 export function mountNotes({ project }: Mounts): void {
@@ -46,11 +138,43 @@ export function mountNotes({ project }: Mounts): void {
     const issue = findIssue(ctx, p, () => E.notFound('Issue'));
     const sort = enumParam(ctx, 'sort', SORTS, 'desc');
     enumParam(ctx, 'order_by', ['created_at', 'updated_at'] as const);
-    const n = issue.userNotesCount;
-    const order = Array.from({ length: n }, (_, k) => (sort === 'asc' ? k + 1 : n - k));
+    const notes = noteStore(ctx.world).notes.list(issue.id);
+    if (sort === 'desc') notes.reverse();
     sendList(
       ctx,
-      pageOf(ctx, order).map((k) => noteJson(ctx.world, issue, k)),
+      pageOf(ctx, notes).map((n) => noteJson(ctx.world, issue, n)),
     );
+  });
+  project.get('/issues/:issue_iid/notes/:note_id', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_issue');
+    const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+    sendJson(ctx, 200, noteJson(ctx.world, issue, findNote(ctx, issue)));
+  });
+  project.post('/issues/:issue_iid/notes', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_issue');
+    const found = findIssue(ctx, p, () => E.notFound('Issue'));
+    const body = strParam(ctx, 'body');
+    if (body === undefined) throw E.missing('body');
+    const { text, changes, summary } = runQuickActions(ctx, p, found, body);
+    if (summary.length > 0 && text.trim() === '') {
+      sendJson(ctx, 202, { commands_changes: changes, summary });
+      return;
+    }
+    if (text.trim() === '') throw E.badRequest('400 Bad request - Note {:note=>["can\'t be blank"]}');
+    const store = noteStore(ctx.world);
+    const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+    const note: NoteRec = { id: store.nextId++, body: text, authorId: ctx.user!.id, createdAt: Date.now() };
+    store.notes.insert(issue.id, note.id, note);
+    saveIssue(ctx, p, { ...issue, userNotesCount: issue.userNotesCount + 1 });
+    sendJson(ctx, 201, { ...noteJson(ctx.world, issue, note), commands_changes: changes });
+  });
+  project.delete('/issues/:issue_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_issue');
+    const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+    const note = findNote(ctx, issue);
+    if (note.authorId !== ctx.user!.id && !can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
+    noteStore(ctx.world).notes.remove(issue.id, note.id);
+    saveIssue(ctx, p, { ...issue, userNotesCount: Math.max(0, issue.userNotesCount - 1) });
+    sendJson(ctx, 204, null);
   });
 }

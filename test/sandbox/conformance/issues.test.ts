@@ -1,6 +1,6 @@
 // Issues: service-endpoints.md §1 (list params, failures, edit) and §0 (enums).
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './setup.js';
+import { ids, useSandbox } from './setup.js';
 
 const c = useSandbox();
 const iids = (r: { json: Array<{ iid: number }> }) => r.json.map((i) => i.iid);
@@ -201,5 +201,188 @@ describe('§1 assignees', () => {
     expect(unknown.status).toBe(201);
     expect(unknown.json.assignee).toBe(null);
     expect(unknown.json.assignees).toEqual([]);
+  });
+});
+
+type IssueJson = { id: number; iid: number; project_id: number; created_at: string; author: { username: string } };
+
+/** Every issue of the given projects, newest first, as the cross-project lists order them. */
+async function issuesOf(projectIds: number[], as: 'admin' | 'user'): Promise<IssueJson[]> {
+  const all: IssueJson[] = [];
+  for (const id of projectIds) all.push(...(await c.call(`/projects/${id}/issues?per_page=100`, { as })).json);
+  return all.sort((a, b) => (a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1));
+}
+
+/** Ids of the seeded projects under a group path (subgroups included) whose issues a listing covers. */
+function projectsUnder(prefix: string): number[] {
+  const ids: number[] = [];
+  for (let id = 1; id <= 30; id++) {
+    const p = c.sb.state.project(id)!;
+    if (p.fullPath.startsWith(`${prefix}/`) && p.issuesEnabled && !p.archived) ids.push(id);
+  }
+  return ids;
+}
+
+describe('§1 group and instance lists', () => {
+  it('GET /groups/:id/issues lists the issues of the group and its subgroups, newest first', async () => {
+    const projects = projectsUnder('acme');
+    expect(projects).toContain(1);
+    expect(projects).toContain(3);
+    const r = await c.call('/groups/acme/issues?per_page=100', { as: 'admin' });
+    expect(r.status).toBe(200);
+    expect(ids(r)).toEqual((await issuesOf(projects, 'admin')).map((i) => i.id));
+    expect(r.headers['x-total']).toBe(String(r.json.length));
+  });
+
+  it('the group list takes the same filters as the project list', async () => {
+    const projects = projectsUnder('acme');
+    const r = await c.call('/groups/1/issues?per_page=100&state=opened&labels=bug', { as: 'admin' });
+    const expected = (await issuesOf(projects, 'admin')).filter((i: any) => i.state === 'opened' && i.labels.includes('bug'));
+    expect(ids(r)).toEqual(expected.map((i) => i.id));
+  });
+
+  it('a later page and a write are seen: the group list follows created and deleted issues', async () => {
+    const first = ids(await c.call('/groups/acme/issues?per_page=5&page=2', { as: 'admin' }));
+    const made = await c.call('/projects/3/issues', { as: 'admin', method: 'POST', json: { title: 'fresh' } });
+    expect(ids(await c.call('/groups/acme/issues?per_page=5', { as: 'admin' }))[0]).toBe(made.json.id);
+    await c.call(`/projects/3/issues/${made.json.iid}`, { as: 'admin', method: 'DELETE' });
+    expect(ids(await c.call('/groups/acme/issues?per_page=5&page=2', { as: 'admin' }))).toEqual(first);
+  });
+
+  it('answers an unknown group with {"message":"404 Group Not Found"}', async () => {
+    const r = await c.call('/groups/no-such-group/issues', { as: 'admin' });
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ message: '404 Group Not Found' });
+  });
+
+  it('GET /issues needs a token unless scope=all', async () => {
+    const r = await c.call('/issues');
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual({ message: '401 Unauthorized' });
+    const open = await c.call('/issues?scope=all&per_page=100');
+    expect(open.status).toBe(200);
+    const publicIds: number[] = [];
+    for (let id = 1; id <= 30; id++) {
+      const p = c.sb.state.project(id)!;
+      if (p.visibility === 'public' && p.issuesEnabled && !p.archived) publicIds.push(id);
+    }
+    expect(ids(open)).toEqual((await issuesOf(publicIds, 'admin')).slice(0, 100).map((i) => i.id));
+  });
+
+  it("GET /issues defaults to scope=created_by_me: the caller's own issues", async () => {
+    const r = await c.call('/issues?per_page=100', { as: 'user' });
+    expect(r.status).toBe(200);
+    const everyone = (await c.call('/issues?scope=all&per_page=100', { as: 'user' })).json as IssueJson[];
+    expect(r.json.length).toBeLessThan(everyone.length);
+    expect((r.json as IssueJson[]).map((i) => i.author.username)).toEqual(r.json.map(() => 'jdoe'));
+  });
+});
+
+describe('§1 create fields', () => {
+  it('keeps milestone, due_date, confidential and the first of assignee_ids', async () => {
+    const r = await c.call('/projects/3/issues', {
+      as: 'admin',
+      method: 'POST',
+      json: { title: 'full', milestone: 'v1.0', due_date: '2026-12-24', confidential: true, assignee_ids: [2, 1] },
+    });
+    expect(r.status).toBe(201);
+    expect(r.json).toMatchObject({ due_date: '2026-12-24', confidential: true, milestone: { title: 'v1.0' } });
+    expect(r.json.assignees.map((u: { username: string }) => u.username)).toEqual(['jdoe']);
+  });
+
+  it('refuses a due_date that is not YYYY-MM-DD', async () => {
+    const r = await c.call('/projects/3/issues', { as: 'admin', method: 'POST', json: { title: 'x', due_date: 'tomorrow' } });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({ error: 'due_date is invalid' });
+  });
+
+  it('hides a confidential issue from readers who are not reporters, its author or assignee', async () => {
+    const made = await c.call('/projects/1/issues', { as: 'admin', method: 'POST', json: { title: 'secret', confidential: true } });
+    const iid = made.json.iid as number;
+    const anonymous = await c.call(`/projects/1/issues/${iid}`);
+    expect(anonymous.status).toBe(404);
+    expect(anonymous.json).toEqual({ message: '404 Not found' });
+    const listed = await c.call('/projects/1/issues?per_page=100');
+    expect(iids(listed)).not.toContain(iid);
+    const onlyConfidential = await c.call('/projects/1/issues?confidential=true', { as: 'admin' });
+    expect(iids(onlyConfidential)).toEqual([iid]);
+  });
+});
+
+describe('§1 notes', () => {
+  const notesOf = async (iid: number) =>
+    (await c.call(`/projects/3/issues/${iid}/notes?per_page=100`, { as: 'admin' })).json as Array<{ id: number; body: string }>;
+
+  it('creates a note with 201; it lists first (sort desc) and counts in user_notes_count', async () => {
+    const before = (await c.call('/projects/3/issues/2', { as: 'admin' })).json.user_notes_count as number;
+    const seeded = await notesOf(2);
+    expect(seeded).toHaveLength(before);
+    const r = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: 'Seen again on main' } });
+    expect(r.status).toBe(201);
+    expect(r.json).toMatchObject({
+      body: 'Seen again on main',
+      author: { username: 'jdoe' },
+      noteable_type: 'Issue',
+      noteable_iid: 2,
+      system: false,
+    });
+    const after = await notesOf(2);
+    expect(after.map((n) => n.id)).toEqual([r.json.id, ...seeded.map((n) => n.id)]);
+    expect((await c.call('/projects/3/issues/2', { as: 'admin' })).json.user_notes_count).toBe(before + 1);
+  });
+
+  it("answers a blank body with the model error and a missing one with Grape's", async () => {
+    const blank = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: '  ' } });
+    expect(blank.status).toBe(400);
+    expect(blank.json).toEqual({ message: '400 Bad request - Note {:note=>["can\'t be blank"]}' });
+    const missing = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.json).toEqual({ error: 'body is missing' });
+  });
+
+  it('answers a missing issue with 404 Issue Not Found and a missing note with 404 Not found', async () => {
+    const issue = await c.call('/projects/3/issues/999/notes', { as: 'user', method: 'POST', json: { body: 'x' } });
+    expect(issue.status).toBe(404);
+    expect(issue.json).toEqual({ message: '404 Issue Not Found' });
+    const note = await c.call('/projects/3/issues/2/notes/1', { as: 'admin', method: 'DELETE' });
+    expect(note.status).toBe(404);
+    expect(note.json).toEqual({ message: '404 Not found' });
+  });
+
+  it('reads one note by id, and answers a missing one with 404 Not found', async () => {
+    const made = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: 'one' } });
+    const r = await c.call(`/projects/3/issues/2/notes/${made.json.id}`, { as: 'user' });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual(made.json);
+    const missing = await c.call('/projects/3/issues/2/notes/1', { as: 'user' });
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual({ message: '404 Not found' });
+  });
+
+  it('deletes with 204; a second delete is 404', async () => {
+    const made = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: 'to remove' } });
+    const r = await c.call(`/projects/3/issues/2/notes/${made.json.id}`, { as: 'user', method: 'DELETE' });
+    expect(r.status).toBe(204);
+    expect(r.text).toBe('');
+    expect((await notesOf(2)).map((n) => n.id)).not.toContain(made.json.id);
+    const again = await c.call(`/projects/3/issues/2/notes/${made.json.id}`, { as: 'user', method: 'DELETE' });
+    expect(again.status).toBe(404);
+  });
+
+  it("refuses to delete another user's note below maintainer with 403", async () => {
+    const outsider = c.sb.state.user(3)!.username;
+    const made = await c.call('/projects/1/issues/2/notes', { as: 'user', method: 'POST', json: { body: "jdoe's" } });
+    const r = await c.call(`/projects/1/issues/2/notes/${made.json.id}`, { as: 'admin', method: 'DELETE', headers: { Sudo: outsider } });
+    expect(r.status).toBe(403);
+    expect(r.json).toEqual({ message: '403 Forbidden' });
+  });
+
+  it('answers a body of only quick actions with 202, the changes and the summary, and applies them', async () => {
+    const count = (await notesOf(5)).length;
+    const r = await c.call('/projects/3/issues/5/notes', { as: 'admin', method: 'POST', json: { body: '/close' } });
+    expect(r.status).toBe(202);
+    expect(r.json).toEqual({ commands_changes: { state_event: 'close' }, summary: ['Closed this issue.'] });
+    expect((await c.call('/projects/3/issues/5', { as: 'admin' })).json.state).toBe('closed');
+    expect(await notesOf(5)).toHaveLength(count);
   });
 });

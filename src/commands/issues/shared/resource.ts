@@ -1,5 +1,5 @@
 import { UsageError } from '../../../errors.js';
-import type { PathParam, Resource } from '../../generic/resource.js';
+import { itemPath, type PathParam, pathArgs, type Resource } from '../../generic/resource.js';
 import { idDigits, PROJECT } from '../../shared/args.js';
 
 export const ISSUE_FIELDS = ['id', 'iid', 'title', 'state', 'author.username', 'labels', 'created_at', 'web_url'];
@@ -27,3 +27,6 @@ export const ISSUES: Resource = {
   params: { project: PROJECT, iid: IID },
   fields: ISSUE_FIELDS,
 };
+
+/** PROJECT IID, for the hand-written verbs on one issue. */
+export const ISSUE_ARGS = pathArgs(ISSUES, itemPath(ISSUES));
