@@ -27,7 +27,7 @@ export const NOUNS: NounEntry[] = [
   { name: 'projects', summary: 'List, show, create, import and unshare projects', load: () => import('./projects/index.js') },
   {
     name: 'issues',
-    summary: "Show issues and their comments (by the issue's iid, the number shown in the web UI)",
+    summary: "List, show, open, change, close and comment on issues (by the issue's iid, the number shown in the web UI)",
     load: () => import('./issues/index.js'),
   },
   {
