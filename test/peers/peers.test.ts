@@ -23,6 +23,7 @@ interface Peer {
   create(url: string, token: string, name: string, path: string): string[];
   /** Every issue of a group (subgroups included) with a label, when the peer can list them. */
   groupIssues?(url: string, token: string, group: string, labels: string): string[];
+  projectPipelines?(url: string, token: string, project: string, status: string): string[];
 }
 
 const PEERS: Record<string, Peer> = {
@@ -56,6 +57,23 @@ const PEERS: Record<string, Peer> = {
       name,
       '--path',
       path,
+    ],
+    projectPipelines: (url, token, project, status) => [
+      '--server-url',
+      url,
+      '--private-token',
+      token,
+      '-o',
+      'json',
+      'project-pipeline',
+      'list',
+      '--project-id',
+      project,
+      '--status',
+      status,
+      '--get-all',
+      '--per-page',
+      '100',
     ],
     groupIssues: (url, token, group, labels) => [
       '--server-url',
@@ -181,6 +199,35 @@ for (const [label, peer] of Object.entries(PEERS)) {
       expect(sb.state.projectCount()).toBe(PROJECTS + 1);
     });
 
+    const projectPipelines = peer.projectPipelines;
+    if (projectPipelines) {
+      it('lists the same pipelines as svc pipeline list for a status filter', async () => {
+        // The first project with failed pipelines among the seeded ones.
+        let project = 0;
+        let failed: Array<{ id: number }> = [];
+        for (let id = 1; id <= 20 && failed.length === 0; id++) {
+          failed = (await req(sb.url, `/api/v4/projects/${id}/pipelines?status=failed&per_page=100`, { token: sb.tokens.admin })).json;
+          project = id;
+        }
+        expect(failed.length).toBeGreaterThan(0);
+        const mine = await svc(['pipeline', 'list', String(project), '--status', 'failed', '--all', '-o', 'json'], {
+          env: sandboxEnv(sb, sb.tokens.admin),
+        });
+        expect(mine.stderr).toBe('');
+        expect(mine.exitCode).toBe(0);
+        const ours = JSON.parse(mine.stdout) as Array<{ id: number; status: string }>;
+        const theirs = (await runPeer(
+          peer,
+          projectPipelines(sb.url, sb.tokens.admin, String(project), 'failed'),
+          sb.tokens.admin,
+        )) as Array<{
+          id: number;
+        }>;
+        expect(ours.map((p) => p.id)).toEqual(failed.map((p) => p.id));
+        expect(theirs.map((p) => p.id)).toEqual(ours.map((p) => p.id));
+        expect(ours.every((p) => p.status === 'failed')).toBe(true);
+      });
+    }
     const groupIssues = peer.groupIssues;
     if (groupIssues) {
       it('lists the same issues as svc issues list for a labels filter', async () => {
