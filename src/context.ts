@@ -93,6 +93,18 @@ export class Context {
     };
   }
 
+  /** Prints one record in the chosen format; the writers load on first use, so help never pays for them. */
+  async printRecord(record: unknown, fields: string[]): Promise<void> {
+    const { writeRecord } = await import('./output/writer.js');
+    await writeRecord(this.stdout, this.output, record, fields);
+  }
+
+  /** Prints a listing a page per write (see `printRecord`). */
+  async printPages(pages: AsyncIterable<unknown[]>, columns: string[]): Promise<{ count: number }> {
+    const { writePages } = await import('./output/writer.js');
+    return writePages(this.stdout, this.output, pages, columns);
+  }
+
   /** All of stdin, read once (for `--input -`, `@-` and piped secrets). */
   readStdin(): Promise<Buffer> {
     this.stdinContent ??= (async () => {

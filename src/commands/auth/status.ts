@@ -2,7 +2,6 @@ import { getCurrentUser } from '../../api/users.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { redactToken } from '../../config/resolve.js';
-import { writeRecord } from '../../output/writer.js';
 import { describeUser, type CurrentUser } from './verify.js';
 import { defineCommand } from '../../cli/spec.js';
 
@@ -46,6 +45,6 @@ async function run(ctx: Context): Promise<void> {
     }
   }
   if (failure) status.check = `failed: ${failure.message}`;
-  await writeRecord(ctx.stdout, ctx.output, status, STATUS_FIELDS);
+  await ctx.printRecord(status, STATUS_FIELDS);
   if (failure) throw failure;
 }

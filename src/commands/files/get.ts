@@ -4,7 +4,7 @@ import { getProject } from '../../api/projects.js';
 import { getRepositoryFile, streamRepositoryFile } from '../../api/repository.js';
 import type { HttpClient } from '../../http/client.js';
 import { SvcError, UsageError } from '../../errors.js';
-import { write, writeRecord } from '../../output/writer.js';
+import { write } from '../../output/writer.js';
 import { defineCommand } from '../../cli/spec.js';
 import { PROJECT_ARGUMENT, projectRef, requiredText, requiredTextParser } from '../shared/args.js';
 
@@ -47,7 +47,7 @@ async function run(ctx: Context, project: string, filePath: string, opts: GetOpt
   const ref = opts.ref ?? (await defaultBranch(http, project));
   // Metadata only: the bytes belong to --raw, which streams them from the raw route.
   const { content: _content, ...metadata } = await getRepositoryFile(http, project, filePath, ref);
-  await writeRecord(ctx.stdout, ctx.output, metadata, FILE_FIELDS);
+  await ctx.printRecord(metadata, FILE_FIELDS);
 }
 
 async function defaultBranch(http: HttpClient, project: string): Promise<string> {

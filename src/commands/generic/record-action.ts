@@ -1,6 +1,5 @@
 import type { CommandSpec, OptionSpec } from '../../cli/spec.js';
 import { writeRecordTo } from '../../api/resource.js';
-import { writeRecord } from '../../output/writer.js';
 import { fillPath, helpNotes, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
 
 export interface RecordAction<R> {
@@ -32,7 +31,7 @@ export function recordAction<R>(resource: Resource, action: RecordAction<R>): Co
         writeRecordTo<R>(http, 'POST', await fillPath(ctx, resource, action.path, args), params),
       );
       ctx.info(action.outcome(record));
-      await writeRecord(ctx.stdout, ctx.output, record, resource.fields ?? []);
+      await ctx.printRecord(record, resource.fields ?? []);
     },
   };
 }

@@ -1,7 +1,6 @@
 import type { CommandSpec } from '../../cli/spec.js';
 import { writeRecordTo } from '../../api/resource.js';
 import type { QueryParams } from '../../http/encode.js';
-import { writeRecord } from '../../output/writer.js';
 import { fillPath, helpNotes, itemPath, pathArgs, withHints, type Resource } from './resource.js';
 
 export interface TransitionVerb {
@@ -30,7 +29,7 @@ export function transitionVerb(resource: Resource, verb: TransitionVerb): Comman
         writeRecordTo<Record<string, unknown>>(http, 'PUT', await fillPath(ctx, resource, path, args), verb.body),
       );
       ctx.info(verb.done(args, record));
-      await writeRecord(ctx.stdout, ctx.output, record, resource.fields ?? []);
+      await ctx.printRecord(record, resource.fields ?? []);
     },
   };
 }

@@ -3,7 +3,6 @@ import type { Context } from '../../context.js';
 import { listRecords, getRecord, sendRequest, writeRecordTo } from '../../api/resource.js';
 import type { HttpClient, Page } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
-import { writeRecord } from '../../output/writer.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { reportWriteOutcome } from '../shared/outcome.js';
 import { attributeName, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
@@ -85,7 +84,7 @@ export function getVerb(resource: Resource, verb: GetVerb): CommandSpec {
       const http = await ctx.http({ requireToken: verb.requireToken });
       const query = await serviceParams(ctx, queryOptions, opts);
       const record = await withHints(resource, path, args, async () => getRecord(http, await fillPath(ctx, resource, path, args), query));
-      await writeRecord(ctx.stdout, ctx.output, record, verb.fields ?? resource.fields ?? []);
+      await ctx.printRecord(record, verb.fields ?? resource.fields ?? []);
     },
   };
 }
@@ -115,7 +114,7 @@ export function writeVerb(resource: Resource, method: 'POST' | 'PUT', verb: Writ
         writeRecordTo(http, method, await fillPath(ctx, resource, path, args), params),
       );
       if (verb.done) ctx.info(verb.done(args));
-      await writeRecord(ctx.stdout, ctx.output, record, verb.fields ?? resource.fields ?? []);
+      await ctx.printRecord(record, verb.fields ?? resource.fields ?? []);
     },
   };
 }

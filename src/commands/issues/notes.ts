@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { sendRequest } from '../../api/resource.js';
 import { addCommand } from '../../cli/build.js';
 import { defineCommand } from '../../cli/spec.js';
-import { writeRecord } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { fillPath, withHints, type Resource } from '../generic/resource.js';
 import { actionVerb } from '../generic/verbs.js';
@@ -69,7 +68,7 @@ export const COMMENT = defineCommand<CommentOptions>({
     }
     const note = res.data as { id: number };
     ctx.info(`commented on issue #${iid} of ${project} (note ${note.id})`);
-    await writeRecord(ctx.stdout, ctx.output, note, NOTES.fields ?? []);
+    await ctx.printRecord(note, NOTES.fields ?? []);
   },
 });
 

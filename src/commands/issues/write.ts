@@ -5,7 +5,6 @@ import { defineCommand, type OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { apiPath } from '../../http/encode.js';
-import { writeRecord } from '../../output/writer.js';
 import { attributeName, itemPath, serviceParams, withHints } from '../generic/resource.js';
 import { requiredTextParser } from '../shared/args.js';
 import { ISSUE_ARGS, ISSUE_FIELDS, ISSUES } from './shared/resource.js';
@@ -86,7 +85,7 @@ export const CREATE = defineCommand<Record<string, unknown> & DescriptionFlags>(
     const body = { ...(await serviceParams(ctx, CREATE_BODY, opts)), description: text };
     const issue = await writeRecordTo<Issue>(http, 'POST', apiPath`/projects/${project as string}/issues`, body);
     ctx.info(`created issue #${issue.iid}: ${issue.web_url}`);
-    await writeRecord(ctx.stdout, ctx.output, issue, ISSUE_FIELDS);
+    await ctx.printRecord(issue, ISSUE_FIELDS);
   },
 });
 
@@ -132,6 +131,6 @@ export const UPDATE = defineCommand<Record<string, unknown> & DescriptionFlags>(
       writeRecordTo<Issue>(http, 'PUT', apiPath`/projects/${project}/issues/${iid}`, body),
     );
     ctx.info(`updated issue #${issue.iid}: ${issue.web_url}`);
-    await writeRecord(ctx.stdout, ctx.output, issue, ISSUE_FIELDS);
+    await ctx.printRecord(issue, ISSUE_FIELDS);
   },
 });

@@ -9,7 +9,6 @@ import { downloadJobArtifacts, getJob } from '../../api/jobs.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
-import { writeRecord } from '../../output/writer.js';
 import { defineCommand } from '../../cli/spec.js';
 import { idDigits, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { describeFsError } from '../shared/local-file.js';
@@ -57,10 +56,7 @@ async function run(ctx: Context, project: string, jobId: string, opts: Artifacts
     const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
     await partial.commit();
     ctx.info(`saved ${target} (${formatBytes(size)})`);
-    await writeRecord(ctx.stdout, ctx.output, { file: target, size, job_id: Number.isSafeInteger(Number(jobId)) ? Number(jobId) : jobId }, [
-      'file',
-      'size',
-    ]);
+    await ctx.printRecord({ file: target, size, job_id: Number.isSafeInteger(Number(jobId)) ? Number(jobId) : jobId }, ['file', 'size']);
   } finally {
     await partial.discard();
   }

@@ -4,7 +4,6 @@ import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { ApiError, renderErrorBody } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
-import { writeRecord } from '../../output/writer.js';
 import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { itemPath, withHints } from '../generic/resource.js';
 import { MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, parseMergeRequestIid } from './shared/resource.js';
@@ -56,7 +55,7 @@ async function run(ctx: Context, project: string, iid: string, opts: MergeOption
   }
   if (mr.state === 'merged') ctx.info(`merged !${mr.iid} into ${mr.target_branch}`);
   else if (mr.merge_when_pipeline_succeeds) ctx.info(`!${mr.iid} will be merged into ${mr.target_branch} when its pipeline succeeds`);
-  await writeRecord(ctx.stdout, ctx.output, mr, [...MR_FIELDS, 'merge_commit_sha']);
+  await ctx.printRecord(mr, [...MR_FIELDS, 'merge_commit_sha']);
 }
 
 /** The one line that says why the service refused, with the exit code of its class. */

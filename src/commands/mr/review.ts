@@ -4,7 +4,6 @@ import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { apiPath } from '../../http/encode.js';
-import { writeRecord } from '../../output/writer.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { readTextFile } from '../shared/local-file.js';
@@ -27,7 +26,7 @@ function approvalCommand(action: 'approve' | 'unapprove', description: string, u
       // 304: the service had nothing to change.
       if (res.status === 304) return ctx.info(`!${iid as string}: ${unchanged}`);
       ctx.info(`!${iid as string}: ${action === 'approve' ? 'approved' : 'approval withdrawn'}`);
-      await writeRecord(ctx.stdout, ctx.output, res.data, APPROVAL_FIELDS);
+      await ctx.printRecord(res.data, APPROVAL_FIELDS);
     },
   });
 }
@@ -70,7 +69,7 @@ export const COMMENT = defineCommand<CommentOptions>({
     const body = await commentBody(ctx, opts);
     const path = apiPath`/projects/${project as string}/merge_requests/${iid as string}/notes`;
     const note = await writeRecordTo(await ctx.http({ requireToken: true }), 'POST', path, { body });
-    await writeRecord(ctx.stdout, ctx.output, note, ['id', 'author.username', 'created_at', 'body']);
+    await ctx.printRecord(note, ['id', 'author.username', 'created_at', 'body']);
   },
 });
 

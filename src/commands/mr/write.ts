@@ -3,7 +3,6 @@ import { defineCommand, type OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { QueryParams } from '../../http/encode.js';
-import { writeRecord } from '../../output/writer.js';
 import { itemPath, serviceParams, withHints } from '../generic/resource.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 import { readTextFile } from '../shared/local-file.js';
@@ -38,7 +37,7 @@ async function writeBody(ctx: Context, options: OptionSpec[], opts: WriteOptions
 
 async function printMergeRequest(ctx: Context, mr: MergeRequest): Promise<void> {
   ctx.info(`!${mr.iid} ${mergeStatusWords(mr)}: ${mr.web_url}`);
-  await writeRecord(ctx.stdout, ctx.output, mr, MR_FIELDS);
+  await ctx.printRecord(mr, MR_FIELDS);
 }
 
 export const GET = defineCommand({
@@ -121,7 +120,7 @@ function stateCommand(name: 'close' | 'reopen', description: string) {
     run: async (ctx, [project, iid]) => {
       const mr = await updateMergeRequest(await ctx.http({ requireToken: true }), project as string, iid as string, { state_event: name });
       ctx.info(`!${mr.iid} is ${mr.state}`);
-      await writeRecord(ctx.stdout, ctx.output, mr, MR_FIELDS);
+      await ctx.printRecord(mr, MR_FIELDS);
     },
   });
 }

@@ -1,7 +1,6 @@
 import type { Context } from '../../context.js';
 import { createPipeline } from '../../api/pipelines.js';
 import type { PipelineVariable } from '../../api/types.js';
-import { writeRecord } from '../../output/writer.js';
 import { collect } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
@@ -44,7 +43,7 @@ async function run(ctx: Context, project: string, opts: CreateOptions): Promise<
   const pipeline = await createPipeline(http, project, { ref: opts.ref, variables });
   ctx.info(`created pipeline ${pipeline.id} for ${pipeline.ref}: ${pipeline.web_url}`);
   if (!opts.wait) {
-    await writeRecord(ctx.stdout, ctx.output, pipeline, PIPELINE_FIELDS);
+    await ctx.printRecord(pipeline, PIPELINE_FIELDS);
     return;
   }
   await followPipeline(ctx, http, project, opts, pipeline, pipeline.id);

@@ -3,7 +3,6 @@ import { getLatestPipeline, getPipeline, listPipelinesPage } from '../../api/pip
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
-import { writeRecord } from '../../output/writer.js';
 import { defineCommand } from '../../cli/spec.js';
 import { idDigits, PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 import { PIPELINE_FIELDS } from './shared/resource.js';
@@ -42,7 +41,7 @@ async function run(ctx: Context, project: string, id: string | undefined, opts: 
   if (opts.ref !== undefined && !opts.latest) throw new UsageError('--ref applies only with --latest');
   const http = await ctx.http();
   const pipeline = id === undefined ? await latest(http, project, opts.ref) : await getPipeline(http, project, id);
-  await writeRecord(ctx.stdout, ctx.output, pipeline, PIPELINE_FIELDS);
+  await ctx.printRecord(pipeline, PIPELINE_FIELDS);
 }
 
 /** The service answers "no pipeline for this ref" with a 403; a listing of the ref tells that apart from a refusal. */

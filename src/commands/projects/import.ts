@@ -3,7 +3,6 @@ import type { Context } from '../../context.js';
 import { getProjectImport, importProject } from '../../api/projects.js';
 import type { ProjectImport } from '../../api/types.js';
 import { IncompleteError } from '../../errors.js';
-import { writeRecord } from '../../output/writer.js';
 import { collect } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import { requiredTextParser } from '../shared/args.js';
@@ -73,7 +72,7 @@ async function run(ctx: Context, opts: ImportOptions): Promise<void> {
   }
   ctx.info(`uploaded ${formatBytes(archive.size)}; import of ${started.path_with_namespace} is ${started.import_status}`);
   if (!opts.wait) {
-    await writeRecord(ctx.stdout, ctx.output, started, IMPORT_FIELDS);
+    await ctx.printRecord(started, IMPORT_FIELDS);
     return;
   }
   const subject = `import of ${started.path_with_namespace}`;
@@ -85,7 +84,7 @@ async function run(ctx: Context, opts: ImportOptions): Promise<void> {
     isFinal: (record) => FINAL_IMPORT_STATUSES.has(record.import_status),
     onInterrupt: `the ${subject} (project ${started.id}) goes on on the server; check it with \`svc projects get ${started.id}\``,
   });
-  await writeRecord(ctx.stdout, ctx.output, result.record, IMPORT_FIELDS);
+  await ctx.printRecord(result.record, IMPORT_FIELDS);
   if (result.timedOut) {
     throw new IncompleteError(`${subject} still ${result.record.import_status} after ${result.elapsedS} s`);
   }

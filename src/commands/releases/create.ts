@@ -2,7 +2,6 @@ import { createRelease, type ReleaseLinkInput } from '../../api/releases.js';
 import { collect } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
-import { writeRecord } from '../../output/writer.js';
 import { requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
 import { NOTES_OPTIONS, type NotesFlags, PROJECT_ARG, RELEASE_FIELDS, releaseNotes, releaseNotesHelp } from './shared/options.js';
@@ -50,6 +49,6 @@ export const CREATE = defineCommand<CreateOptions>({
       assets: links.length ? { links } : undefined,
     });
     ctx.info(`created release ${release.tag_name}${release._links?.self ? `: ${release._links.self}` : ''}`);
-    await writeRecord(ctx.stdout, ctx.output, release, RELEASE_FIELDS);
+    await ctx.printRecord(release, RELEASE_FIELDS);
   },
 });

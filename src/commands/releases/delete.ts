@@ -1,6 +1,5 @@
 import { deleteRelease } from '../../api/releases.js';
 import { defineCommand } from '../../cli/spec.js';
-import { writeRecord } from '../../output/writer.js';
 import { PROJECT_ARG, RELEASE_FIELDS, TAG_ARG, releaseNotesHelp } from './shared/options.js';
 
 export const DELETE = defineCommand({
@@ -13,6 +12,6 @@ export const DELETE = defineCommand({
     const http = await ctx.http({ requireToken: true });
     const release = await deleteRelease(http, project as string, tag as string);
     ctx.info(`deleted release ${release.tag_name} (the tag ${release.tag_name} is kept)`);
-    await writeRecord(ctx.stdout, ctx.output, release, RELEASE_FIELDS);
+    await ctx.printRecord(release, RELEASE_FIELDS);
   },
 });

@@ -1,7 +1,6 @@
 import { getLatestRelease, getRelease } from '../../api/releases.js';
 import { defineCommand } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
-import { writeRecord } from '../../output/writer.js';
 import { PROJECT_ARG, RELEASE_FIELDS, TAG_ARG, releaseNotesHelp } from './shared/options.js';
 
 export const GET = defineCommand<{ latest?: boolean }>({
@@ -17,6 +16,6 @@ export const GET = defineCommand<{ latest?: boolean }>({
     const release = opts.latest
       ? await getLatestRelease(http, project as string)
       : await getRelease(http, project as string, tag as string);
-    await writeRecord(ctx.stdout, ctx.output, release, RELEASE_FIELDS);
+    await ctx.printRecord(release, RELEASE_FIELDS);
   },
 });

@@ -1,7 +1,6 @@
 import { updateRelease } from '../../api/releases.js';
 import { defineCommand } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
-import { writeRecord } from '../../output/writer.js';
 import { NOTES_OPTIONS, type NotesFlags, PROJECT_ARG, RELEASE_FIELDS, releaseNotes, TAG_ARG, releaseNotesHelp } from './shared/options.js';
 
 interface UpdateOptions extends NotesFlags {
@@ -25,6 +24,6 @@ export const UPDATE = defineCommand<UpdateOptions>({
     const http = await ctx.http({ requireToken: true });
     const release = await updateRelease(http, project as string, tag as string, { name: opts.name, description, milestones });
     ctx.info(`updated release ${release.tag_name}`);
-    await writeRecord(ctx.stdout, ctx.output, release, RELEASE_FIELDS);
+    await ctx.printRecord(release, RELEASE_FIELDS);
   },
 });

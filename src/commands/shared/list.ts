@@ -4,7 +4,6 @@ import { intOption } from '../../cli/parsers.js';
 import type { OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
-import { writePages } from '../../output/writer.js';
 
 export interface ListFlags {
   limit?: number;
@@ -62,7 +61,7 @@ export async function outputList<T>(ctx: Context, pages: AsyncIterable<Page<T>>,
       }
     }
   }
-  const result = await writePages(ctx.stdout, ctx.output, limited(), columns);
+  const result = await ctx.printPages(limited(), columns);
   ctx.debug(`${result.count} records in ${requests} pages`);
   if (more) ctx.info(`showing the first ${result.count} records; more exist (use --all or --limit N)`);
 }

@@ -2,7 +2,6 @@ import type { Context } from '../../context.js';
 import { createSnippet, type CreateSnippetInput } from '../../api/snippets.js';
 import type { Snippet } from '../../api/types.js';
 import { ExitCode, InterruptedError, SvcError, UsageError } from '../../errors.js';
-import { writeRecord } from '../../output/writer.js';
 import { intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import { readTextFile } from '../shared/local-file.js';
@@ -79,7 +78,7 @@ async function run(ctx: Context, opts: CreateOptions): Promise<void> {
     }
     snippet = await createSnippet(http, { ...input, captcha: { response: answer, spamLogId: challenge.spam_log_id } });
   }
-  await writeRecord(ctx.stdout, ctx.output, snippet, SNIPPET_FIELDS);
+  await ctx.printRecord(snippet, SNIPPET_FIELDS);
 }
 
 async function snippetContent(ctx: Context, opts: CreateOptions): Promise<string> {

@@ -1,6 +1,5 @@
 import type { Context } from '../../context.js';
 import { getStorageMove, type MoveKind } from '../../api/storage-moves.js';
-import { writeRecord } from '../../output/writer.js';
 import { explainForbidden } from '../../workflows/storage-move/kinds.js';
 import { idDigits } from '../shared/args.js';
 import { kindOption } from './shared/options.js';
@@ -30,5 +29,5 @@ export const GET = defineCommand<{ kind: MoveKind[] }>({
 async function run(ctx: Context, id: string, kind: MoveKind): Promise<void> {
   const http = await ctx.http({ requireToken: true });
   const move = await getStorageMove(http, kind, id).catch(explainForbidden);
-  await writeRecord(ctx.stdout, ctx.output, withContainer(move), MOVE_FIELDS);
+  await ctx.printRecord(withContainer(move), MOVE_FIELDS);
 }

@@ -1,6 +1,5 @@
 import { getVariable } from '../../api/variables.js';
 import { defineCommand } from '../../cli/spec.js';
-import { writeRecord } from '../../output/writer.js';
 import { OWNER_OPTIONS, type OwnerFlags, variableOwner } from './shared/owner.js';
 import { ENVIRONMENT_SCOPE, KEY_ARGUMENT, scopeFor } from './shared/key.js';
 import { SHOW_VALUES, shownVariable, VARIABLE_COLUMNS } from './shared/values.js';
@@ -21,6 +20,6 @@ export const GET = defineCommand<GetOptions>({
     const owner = variableOwner(opts);
     const http = await ctx.http({ requireToken: true });
     const variable = await getVariable(http, owner, key as string, scopeFor(owner, opts.environmentScope));
-    await writeRecord(ctx.stdout, ctx.output, shownVariable(variable, Boolean(opts.showValues)), VARIABLE_COLUMNS);
+    await ctx.printRecord(shownVariable(variable, Boolean(opts.showValues)), VARIABLE_COLUMNS);
   },
 });

@@ -2,7 +2,6 @@ import { createVariable, findVariable, updateVariable, type VariableInput } from
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
-import { writeRecord } from '../../output/writer.js';
 import { readTextFile } from '../shared/local-file.js';
 import { describeOwner, OWNER_OPTIONS, type OwnerFlags, variableOwner } from './shared/owner.js';
 import { ENVIRONMENT_SCOPE, KEY_ARGUMENT, scopeFor } from './shared/key.js';
@@ -75,7 +74,7 @@ async function run(ctx: Context, key: string, opts: SetOptions): Promise<void> {
     ? await updateVariable(http, owner, key, scope, attributes)
     : await createVariable(http, owner, { key, ...attributes, environment_scope: scope, masked_and_hidden: opts.hidden });
   ctx.info(`${existing ? 'updated' : 'created'} variable ${key}${scope ? ` (${scope})` : ''} of ${describeOwner(owner)}`);
-  await writeRecord(ctx.stdout, ctx.output, shownVariable(variable, false), VARIABLE_COLUMNS);
+  await ctx.printRecord(shownVariable(variable, false), VARIABLE_COLUMNS);
 }
 
 const NO_VALUE = 'no value: give --value, --value-file, or pipe it on stdin';

@@ -3,7 +3,6 @@ import { getPipeline } from '../../../api/pipelines.js';
 import type { Pipeline } from '../../../api/types.js';
 import { IncompleteError } from '../../../errors.js';
 import type { HttpClient } from '../../../http/client.js';
-import { writeRecord } from '../../../output/writer.js';
 import { watchUntilFinal, type WaitFlags } from '../../shared/wait.js';
 import { PIPELINE_FIELDS } from './resource.js';
 
@@ -41,7 +40,7 @@ export async function followPipeline(
     onInterrupt: `${subject} keeps running on the server${initial ? `: ${initial.web_url}` : ''}`,
   });
   const { record } = result;
-  await writeRecord(ctx.stdout, ctx.output, record, PIPELINE_FIELDS);
+  await ctx.printRecord(record, PIPELINE_FIELDS);
   if (result.timedOut) {
     throw new IncompleteError(`${subject} still ${record.status} after ${result.elapsedS} s; it keeps running: ${record.web_url}`);
   }
