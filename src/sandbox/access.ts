@@ -25,6 +25,9 @@ const PROJECT_ABILITY = {
   read_release: GUEST,
   create_release: DEVELOPER,
   admin_project: MAINTAINER,
+  archive_project: OWNER,
+  change_namespace: OWNER,
+  remove_project: OWNER,
 } as const;
 export type ProjectAbility = keyof typeof PROJECT_ABILITY;
 
@@ -61,7 +64,17 @@ export function canReadProject(w: World, user: UserRec | null, p: ProjectRec): b
   return projectRole(w, user, p) > 0;
 }
 
+/** What an archived project still allows: it is read-only until unarchived (or deleted). */
+const ON_ARCHIVED: ReadonlySet<ProjectAbility> = new Set([
+  ...NON_MEMBER,
+  'admin_project',
+  'archive_project',
+  'change_namespace',
+  'remove_project',
+]);
+
 export function can(w: World, user: UserRec | null, p: ProjectRec, ability: ProjectAbility): boolean {
+  if (p.archived && !ON_ARCHIVED.has(ability)) return false;
   if (user?.isAdmin) return true;
   const role = projectRole(w, user, p);
   if (role > 0) return role >= PROJECT_ABILITY[ability];
