@@ -20,7 +20,11 @@ export interface NounEntry {
 
 /** Command modules load only when their noun is used, so `svc --version` and `svc --help` stay fast. */
 export const NOUNS: NounEntry[] = [
-  { name: 'projects', summary: 'List, show, create, import and unshare projects', load: () => import('./projects/index.js') },
+  {
+    name: 'projects',
+    summary: 'List, show, create, import, update, archive, share, fork, transfer, delete and restore projects',
+    load: () => import('./projects/index.js'),
+  },
   {
     name: 'issues',
     summary: "Show issues and their comments (by the issue's iid, the number shown in the web UI)",
