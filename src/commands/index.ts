@@ -45,7 +45,7 @@ export const NOUNS: NounEntry[] = [
     summary: 'List the user and group namespaces you can create projects in',
     load: () => import('./namespaces/index.js'),
   },
-  { name: 'groups', summary: 'List groups', load: () => import('./groups/index.js') },
+  { name: 'groups', summary: 'List and show groups, their subgroups and their projects', load: () => import('./groups/index.js') },
   {
     name: 'users',
     summary: 'List users (keyset paging, as the service requires for long listings)',
