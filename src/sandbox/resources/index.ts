@@ -8,6 +8,7 @@ import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
 import { mountJobs } from './jobs.js';
+import { mountMembers } from './members.js';
 import { type Mounts, mounts } from './mounts.js';
 import { mountNamespaces } from './namespaces.js';
 import { mountNotes } from './notes.js';
@@ -26,6 +27,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountProjects,
   mountImports,
   mountSharing,
+  mountMembers,
   mountIssues,
   mountNotes,
   mountFiles,
