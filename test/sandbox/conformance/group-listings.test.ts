@@ -6,7 +6,7 @@ const c = useSandbox({ projects: 30 });
 
 const acmeTree = () =>
   Array.from({ length: 20 }, (_, i) => c.sb.state.group(i + 1))
-    .filter((g) => g !== null && g.fullPath.startsWith('acme/'))
+    .filter((g) => g?.fullPath.startsWith('acme/'))
     .map((g) => g!.id);
 
 /** Ids of the projects in these groups, newest first. */
