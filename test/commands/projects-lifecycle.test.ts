@@ -78,6 +78,17 @@ describe('projects archive and unarchive', () => {
 });
 
 describe('projects delete and restore', () => {
+  it('names the owner role when a maintainer tries (exit 4), and deletes nothing', async () => {
+    const path = state().project(2)!.fullPath;
+    const result = await suite.run(['projects', 'delete', '2', '--yes'], { token: suite.sandbox.tokens.user });
+    expect(result).toEqual({
+      exitCode: 4,
+      stdout: '',
+      stderr: 'svc: DELETE /projects/2 failed: 403 Forbidden (this needs the owner role or administrator access)\n',
+    });
+    expect(state().project(2)!.fullPath).toBe(path);
+  });
+
   it('refuses without --yes when stdin is not a terminal, before any write (exit 2)', async () => {
     const result = await suite.run(['projects', 'delete', '4']);
     const path = state().project(4)!.fullPath;
@@ -199,7 +210,7 @@ describe('projects transfer, share and fork', () => {
     ]);
     expect(shared.exitCode).toBe(0);
     expect(JSON.parse(shared.stdout)).toEqual({ id: 7004, project_id: 7, group_id: 4, group_access: 20, expires_at: '2027-01-31' });
-    expect(shared.stderr).toBe('shared project 7 with group 4 as reporter until 2027-01-31\n');
+    expect(shared.stderr).toBe('shared project 7 with group initech as reporter until 2027-01-31\n');
     const again = await suite.run(['projects', 'share', '7', '--group', '4', '--access', '20']);
     expect(again).toEqual({
       exitCode: 6,

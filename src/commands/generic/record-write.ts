@@ -21,8 +21,8 @@ export interface RecordWriteVerb {
   role: string;
   /** For destructive verbs: the question asked first (and `--yes` to skip it). */
   confirm?: (args: unknown[]) => string;
-  /** What changed, said on stderr. */
-  done: (args: unknown[], params: QueryParams) => string;
+  /** What changed, said on stderr (from the options as typed, or the parameters as sent). */
+  done: (args: unknown[], params: QueryParams, opts: Record<string, unknown>) => string;
   fields?: string[];
 }
 
@@ -43,7 +43,7 @@ export function recordWriteVerb(resource: Resource, verb: RecordWriteVerb): Comm
       if (verb.confirm) await confirmDestructive(ctx, opts.yes as boolean | undefined, verb.confirm(args));
       const filled = await fillPath(ctx, resource, path, args);
       const res = await withRole(verb.role, () => withHints(resource, path, args, () => sendRequest(http, verb.method, filled, params)));
-      const done = verb.done(args, params);
+      const done = verb.done(args, params, opts);
       reportWriteOutcome(ctx, res.status, done, done);
       if (res.status !== 202 && res.status !== 204) await writeResult(ctx, res.data, verb.fields ?? resource.fields ?? []);
     },

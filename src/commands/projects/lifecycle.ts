@@ -102,8 +102,8 @@ export const SHARE = recordWriteVerb(SHARE_LINK, {
     },
     { flags: '--expires <date>', key: 'expires_at', help: 'end of the share (YYYY-MM-DD)', parse: isoDate('--expires') },
   ],
-  done: (args, params) =>
-    `shared project ${name(args)} with group ${String(params.group_id)} as ${accessLevelName(Number(params.group_access))}` +
+  done: (args, params, opts) =>
+    `shared project ${name(args)} with group ${String(opts.group)} as ${accessLevelName(Number(params.group_access))}` +
     (params.expires_at ? ` until ${String(params.expires_at)}` : ''),
   examples: ['svc projects share acme/api --group acme/reviewers --access reporter --expires 2026-12-31'],
 });
