@@ -64,17 +64,18 @@ export function canReadProject(w: World, user: UserRec | null, p: ProjectRec): b
   return projectRole(w, user, p) > 0;
 }
 
-/** What an archived project still allows: it is read-only until unarchived (or deleted). */
-const ON_ARCHIVED: ReadonlySet<ProjectAbility> = new Set([
-  ...NON_MEMBER,
-  'admin_project',
-  'archive_project',
-  'change_namespace',
-  'remove_project',
+/** What an archived project refuses to everyone: it is read-only until unarchived. */
+const WRITES: ReadonlySet<ProjectAbility> = new Set([
+  'create_issue',
+  'update_issue',
+  'delete_issue',
+  'push_code',
+  'create_pipeline',
+  'create_release',
 ]);
 
 export function can(w: World, user: UserRec | null, p: ProjectRec, ability: ProjectAbility): boolean {
-  if (p.archived && !ON_ARCHIVED.has(ability)) return false;
+  if (p.archived && WRITES.has(ability)) return false;
   if (user?.isAdmin) return true;
   const role = projectRole(w, user, p);
   if (role > 0) return role >= PROJECT_ABILITY[ability];
