@@ -1,4 +1,4 @@
-import type { HttpClient, Page } from '../http/client.js';
+import type { ApiResponse, HttpClient, Page } from '../http/client.js';
 import { apiPath, type QueryParams } from '../http/encode.js';
 import { fileMultipart, type MultipartFile } from './multipart.js';
 import type { Project, ProjectImport } from './types.js';
@@ -58,4 +58,17 @@ export async function getProjectImport(http: HttpClient, project: string | numbe
   return await http.record<ProjectImport>({ path: apiPath`/projects/${project}/import` });
 }
 
-/** `DELETE /projects/:id/share/:group_id`; the status tells 204 (done) from 202 (scheduled). */
+/**
+ * `DELETE /projects/:id`: 202 when accepted. With `fullPath`, the second step of a delayed
+ * deletion, which the service performs only for a project already marked, named by its current path.
+ */
+export function deleteProject(http: HttpClient, project: string | number, fullPath?: string): Promise<ApiResponse<unknown>> {
+  const query: QueryParams | undefined = fullPath === undefined ? undefined : { permanently_remove: true, full_path: fullPath };
+  return http.request({ method: 'DELETE', path: apiPath`/projects/${project}`, query });
+}
+
+/** A project as its lifecycle shows it: archived, or marked for deletion on a date. */
+export interface ProjectState extends Project {
+  archived?: boolean;
+  marked_for_deletion_on?: string | null;
+}

@@ -24,7 +24,11 @@ export interface NounEntry {
 
 /** Command modules load only when their noun is used, so `svc --version` and `svc --help` stay fast. */
 export const NOUNS: NounEntry[] = [
-  { name: 'projects', summary: 'List, show, create, import and unshare projects', load: () => import('./projects/index.js') },
+  {
+    name: 'projects',
+    summary: 'List, show, create, import, update, archive, share, fork, transfer, delete and restore projects',
+    load: () => import('./projects/index.js'),
+  },
   {
     name: 'issues',
     summary: "List, show, open, change, close and comment on issues (by the issue's iid, the number shown in the web UI)",
@@ -64,7 +68,12 @@ export const NOUNS: NounEntry[] = [
     summary: 'List the user and group namespaces you can create projects in',
     load: () => import('./namespaces/index.js'),
   },
-  { name: 'groups', summary: 'List groups', load: () => import('./groups/index.js') },
+  { name: 'groups', summary: 'List and show groups, their subgroups and their projects', load: () => import('./groups/index.js') },
+  {
+    name: 'members',
+    summary: "List a project's or a group's members and their access levels (inherited too)",
+    load: () => import('./members/index.js'),
+  },
   {
     name: 'users',
     summary: 'List users (keyset paging, as the service requires for long listings)',

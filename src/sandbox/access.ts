@@ -34,6 +34,9 @@ const PROJECT_ABILITY = {
   read_release: GUEST,
   create_release: DEVELOPER,
   admin_project: MAINTAINER,
+  archive_project: OWNER,
+  change_namespace: OWNER,
+  remove_project: OWNER,
 } as const;
 export type ProjectAbility = keyof typeof PROJECT_ABILITY;
 
@@ -71,7 +74,18 @@ export function canReadProject(w: World, user: UserRec | null, p: ProjectRec): b
   return projectRole(w, user, p) > 0;
 }
 
+/** What an archived project refuses to everyone: it is read-only until unarchived. */
+const WRITES: ReadonlySet<ProjectAbility> = new Set([
+  'create_issue',
+  'update_issue',
+  'delete_issue',
+  'push_code',
+  'create_pipeline',
+  'create_release',
+]);
+
 export function can(w: World, user: UserRec | null, p: ProjectRec, ability: ProjectAbility): boolean {
+  if (p.archived && WRITES.has(ability)) return false;
   if (user?.isAdmin) return true;
   const role = projectRole(w, user, p);
   if (role > 0) return role >= PROJECT_ABILITY[ability];

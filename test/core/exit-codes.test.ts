@@ -69,7 +69,7 @@ describe('exit codes', () => {
       [['api', 'application/settings'], sandbox.tokens.user, 4, /403 Forbidden/],
       [['api', 'projects/999999'], sandbox.tokens.admin, 5, /404 Project Not Found/],
       [['api', 'projects', '-X', 'POST'], sandbox.tokens.admin, 6, /400 Bad Request/],
-      [['api', 'projects/1', '-X', 'DELETE'], sandbox.tokens.admin, 6, /405 Not Allowed/],
+      [['api', 'projects/1', '-X', 'PATCH'], sandbox.tokens.admin, 6, /405 Not Allowed/],
     ];
     for (const [args, token, code, message] of cases) {
       const result = await svc(args, { env: sandboxEnv(sandbox, token) });

@@ -31,7 +31,7 @@ describe('response basics', () => {
   });
 
   it('answers a known path with a wrong method with 405 and an Allow header', async () => {
-    const r = await req(sb.url, api('/projects/1'), { method: 'DELETE', token: sb.tokens.admin });
+    const r = await req(sb.url, api('/projects/1'), { method: 'PATCH', token: sb.tokens.admin });
     expect(r.status).toBe(405);
     expect(r.json).toEqual({ error: '405 Not Allowed' });
     expect(r.headers.allow).toContain('GET');

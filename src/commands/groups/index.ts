@@ -1,9 +1,18 @@
 import { listRecords } from '../../api/resource.js';
 import type { Resource } from '../generic/resource.js';
-import { listVerb } from '../generic/verbs.js';
+import { getVerb, listVerb } from '../generic/verbs.js';
+import { nameParam } from '../shared/args.js';
 import { listLimit } from '../shared/list.js';
 
-const GROUPS: Resource = { path: '/groups', params: {}, columns: ['id', 'full_path', 'name', 'visibility'] };
+const GROUP_COLUMNS = ['id', 'full_path', 'name', 'visibility'];
+
+const GROUPS: Resource = {
+  path: '/groups',
+  id: 'group',
+  params: { group: nameParam('group', 'numeric id or full path of the group (parent/child)') },
+  columns: GROUP_COLUMNS,
+  fields: ['id', 'full_path', 'name', 'description', 'visibility', 'parent_id', 'created_at', 'web_url'],
+};
 
 export const commands = [
   listVerb(GROUPS, {
@@ -18,5 +27,28 @@ export const commands = [
         http.tokenType === undefined && listLimit(opts) > 100 ? { ...query, pagination: 'keyset', order_by: 'name', sort: 'asc' } : query,
       ),
     examples: ['svc groups list --search platform', 'svc groups list --all -o ndjson --fields id,full_path'],
+  }),
+  getVerb(GROUPS, { description: 'Show one group', examples: ['svc groups get acme/platform', 'svc groups get 5 -o json'] }),
+  listVerb(GROUPS, {
+    name: 'subgroups',
+    path: '/groups/:group/subgroups',
+    description: "List a group's subgroups (every level below it with --all-descendants)",
+    alternatives: [
+      { flags: '--all-descendants', path: '/groups/:group/descendant_groups', help: 'subgroups at every depth, not only children' },
+    ],
+    filters: [{ flags: '--search <text>', key: 'search', help: 'only subgroups whose name or path contains the text' }],
+    examples: ['svc groups subgroups acme', 'svc groups subgroups acme --all-descendants -o ndjson --fields id,full_path'],
+  }),
+  listVerb(GROUPS, {
+    name: 'projects',
+    path: '/groups/:group/projects',
+    description: "List a group's projects, newest first (its subgroups' too with --include-subgroups)",
+    columns: ['id', 'path_with_namespace', 'visibility', 'archived', 'last_activity_at'],
+    filters: [
+      { flags: '--include-subgroups', key: 'include_subgroups', help: 'also the projects of every subgroup' },
+      { flags: '--archived', key: 'archived', help: 'only archived projects' },
+      { flags: '--no-archived', key: 'archived', help: 'only projects that are not archived' },
+    ],
+    examples: ['svc groups projects acme --include-subgroups', 'svc groups projects acme/platform --archived -o json'],
   }),
 ];

@@ -1,9 +1,10 @@
-import { getGroup } from '../../api/groups.js';
 import { getNamespace } from '../../api/namespaces.js';
 import type { HttpClient } from '../../http/client.js';
 import { actionVerb, getVerb, listVerb, writeVerb } from '../generic/verbs.js';
 import { requiredTextParser } from '../shared/args.js';
+import { DELETE } from './delete.js';
 import { IMPORT } from './import.js';
+import { ARCHIVE, FORK, groupId, RESTORE, SHARE, TRANSFER, UNARCHIVE, UPDATE } from './lifecycle.js';
 import { LIST } from './list.js';
 import { PROJECTS, VISIBILITIES } from './shared/resource.js';
 
@@ -12,12 +13,6 @@ async function namespaceId(http: HttpClient, namespace: unknown): Promise<number
   const trimmed = String(namespace).trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
   return (await getNamespace(http, trimmed)).id;
-}
-
-/** A group the project is shared with, by id or full path. */
-async function groupId(http: HttpClient, group: string | number): Promise<string | number> {
-  const text = String(group).trim();
-  return /^\d+$/.test(text) ? text : (await getGroup(http, text)).id;
 }
 
 const SHARES = {
@@ -59,6 +54,14 @@ export const commands = [
     ],
   }),
   IMPORT,
+  UPDATE,
+  ARCHIVE,
+  UNARCHIVE,
+  TRANSFER,
+  SHARE,
+  FORK,
+  DELETE,
+  RESTORE,
   actionVerb(SHARES, {
     name: 'unshare',
     method: 'DELETE',

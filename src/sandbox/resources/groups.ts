@@ -1,14 +1,15 @@
-// Groups: `GET /groups` (offset and keyset), `GET /groups/:id`.
-import { canReadGroup } from '../access.js';
+// Groups: `GET /groups` (offset and keyset), `GET /groups/:id`, its subgroups, descendants and projects.
+import { canReadGroup, canReadProject } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError } from '../server/errors.js';
 import { decodeCursor, encodeCursor, isKeyset, keysetNext, keysetNotAvailable, offsetPage, pageParams } from '../server/paging.js';
-import { enumParam, SORTS, strParam } from '../server/params.js';
-import { sendJson, sendList } from '../server/respond.js';
+import { boolParam, enumParam, SORTS, strParam } from '../server/params.js';
+import { sendJson, sendList, sendRawJson } from '../server/respond.js';
 import type { GroupRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import type { Mounts } from './mounts.js';
+import { projectJsonText } from './project-json.js';
 
 function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -117,4 +118,49 @@ export function mountGroups({ root, group }: Mounts): void {
   });
 
   group.get('', { auth: 'public' }, (ctx, g) => sendJson(ctx, 200, groupJson(ctx.world, g, ctx.user)));
+  group.get('/subgroups', { auth: 'public' }, (ctx, g) => sendGroups(ctx, childGroups(ctx.world, g.id)));
+  group.get('/descendant_groups', { auth: 'public' }, (ctx, g) => sendGroups(ctx, descendantGroups(ctx.world, g.id)));
+  group.get('/projects', { auth: 'public' }, groupProjects);
+}
+
+function childGroups(w: World, id: number): number[] {
+  return w.groupChildren.get(id) ?? [];
+}
+
+function descendantGroups(w: World, id: number): number[] {
+  const out: number[] = [];
+  for (const child of childGroups(w, id)) out.push(child, ...descendantGroups(w, child));
+  return out.sort((a, b) => a - b);
+}
+
+/** Subgroups the caller may see, by name (the service's default order), with `search`. */
+function sendGroups(ctx: Ctx, ids: number[]): void {
+  const w = ctx.world;
+  const search = strParam(ctx, 'search')?.toLowerCase();
+  const list = ids
+    .map((id) => w.groups.get(id)!)
+    .filter((g) => canReadGroup(ctx.user, g) && (!search || g.name.toLowerCase().includes(search) || g.path.toLowerCase().includes(search)))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+  const page = offsetPage(ctx, list.length, (off, lim) => list.slice(off, off + lim));
+  sendList(
+    ctx,
+    page.map((g) => groupJson(w, g, ctx.user)),
+  );
+}
+
+/** `GET /groups/:id/projects`: newest first; `include_subgroups` (default false), `archived`. */
+function groupProjects(ctx: Ctx, g: GroupRec): void {
+  const w = ctx.world;
+  const groups = new Set([g.id, ...(boolParam(ctx, 'include_subgroups') === true ? descendantGroups(w, g.id) : [])]);
+  const archived = boolParam(ctx, 'archived');
+  const ids = w.visibleIds(ctx.user).filter((id) => {
+    const p = w.projects.get(id)!;
+    return (
+      p.nsKind === 'group' && groups.has(p.nsOwner) && (archived === undefined || p.archived === archived) && canReadProject(w, ctx.user, p)
+    );
+  });
+  ids.reverse();
+  const view = { viewer: ctx.user, basic: boolParam(ctx, 'simple') === true, statistics: false };
+  const page = offsetPage(ctx, ids.length, (off, lim) => ids.slice(off, off + lim));
+  sendRawJson(ctx, 200, `[${page.map((id) => projectJsonText(w, w.projects.get(id)!, view)).join(',')}]`);
 }

@@ -8,6 +8,7 @@ import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
 import { mountJobs } from './jobs.js';
+import { mountMembers } from './members.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
@@ -29,6 +30,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountProjects,
   mountImports,
   mountSharing,
+  mountMembers,
   mountIssues,
   mountNotes,
   mountMergeRequests,

@@ -10,6 +10,7 @@ import { iso } from '../util.js';
 import { importState } from './imports.js';
 import { openIssueCount } from './issues.js';
 import { namespaceBasic } from './namespaces.js';
+import { deletionMark } from './project-lifecycle.js';
 import { sharesOf } from './sharing.js';
 import { userBasic } from './users.js';
 
@@ -93,11 +94,13 @@ export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): str
       return `{"group_id":${g.id},"group_name":${js(g.name)},"group_full_path":${js(g.fullPath)},"group_access_level":${s.access},"expires_at":${js(s.expiresAt)}}`;
     })
     .join(',');
+  const mark = deletionMark(w, p.id);
   return (
     `${head},` +
     (f.owner ? `"owner":${f.owner},` : '') +
     `"visibility":"${p.visibility}","archived":${p.archived},"empty_repo":false,"issues_enabled":${p.issuesEnabled},"merge_requests_enabled":${p.mergeRequestsEnabled},"jobs_enabled":true,` +
     `"import_status":${js(importState(w, p).status)},"open_issues_count":${openIssueCount(w, p.id)},` +
+    `"marked_for_deletion_at":${js(mark?.at ?? null)},"marked_for_deletion_on":${js(mark?.on ?? null)},` +
     `"creator_id":${p.creatorId},"shared_with_groups":[${shares}]${storage}${stats},` +
     `"_links":{"self":"${api}","issues":"${api}/issues","merge_requests":"${api}/merge_requests","repo_branches":"${api}/repository/branches",` +
     `"labels":"${api}/labels","events":"${api}/events","members":"${api}/members","cluster_agents":"${api}/cluster_agents"}` +

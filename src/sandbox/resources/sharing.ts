@@ -46,7 +46,7 @@ export function mountSharing({ project }: Mounts): void {
     const g = ctx.world.groups.get(gid!);
     if (!g || !canReadGroup(ctx.user, g)) throw E.notFound('Group');
     const store = shares(ctx.world);
-    if (store.get(p.id, g.id)) throw new ApiError(409, { message: '409 Conflict' });
+    if (store.get(p.id, g.id)) throw new ApiError(409, { message: 'Group already shared with this group' });
     const expires = strParam(ctx, 'expires_at') ?? null;
     store.insert(p.id, g.id, { groupId: g.id, access: access!, expiresAt: expires });
     sendJson(ctx, 201, { id: p.id * 1000 + g.id, project_id: p.id, group_id: g.id, group_access: access, expires_at: expires });

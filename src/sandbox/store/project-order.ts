@@ -125,6 +125,12 @@ export class ProjectOrders {
     for (const { key, storage, ids } of this.perStorage.values()) if (storage === p.storage) this.insert(ids, p, key);
   }
 
+  /** A project is about to be removed, or to change a sort value (then `added` places it again). */
+  removed(p: ProjectRec): void {
+    for (const [key, ids] of this.everyProject) this.remove(ids, p, key);
+    for (const { key, storage, ids } of this.perStorage.values()) if (storage === p.storage) this.remove(ids, p, key);
+  }
+
   /** What viewers may see changed (the world dropped its visibility lists). */
   viewersChanged(): void {
     this.perViewer.clear();

@@ -117,6 +117,37 @@ export class World {
     if (!p.seeded) this.invalidateVisibility();
   }
 
+  /** Changes what a project is named, where it lives or who sees it, keeping every index in step. */
+  changeProject(
+    p: ProjectRec,
+    change: Partial<Pick<ProjectRec, 'name' | 'path' | 'nsKind' | 'nsOwner' | 'visibility' | 'lastActivityAt'>>,
+  ): void {
+    this.unindexProject(p);
+    Object.assign(p, change);
+    p.fullPath = `${this.nsFullPath(p)}/${p.path}`;
+    this.projectsByPath.set(p.fullPath.toLowerCase(), p.id);
+    this.projectNames.set(`${this.nsKey(p)}\n${p.name.toLowerCase()}`, p.id);
+    if (p.visibility === 'public') insertSorted(this.publicIds, p.id);
+    this.projectOrders.added(p);
+    this.invalidateVisibility();
+  }
+
+  removeProject(p: ProjectRec): void {
+    this.unindexProject(p);
+    removeSorted(this.allIds, p.id);
+    const onStorage = this.storageIdx.get(p.storage);
+    if (onStorage) removeSorted(onStorage, p.id);
+    this.projects.remove(p.id);
+    this.invalidateVisibility();
+  }
+
+  private unindexProject(p: ProjectRec): void {
+    this.projectOrders.removed(p);
+    this.projectsByPath.delete(p.fullPath.toLowerCase());
+    this.projectNames.delete(`${this.nsKey(p)}\n${p.name.toLowerCase()}`);
+    if (p.visibility === 'public') removeSorted(this.publicIds, p.id);
+  }
+
   setProjectStorage(id: number, storage: string): void {
     const p = this.projects.get(id);
     if (!p || p.storage === storage) return;

@@ -1,0 +1,40 @@
+import { UsageError } from '../../errors.js';
+
+/** The service's access levels by name (reference endpoints §0); writes take 10–50. */
+export const ACCESS_LEVELS: Record<string, number> = {
+  guest: 10,
+  planner: 15,
+  reporter: 20,
+  developer: 30,
+  maintainer: 40,
+  owner: 50,
+};
+
+/** An access level by name (`developer`) or number (`30`), as the service's number. */
+export function accessLevel(flag: string): (value: string) => number {
+  return (value) => {
+    const text = value.trim().toLowerCase();
+    const level = /^\d+$/.test(text) ? Number(text) : ACCESS_LEVELS[text];
+    if (level === undefined || !Object.values(ACCESS_LEVELS).includes(level)) {
+      const names = Object.entries(ACCESS_LEVELS).map(([name, n]) => `${name} (${n})`);
+      throw new UsageError(`${flag} '${value}': expected one of ${names.join(', ')}`);
+    }
+    return level;
+  };
+}
+
+/** The name of a level the service reported, or the number when it has none. */
+export function accessLevelName(level: number): string {
+  return Object.entries(ACCESS_LEVELS).find(([, n]) => n === level)?.[0] ?? String(level);
+}
+
+/** A date as the service takes it (YYYY-MM-DD). */
+export function isoDate(flag: string): (value: string) => string {
+  return (value) => {
+    const text = value.trim();
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
+      throw new UsageError(`${flag} '${value}': expected a date as YYYY-MM-DD`);
+    }
+    return text;
+  };
+}
