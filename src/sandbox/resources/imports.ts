@@ -4,28 +4,14 @@
 import { E } from '../server/errors.js';
 import { strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
-import { storeFor } from '../store/collection.js';
-import type { ImportRec, ProjectRec } from '../store/records.js';
+import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import type { Mounts } from './mounts.js';
+import { imports, importState } from './import-state.js';
 import { projectIdentity } from './project-json.js';
 import { createProject } from './projects.js';
 
 /** Each step of an import takes this long. */
-const IMPORT_STEP_MS = 100;
-
-const imports = storeFor(() => new Map<number, ImportRec>());
-
-export function importState(w: World, p: ProjectRec): { status: string; error: string | null } {
-  const imp = imports(w).get(p.id);
-  if (!imp) return { status: p.importStatus, error: null };
-  const t = Date.now() - imp.startedAt;
-  if (t < IMPORT_STEP_MS) return { status: 'scheduled', error: null };
-  if (t < 2 * IMPORT_STEP_MS) return { status: 'started', error: null };
-  if (imp.fails)
-    return { status: 'failed', error: 'Unable to decompress the import archive: the file is not a gzip-compressed tar archive' };
-  return { status: 'finished', error: null };
-}
 
 function importJson(w: World, p: ProjectRec): Record<string, unknown> {
   const imp = imports(w).get(p.id);

@@ -15,7 +15,9 @@ import { type Mounts, mounts } from './mounts.js';
 import { mountNamespaces } from './namespaces.js';
 import { mountNotes } from './notes.js';
 import { mountOAuth } from './oauth.js';
+import { mountPipelineActions } from './pipeline-actions.js';
 import { mountPipelines } from './pipelines.js';
+import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
 import { mountReleases } from './releases.js';
 import { mountSettings } from './settings.js';
@@ -28,6 +30,7 @@ import { mountVariables } from './variables.js';
 
 const RESOURCES: Array<(m: Mounts) => void> = [
   mountProjects,
+  mountProjectLifecycle,
   mountImports,
   mountSharing,
   mountMembers,
@@ -40,6 +43,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountCommits,
   mountTags,
   mountPipelines,
+  mountPipelineActions,
   mountJobs,
   mountReleases,
   mountVariables,

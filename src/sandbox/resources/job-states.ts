@@ -4,7 +4,7 @@
 // and the old one is kept as retried. A pipeline's status is the composite of its latest jobs.
 import type { JobRec, PipelineRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { pipelineById, pipelineStore, SEEDED_JOBS } from './pipelines.js';
+import { pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
 
 /** Each step of a created job takes this long. */
 export const JOB_STEP_MS = 100;

@@ -15,7 +15,8 @@ import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { jobLog } from './job-logs.js';
 import { cancelJob, isRetryable, jobById, jobState, pipelineJobs, playJob, retryJob } from './job-states.js';
-import { findPipeline, pipelineById, pipelineJson, pipelineStore, STATUSES } from './pipelines.js';
+import { pipelineById, pipelineStore } from './pipeline-store.js';
+import { findPipeline, pipelineJson, STATUSES } from './pipelines.js';
 import { userBasic } from './users.js';
 
 export { jobById };

@@ -18,7 +18,8 @@ import type { World } from '../store/world.js';
 import { iso, sha1 } from '../util.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
 import { pipelineState } from './job-states.js';
-import { pipelineJson, pipelineStore } from './pipelines.js';
+import { pipelineStore } from './pipeline-store.js';
+import { pipelineJson } from './pipelines.js';
 import { userBasic } from './users.js';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';

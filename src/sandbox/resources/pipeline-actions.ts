@@ -7,7 +7,8 @@ import { sendJson } from '../server/respond.js';
 import { cancelJob, jobState, pipelineJobs, retryJob } from './job-states.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { findPipeline, pipelineJson, pipelineStore } from './pipelines.js';
+import { pipelineStore } from './pipeline-store.js';
+import { findPipeline, pipelineJson } from './pipelines.js';
 
 export function mountPipelineActions({ project }: Mounts): void {
   project.get('/pipelines/latest', { auth: 'public' }, (ctx, p) => {

@@ -6,20 +6,16 @@ import { pageOf } from '../server/paging.js';
 import { enumParam, SORTS, strParam, timeParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { Ctx } from '../server/context.js';
-import { ChildCollection, cmp, type Compare, ordered, storeFor } from '../store/collection.js';
-import type { JobRec, PipelineRec, ProjectRec } from '../store/records.js';
+import { cmp, type Compare, ordered } from '../store/collection.js';
+import type { PipelineRec, ProjectRec } from '../store/records.js';
 import { BRANCHES } from '../store/repository.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { type JobRun, pipelineState } from './job-states.js';
-import { mountPipelineActions } from './pipeline-actions.js';
+import { pipelineState } from './job-states.js';
+import { pipelineStore } from './pipeline-store.js';
 import { userBasic } from './users.js';
-
-const SEEDED_PIPELINES = 3;
-export const SEEDED_JOBS = 2;
-const DAY = 86_400_000;
 
 export const STATUSES = [
   'created',
@@ -63,67 +59,6 @@ const STATUS_LABEL: Record<string, string> = {
   created: 'created',
   canceled: 'canceled',
 };
-
-function derivePipeline(w: World, pid: number, id: number): PipelineRec | null {
-  const p = w.projects.get(pid);
-  if (!p?.seeded || id < (pid - 1) * SEEDED_PIPELINES + 1 || id > pid * SEEDED_PIPELINES) return null;
-  const k = id - (pid - 1) * SEEDED_PIPELINES;
-  const h = w.h(70, id);
-  const jobIds = [];
-  for (let j = 1; j <= SEEDED_JOBS; j++) jobIds.push((id - 1) * SEEDED_JOBS + j);
-  return {
-    id,
-    iid: k,
-    projectId: pid,
-    ref: 'main',
-    sha: w.repos.branchCommits(pid, 'main')![SEEDED_PIPELINES - k]!.id,
-    createdAt: p.createdAt + DAY + k * 3_600_000 + (h % 1000),
-    userId: p.creatorId,
-    fixedStatus: k === 2 && h % 3 === 0 ? 'failed' : 'success',
-    willFail: false,
-    variables: [],
-    jobIds,
-  };
-}
-
-interface PipelineStore {
-  pipelines: ChildCollection<number, PipelineRec>;
-  /** created pipeline id → project id */
-  projectOf: Map<number, number>;
-  /** jobs of created pipelines */
-  jobs: Map<number, JobRec>;
-  /** runs of retried jobs */
-  runs: Map<number, JobRun>;
-  /** job id → when it was canceled */
-  canceledAt: Map<number, number>;
-  /** job id → the job that retried it */
-  retriedBy: Map<number, number>;
-  nextPipelineId: number;
-  nextJobId: number;
-}
-
-export const pipelineStore = storeFor<PipelineStore>((w) => ({
-  pipelines: new ChildCollection<number, PipelineRec>({
-    seededKeys(pid) {
-      if (!w.projects.get(pid)?.seeded) return [];
-      return Array.from({ length: SEEDED_PIPELINES }, (_, k) => (pid - 1) * SEEDED_PIPELINES + k + 1);
-    },
-    derive: (pid, id) => derivePipeline(w, pid, id),
-  }),
-  projectOf: new Map(),
-  jobs: new Map(),
-  runs: new Map(),
-  canceledAt: new Map(),
-  retriedBy: new Map(),
-  nextPipelineId: w.seededProjects * SEEDED_PIPELINES + 1,
-  nextJobId: w.seededProjects * SEEDED_PIPELINES * SEEDED_JOBS + 1,
-}));
-
-export function pipelineById(w: World, id: number): PipelineRec | null {
-  const store = pipelineStore(w);
-  const pid = store.projectOf.get(id) ?? Math.ceil(id / SEEDED_PIPELINES);
-  return Number.isInteger(id) && id > 0 ? store.pipelines.get(pid, id) : null;
-}
 
 function detailedStatus(status: string, path: string): Record<string, unknown> {
   const label = STATUS_LABEL[status] ?? status;
@@ -291,7 +226,6 @@ function createPipeline(
 
 export function mountPipelines(mounts: Mounts): void {
   const { project } = mounts;
-  mountPipelineActions(mounts);
   project.get('/pipelines', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');
     sendList(

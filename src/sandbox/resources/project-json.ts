@@ -7,10 +7,10 @@ import type { ProjectRec, UserRec } from '../store/records.js';
 import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
-import { importState } from './imports.js';
+import { importState } from './import-state.js';
 import { openIssueCount } from './issues.js';
 import { namespaceBasic } from './namespaces.js';
-import { deletionMark } from './project-lifecycle.js';
+import { deletionMark } from './deletion-marks.js';
 import { sharesOf } from './sharing.js';
 import { userBasic } from './users.js';
 

@@ -4,30 +4,17 @@ import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { boolParam, intParam, strParam } from '../server/params.js';
 import { sendJson, sendRawJson } from '../server/respond.js';
-import { storeFor } from '../store/collection.js';
 import type { ProjectRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { canUseNamespace, findNamespace } from './namespaces.js';
+import { marked } from './deletion-marks.js';
 import { projectJsonText } from './project-json.js';
 import { createProject, VISIBILITIES } from './projects.js';
 
-const DAY = 86_400_000;
 /** The instance's deletion delay (the service's default adjourned period). */
-const ADJOURNED_DAYS = 7;
 const SCHEDULED_SUFFIX = /-deletion_scheduled-\d+$/;
-
-/** When each project was marked for deletion (ms). */
-const marked = storeFor(() => new Map<number, number>());
-
-/** `marked_for_deletion_at` / `_on` of a project, null when it is not marked. */
-export function deletionMark(w: World, id: number): { at: string; on: string } | null {
-  const at = marked(w).get(id);
-  if (at === undefined) return null;
-  return { at: iso(at), on: iso(at + ADJOURNED_DAYS * DAY).slice(0, 10) };
-}
 
 function sendProject(ctx: Ctx, status: number, p: ProjectRec): void {
   sendRawJson(ctx, status, projectJsonText(ctx.world, p, { viewer: ctx.user, basic: false, statistics: false }));
@@ -164,7 +151,7 @@ function forkProject(ctx: Ctx, p: ProjectRec): void {
   }
 }
 
-export function mountProjectLifecycle(project: Mounts['project']): void {
+export function mountProjectLifecycle({ project }: Mounts): void {
   project.put('', { auth: 'user' }, updateProject);
   project.delete('', { auth: 'user' }, deleteProject);
   project.post('/archive', { auth: 'user' }, setArchived(true));

@@ -12,7 +12,6 @@ import { lowerBound, slugify, upperBound } from '../util.js';
 import type { Mounts } from './mounts.js';
 import { canUseNamespace, findNamespace, type NamespaceRef } from './namespaces.js';
 import { projectFilter, similarityOrder } from './project-filters.js';
-import { mountProjectLifecycle } from './project-lifecycle.js';
 import { projectJsonText } from './project-json.js';
 
 const ORDERS = [...PROJECT_ORDER_KEYS, 'similarity'] as const;
@@ -156,5 +155,4 @@ export function mountProjects({ root, project }: Mounts): void {
     const statistics = boolParam(ctx, 'statistics') === true && can(ctx.world, ctx.user, p, 'read_build');
     sendRawJson(ctx, 200, projectJsonText(ctx.world, p, { viewer: ctx.user, basic: false, statistics }));
   });
-  mountProjectLifecycle(project);
 }

@@ -1,0 +1,73 @@
+// The pipelines' store: seeded pipelines derived from the seed (ids `(p-1)*3+k`), created ones,
+// and the jobs' runs; apart from the routes so that the jobs' engine can read it too.
+import { ChildCollection, storeFor } from '../store/collection.js';
+import type { JobRec, PipelineRec } from '../store/records.js';
+import type { World } from '../store/world.js';
+import type { JobRun } from './job-states.js';
+
+export const SEEDED_PIPELINES = 3;
+
+export const SEEDED_JOBS = 2;
+
+export const DAY = 86_400_000;
+
+function derivePipeline(w: World, pid: number, id: number): PipelineRec | null {
+  const p = w.projects.get(pid);
+  if (!p?.seeded || id < (pid - 1) * SEEDED_PIPELINES + 1 || id > pid * SEEDED_PIPELINES) return null;
+  const k = id - (pid - 1) * SEEDED_PIPELINES;
+  const h = w.h(70, id);
+  const jobIds = [];
+  for (let j = 1; j <= SEEDED_JOBS; j++) jobIds.push((id - 1) * SEEDED_JOBS + j);
+  return {
+    id,
+    iid: k,
+    projectId: pid,
+    ref: 'main',
+    sha: w.repos.branchCommits(pid, 'main')![SEEDED_PIPELINES - k]!.id,
+    createdAt: p.createdAt + DAY + k * 3_600_000 + (h % 1000),
+    userId: p.creatorId,
+    fixedStatus: k === 2 && h % 3 === 0 ? 'failed' : 'success',
+    willFail: false,
+    variables: [],
+    jobIds,
+  };
+}
+
+export interface PipelineStore {
+  pipelines: ChildCollection<number, PipelineRec>;
+  /** created pipeline id → project id */
+  projectOf: Map<number, number>;
+  /** jobs of created pipelines */
+  jobs: Map<number, JobRec>;
+  /** runs of retried jobs */
+  runs: Map<number, JobRun>;
+  /** job id → when it was canceled */
+  canceledAt: Map<number, number>;
+  /** job id → the job that retried it */
+  retriedBy: Map<number, number>;
+  nextPipelineId: number;
+  nextJobId: number;
+}
+
+export const pipelineStore = storeFor<PipelineStore>((w) => ({
+  pipelines: new ChildCollection<number, PipelineRec>({
+    seededKeys(pid) {
+      if (!w.projects.get(pid)?.seeded) return [];
+      return Array.from({ length: SEEDED_PIPELINES }, (_, k) => (pid - 1) * SEEDED_PIPELINES + k + 1);
+    },
+    derive: (pid, id) => derivePipeline(w, pid, id),
+  }),
+  projectOf: new Map(),
+  jobs: new Map(),
+  runs: new Map(),
+  canceledAt: new Map(),
+  retriedBy: new Map(),
+  nextPipelineId: w.seededProjects * SEEDED_PIPELINES + 1,
+  nextJobId: w.seededProjects * SEEDED_PIPELINES * SEEDED_JOBS + 1,
+}));
+
+export function pipelineById(w: World, id: number): PipelineRec | null {
+  const store = pipelineStore(w);
+  const pid = store.projectOf.get(id) ?? Math.ceil(id / SEEDED_PIPELINES);
+  return Number.isInteger(id) && id > 0 ? store.pipelines.get(pid, id) : null;
+}
