@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
@@ -93,6 +93,25 @@ describe('svc bulk: one command per input line (#16 item 4)', () => {
       `svc: {"id":1}: the input has no field 'path_with_namespace' for {path_with_namespace}\nbulk: 1 ok, 1 failed\nsvc: 1 of 2 items failed\n`,
     );
     expect(result.exitCode).toBe(8);
+    expect(suite.requests()).toEqual([]);
+  });
+
+  it('skips the items of a --journal under --dry-run, and writes nothing to it', async () => {
+    const dir = tempDir();
+    const journal = join(dir, 'done.journal');
+    writeFileSync(journal, '"1"\n');
+    const args = ['bulk', '--dry-run', '--journal', journal, '--max-in-flight', '1', '--', 'snippets', 'delete', '{id}'];
+    const result = await suite.run(args, { input: '1\n2\n' });
+    expect(result).toEqual({
+      exitCode: 0,
+      stdout: 'svc snippets delete 2\n',
+      stderr: 'bulk: 1 ok, 0 failed, 1 skipped (already in the journal)\n',
+    });
+    expect(readFileSync(journal, 'utf8')).toBe('"1"\n');
+    const absent = join(dir, 'absent.journal');
+    const fresh = await suite.run(['bulk', '--dry-run', '--journal', absent, '--', 'snippets', 'delete', '{id}'], { input: '1\n' });
+    expect(fresh.stdout).toBe('svc snippets delete 1\n');
+    expect(existsSync(absent)).toBe(false);
     expect(suite.requests()).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { findNoun } from '../../cli.js';
-import { withExamples } from '../../cli/build.js';
+import { addWrappedHelp, withExamples } from '../../cli/build.js';
 import { intOption } from '../../cli/parsers.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, IncompleteError, UsageError } from '../../errors.js';
@@ -42,6 +42,13 @@ export function register(program: Command, runtime: Runtime, summary: string): v
     )
     .option('--journal <file>', 'record the items that succeeded in this file; a rerun with it skips them')
     .option('--dry-run', 'print each resolved command on stdout without running anything');
+  addWrappedHelp(
+    command,
+    'Input: one record per line as `-o ndjson` prints it, or a bare id (which fills {id}); placeholders take dot paths ({namespace.full_path}). ' +
+      'Output: one line per item, {"input", "ok", "exit_code", "error", "result"}, result being what the item printed (parsed when JSON). ' +
+      'Items run in this process with no terminal and an empty stdin, so nothing prompts. Exit 0 when every item succeeded, 8 otherwise, 130 when interrupted. ' +
+      'Ctrl-C starts no new item and lets the running ones finish; a second Ctrl-C ends at once. The journal keeps the items that succeeded: a rerun with it runs the others.',
+  );
   withExamples(command, [
     'svc projects list --all -o ndjson | svc bulk --max-in-flight 8 -- projects get {id} --fields id,archived',
     'printf "12\\n13\\n" | svc bulk --journal deleted.journal -- snippets delete {id}',
@@ -68,7 +75,7 @@ async function run(ctx: Context, template: string[], opts: BulkOptions, globals:
   if (noun === undefined) throw new UsageError('bulk needs a command to run per item after --, e.g. svc bulk -- projects get {id}');
   const refusal = REFUSED.get(noun);
   if (refusal) throw new UsageError(`bulk cannot run \`svc ${noun}\` per item: ${refusal}`);
-  const journal = opts.journal === undefined || opts.dryRun ? undefined : await Journal.open(opts.journal);
+  const journal = opts.journal === undefined ? undefined : await Journal.open(opts.journal, opts.dryRun);
   const spinner = await ctx.spinner('bulk: starting');
   const tally = await runBulk(readItems(ctx.io.stdin), {
     template,

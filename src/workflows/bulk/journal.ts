@@ -11,7 +11,8 @@ export class Journal {
     private readonly done: Set<string>,
   ) {}
 
-  static async open(path: string): Promise<Journal> {
+  /** `readOnly` (a dry run): the items already done are skipped, nothing is written. */
+  static async open(path: string, readOnly = false): Promise<Journal> {
     let text = '';
     try {
       text = await readFile(path, 'utf8');
@@ -31,7 +32,7 @@ export class Journal {
     }
     const journal = new Journal(path, done);
     // Writable now, not after the first item has run.
-    await journal.append('');
+    if (!readOnly) await journal.append('');
     return journal;
   }
 

@@ -7,11 +7,11 @@ import { systemClock } from '../shared/clock.js';
 import { RequestSlots } from './slots.js';
 
 /** Most ids one range spans: a range walked ahead of its turn keeps at most this many records. */
-const MAX_RANGE_IDS = 2000;
+const MAX_RANGE_IDS = 1000;
 /** More ranges than workers, so a dense range does not leave the others idle. */
 const RANGES_PER_WORKER = 4;
-/** Ranges walked or waiting for their turn, per worker: what bounds memory. */
-const LOOKAHEAD_PER_WORKER = 2;
+/** Ranges walked or waiting for their turn, per worker: what bounds memory (about 1,500 records per worker). */
+const LOOKAHEAD_PER_WORKER = 1.5;
 /** A page the service rate limited past the client's own retries is asked for again this often. */
 const RATE_LIMITED_RETRIES = 3;
 
@@ -139,7 +139,8 @@ async function walkRange(
       }
       if (items.length > 0) state.pages.push({ items, headers: res.headers, url: res.url, hasNext: items.length === perPage });
       wake(state);
-      if (items.length < perPage) return;
+      // A short page, or one that reached the range's edge, is the range's last: no empty page to ask for.
+      if (items.length < perPage || cursor === (ascending ? range.last : range.first)) return;
     }
   } catch (error) {
     state.failure = error;
