@@ -70,8 +70,8 @@ describe('svc projects list --all --parallel N over ranges of very different den
     expect(result.exitCode).toBe(0);
     expect(ids(result.stdout)).toEqual([...existing].reverse());
     const walks = asked.filter((a) => Number.isFinite(a.after) && Number.isFinite(a.before));
-    // Ranges of at most 1,000 ids over 1,000..1,000,000: the sparse ones cost one request each.
-    for (const walk of walks) expect(walk.before - walk.after - 1).toBeLessThanOrEqual(1000);
+    // Ranges of at most 300 ids over 1,000..1,000,000: the sparse ones cost one request each.
+    for (const walk of walks) expect(walk.before - walk.after - 1).toBeLessThanOrEqual(300);
   });
 });
 

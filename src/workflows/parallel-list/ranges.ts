@@ -7,10 +7,10 @@ import { systemClock } from '../shared/clock.js';
 import { RequestSlots } from './slots.js';
 
 /** Most ids one range spans: a range walked ahead of its turn keeps at most this many records. */
-const MAX_RANGE_IDS = 1000;
+const MAX_RANGE_IDS = 300;
 /** More ranges than workers, so a dense range does not leave the others idle. */
 const RANGES_PER_WORKER = 4;
-/** Ranges walked or waiting for their turn, per worker: what bounds memory (about 1,500 records per worker). */
+/** Ranges walked or waiting for their turn, per worker: what bounds memory (about 450 records per worker). */
 const LOOKAHEAD_PER_WORKER = 1.5;
 /** A page the service rate limited past the client's own retries is asked for again this often. */
 const RATE_LIMITED_RETRIES = 3;
