@@ -104,6 +104,12 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./storage-move/index.js'),
   },
   {
+    name: 'bulk',
+    summary: 'Run one svc command per input record (NDJSON or ids on stdin), in parallel, resumable with a journal',
+    leaf: true,
+    load: () => import('./bulk/index.js'),
+  },
+  {
     name: 'sandbox',
     summary: 'Run a local emulation of the service on loopback until Ctrl-C (for trying commands and testing scripts)',
     leaf: true,

@@ -1,8 +1,12 @@
 import type { ListVerb } from '../generic/verbs.js';
 import { listProjects } from '../../api/projects.js';
 import type { Project } from '../../api/types.js';
-import { ExitCode, SvcError } from '../../errors.js';
-import { listLimit } from '../shared/list.js';
+import { ExitCode, SvcError, UsageError } from '../../errors.js';
+import type { HttpClient } from '../../http/client.js';
+import type { QueryParams } from '../../http/encode.js';
+import { intOption } from '../../cli/parsers.js';
+import { parallelIdPages } from '../../workflows/parallel-list/ranges.js';
+import { listLimit, type ListFlags } from '../shared/list.js';
 import { VISIBILITIES } from './shared/resource.js';
 
 /** The orders the service accepts for projects. */
@@ -16,14 +20,19 @@ export const LIST: ListVerb = {
     { flags: '--visibility <level>', key: 'visibility', help: 'only projects of this visibility', choices: VISIBILITIES },
     { flags: '--order-by <field>', key: 'order_by', help: 'order by this field', choices: PROJECT_ORDER },
     { flags: '--sort <direction>', key: 'sort', help: 'sort direction', choices: ['asc', 'desc'] },
+    {
+      flags: '--parallel <n>',
+      help: 'with --all, walk N id ranges at once (same records, same order; fewer when rate limited)',
+      parse: intOption('--parallel', 1, 32),
+    },
   ],
   examples: [
     'svc projects list --all -o ndjson',
     'svc projects list --storage default --fields id,path_with_namespace',
     'svc projects list --search api --visibility private --order-by last_activity_at --sort desc',
+    'svc projects list --all --parallel 8 -o ndjson',
   ],
-  // Deep listings go by keyset on id: constant cost per page and no maximum offset.
-  pages: (http, _path, query, opts) => listProjects(http, query, listLimit(opts) > 100 && (query.order_by ?? 'id') === 'id'),
+  pages: projectPages,
   check: (first, opts) => {
     if (opts.storage !== undefined && first && !('repository_storage' in (first as object))) {
       // The service ignores the filter for non-administrators and would list every project.
@@ -32,6 +41,19 @@ export const LIST: ListVerb = {
   },
   columns: (first, opts) => columnsFor(first as Project | undefined, opts.storage as string | undefined),
 };
+
+/** Deep listings go by keyset on id (constant cost per page, no maximum offset), in parallel with --parallel. */
+function projectPages(http: HttpClient, _path: string, query: QueryParams, opts: Record<string, unknown> & ListFlags) {
+  const byId = (query.order_by ?? 'id') === 'id';
+  const workers = (opts.parallel as number | undefined) ?? 1;
+  if (workers > 1) {
+    if (!opts.all) throw new UsageError('--parallel needs --all (it splits the whole listing into id ranges)');
+    if (!byId) throw new UsageError('--parallel lists in id order only; drop --order-by or give --order-by id');
+    const sort = query.sort === 'asc' ? 'asc' : 'desc';
+    return parallelIdPages({ http, path: '/projects', query, workers, sort });
+  }
+  return listProjects(http, query, listLimit(opts) > 100 && byId);
+}
 
 /**
  * The service shows `repository_storage` to administrators only, so the column appears when the

@@ -1,0 +1,110 @@
+import type { Command } from 'commander';
+import { findNoun } from '../../cli.js';
+import { addWrappedHelp, withExamples } from '../../cli/build.js';
+import { intOption } from '../../cli/parsers.js';
+import type { Context } from '../../context.js';
+import { InterruptedError, IncompleteError, UsageError } from '../../errors.js';
+import { write } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { readItems } from '../../workflows/bulk/items.js';
+import { Journal } from '../../workflows/bulk/journal.js';
+import { runBulk, type BulkTally } from '../../workflows/bulk/run.js';
+import { systemClock } from '../../workflows/shared/clock.js';
+import { shellQuote } from '../../workflows/shared/shell.js';
+import { runInProcess } from './item-run.js';
+
+interface BulkOptions {
+  maxInFlight: number;
+  journal?: string;
+  dryRun?: boolean;
+}
+
+/** Commands that are not one request per item: a server, the runner itself, prompts for secrets, shell set-up. */
+const REFUSED = new Map([
+  ['sandbox', 'runs a server until Ctrl-C'],
+  ['bulk', 'bulk runs cannot be nested'],
+  ['auth', 'logs in and out with prompts'],
+  ['completion', 'prints a shell script'],
+]);
+
+const DEFAULT_MAX_IN_FLIGHT = 4;
+
+export function register(program: Command, runtime: Runtime, summary: string): void {
+  const command = program
+    .command('bulk')
+    .description(summary)
+    .argument('<command...>', 'the svc command to run per input line, after --, with {field} placeholders')
+    .option(
+      '--max-in-flight <n>',
+      'items run at once (halved for a while when the service rate limits)',
+      intOption('--max-in-flight', 1, 64),
+      DEFAULT_MAX_IN_FLIGHT,
+    )
+    .option('--journal <file>', 'record the items that succeeded in this file; a rerun with it skips them')
+    .option('--dry-run', 'print each resolved command on stdout without running anything');
+  addWrappedHelp(
+    command,
+    'Input: one record per line as `-o ndjson` prints it, or a bare id (which fills {id}); placeholders take dot paths ({namespace.full_path}). ' +
+      'Output: one line per item, {"input", "ok", "exit_code", "error", "result"}, result being what the item printed (parsed when JSON). ' +
+      'Items run in this process with no terminal and an empty stdin, so nothing prompts. Exit 0 when every item succeeded, 8 otherwise, 130 when interrupted. ' +
+      'Ctrl-C starts no new item and lets the running ones finish; a second Ctrl-C ends at once. The journal keeps the items that succeeded: a rerun with it runs the others.',
+  );
+  withExamples(command, [
+    'svc projects list --all -o ndjson | svc bulk --max-in-flight 8 -- projects get {id} --fields id,archived',
+    'printf "12\\n13\\n" | svc bulk --journal deleted.journal -- snippets delete {id}',
+    'svc snippets list -o ndjson | svc bulk --dry-run -- snippets delete {id}',
+  ]);
+  command.action(
+    runtime.action<BulkOptions>((ctx, [template], opts) => run(ctx, template as string[], opts, globalWords(argvOf(program)))),
+  );
+}
+
+/** The words the program was parsed from (commander keeps them, untyped). */
+function argvOf(program: Command): string[] {
+  return (program as unknown as { rawArgs: string[] }).rawArgs;
+}
+
+/** The words before `bulk` (global options such as --url or --profile): every item gets them too. */
+function globalWords(argv: string[]): string[] {
+  const at = argv.findIndex((_word, i) => findNoun(argv.slice(0, i + 1)) === 'bulk');
+  return argv.slice(0, Math.max(0, at));
+}
+
+async function run(ctx: Context, template: string[], opts: BulkOptions, globals: string[]): Promise<void> {
+  const noun = findNoun(template);
+  if (noun === undefined) throw new UsageError('bulk needs a command to run per item after --, e.g. svc bulk -- projects get {id}');
+  const refusal = REFUSED.get(noun);
+  if (refusal) throw new UsageError(`bulk cannot run \`svc ${noun}\` per item: ${refusal}`);
+  const journal = opts.journal === undefined ? undefined : await Journal.open(opts.journal, opts.dryRun);
+  const spinner = await ctx.spinner('bulk: starting');
+  const tally = await runBulk(readItems(ctx.io.stdin), {
+    template,
+    prefix: ['-o', 'json', ...globals],
+    maxInFlight: opts.maxInFlight,
+    dryRun: Boolean(opts.dryRun),
+    journal,
+    signal: ctx.signal,
+    clock: systemClock,
+    runItem: (argv) => runInProcess(argv, ctx.env),
+    output: (line) => write(ctx.stdout, line),
+    report: (line) => ctx.io.stderr.write(`${line}\n`),
+    progress: (t) => spinner.update(`bulk: ${describe(t)}, ${t.inFlight} running`),
+  });
+  spinner.stop();
+  ctx.info(`bulk: ${describe(tally)}`);
+  if (tally.stopped) throw new InterruptedError(interruptedMessage(template, opts, globals));
+  if (tally.failed > 0) throw new IncompleteError(`${tally.failed} of ${tally.ok + tally.failed} items failed`);
+}
+
+function describe(t: BulkTally): string {
+  const skipped = t.skipped > 0 ? `, ${t.skipped} skipped (already in the journal)` : '';
+  return `${t.ok} ok, ${t.failed} failed${skipped}`;
+}
+
+function interruptedMessage(template: string[], opts: BulkOptions, globals: string[]): string {
+  if (opts.journal === undefined) {
+    return 'interrupted: the running items finished, no new one was started; without --journal nothing records which succeeded';
+  }
+  const words = ['svc', ...globals, 'bulk', '--max-in-flight', String(opts.maxInFlight), '--journal', opts.journal, '--', ...template];
+  return `interrupted: the running items finished, no new one was started; to resume, feed the same input to: ${words.map(shellQuote).join(' ')}`;
+}

@@ -1,0 +1,38 @@
+import { Readable, Writable } from 'node:stream';
+import type { Io } from '../../context.js';
+import type { ItemRun } from '../../workflows/bulk/run.js';
+
+/** Keeps what an item writes, as a pipe would deliver it. */
+class Capture extends Writable {
+  private readonly chunks: Buffer[] = [];
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    done();
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/**
+ * `svc ARGV` in this process with streams of its own: no terminal, empty stdin (so nothing can
+ * prompt), the bulk run's environment. Its signal never aborts: a first Ctrl-C lets running items
+ * finish, a second one ends the process.
+ */
+export async function runInProcess(argv: string[], env: NodeJS.ProcessEnv): Promise<ItemRun> {
+  const { main } = await import('../../cli.js');
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const io: Io = {
+    stdin: Readable.from([]),
+    stdout,
+    stderr,
+    env,
+    isTTY: { stdin: false, stdout: false, stderr: false },
+    signal: new AbortController().signal,
+  };
+  const exitCode = await main(argv, io);
+  return { exitCode, stdout: stdout.text(), stderr: stderr.text() };
+}

@@ -1,0 +1,133 @@
+import { ExitCode } from '../../errors.js';
+import { parseJson, stringifyJson } from '../../json.js';
+import type { Clock } from '../shared/clock.js';
+import { shellQuote } from '../shared/shell.js';
+import type { BulkItem } from './items.js';
+import type { Journal } from './journal.js';
+import { InFlightLimit } from './limit.js';
+import { fillTemplate } from './template.js';
+
+/** What one in-process run of `svc ARGV` gave. */
+export interface ItemRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface BulkPlan {
+  template: string[];
+  /** Words before the item's own (global options of the bulk run, the output format). */
+  prefix: string[];
+  maxInFlight: number;
+  dryRun: boolean;
+  journal?: Journal;
+  /** Aborted: take no new item; the ones running finish. */
+  signal: AbortSignal;
+  clock: Clock;
+  runItem(argv: string[]): Promise<ItemRun>;
+  /** One line of data on stdout (an outcome, or a resolved command under --dry-run). */
+  output(line: string): Promise<void>;
+  /** One human line on stderr (a dry run's unusable input). */
+  report(line: string): void;
+  progress(tally: BulkTally): void;
+}
+
+export interface BulkTally {
+  ok: number;
+  failed: number;
+  skipped: number;
+  inFlight: number;
+  /** The input was not read to its end (interrupted). */
+  stopped: boolean;
+}
+
+export async function runBulk(items: AsyncIterable<BulkItem>, plan: BulkPlan): Promise<BulkTally> {
+  const tally: BulkTally = { ok: 0, failed: 0, skipped: 0, inFlight: 0, stopped: false };
+  const limit = new InFlightLimit(plan.maxInFlight, plan.clock);
+  const running = new Set<Promise<void>>();
+  const stopped = new Promise<'stopped'>((resolve) => {
+    if (plan.signal.aborted) resolve('stopped');
+    plan.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+  });
+  const iterator = items[Symbol.asyncIterator]();
+  for (;;) {
+    // Reading waits on stdin, which may never end (a terminal): Ctrl-C must not wait for it.
+    const next = await Promise.race([iterator.next(), stopped]);
+    if (next === 'stopped') {
+      tally.stopped = true;
+      break;
+    }
+    if (next.done) break;
+    const item = next.value;
+    if (plan.journal?.has(item.key)) {
+      tally.skipped++;
+      plan.progress(tally);
+      continue;
+    }
+    while (running.size >= limit.current) await Promise.race(running);
+    if (plan.signal.aborted) {
+      tally.stopped = true;
+      break;
+    }
+    const job = runOne(item, plan, limit, tally).finally(() => {
+      running.delete(job);
+      tally.inFlight = running.size;
+      plan.progress(tally);
+    });
+    running.add(job);
+    tally.inFlight = running.size;
+  }
+  await Promise.all(running);
+  if (tally.stopped) void iterator.return?.();
+  return tally;
+}
+
+async function runOne(item: BulkItem, plan: BulkPlan, limit: InFlightLimit, tally: BulkTally): Promise<void> {
+  const filled = item.error === undefined ? fillTemplate(plan.template, item.record) : { error: item.error };
+  if ('error' in filled) {
+    tally.failed++;
+    if (plan.dryRun) return plan.report(`svc: ${item.key}: ${filled.error}`);
+    return plan.output(outcomeLine(item, { ok: false, exitCode: null, error: filled.error, result: null }));
+  }
+  if (plan.dryRun) {
+    tally.ok++;
+    return plan.output(`${['svc', ...filled.argv].map(shellQuote).join(' ')}\n`);
+  }
+  const run = await plan.runItem([...plan.prefix, ...filled.argv]);
+  const ok = run.exitCode === ExitCode.ok;
+  if (run.exitCode === ExitCode.rateLimited || run.stderr.includes('rate limited')) limit.rateLimited();
+  else if (ok) limit.succeeded();
+  if (ok) {
+    tally.ok++;
+    await plan.journal?.record(item.key);
+  } else tally.failed++;
+  const error = ok ? null : lastLine(run.stderr).replace(/^svc: /, '');
+  await plan.output(outcomeLine(item, { ok, exitCode: run.exitCode, error, result: resultOf(run.stdout) }));
+}
+
+interface Outcome {
+  ok: boolean;
+  exitCode: number | null;
+  error: string | null;
+  result: unknown;
+}
+
+function outcomeLine(item: BulkItem, outcome: Outcome): string {
+  const { ok, exitCode, error, result } = outcome;
+  return `${stringifyJson({ input: item.input, ok, exit_code: exitCode, error, result })}\n`;
+}
+
+/** The item's stdout as JSON when it is JSON, as text otherwise, null when it printed nothing. */
+function resultOf(stdout: string): unknown {
+  if (stdout.trim() === '') return null;
+  try {
+    return parseJson(stdout);
+  } catch {
+    return stdout;
+  }
+}
+
+function lastLine(text: string): string {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return lines[lines.length - 1] ?? 'failed without a message';
+}

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedServer } from '../drills/scripted-server.js';
+import { svc } from '../support/harness.js';
+import { useSandbox } from './support.js';
+
+const ids = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as { id: number }).id);
+
+describe('svc projects list --all --parallel N against the sandbox, under faults (#16 item 2)', () => {
+  const suite = useSandbox({ projects: 1500, faults: '429=0.05,503=0.05,reset=0.02', faultSeed: 11 });
+
+  it.each([[[]], [['--sort', 'asc']], [['--visibility', 'private']], [['--search', 'walrus', '--per-page', '7']]])(
+    'writes exactly the records of the sequential listing, in the same order, with %j',
+    async (filters) => {
+      const sequential = await suite.run(['projects', 'list', '--all', ...filters, '-o', 'ndjson']);
+      const parallel = await suite.run(['projects', 'list', '--all', '--parallel', '6', ...filters, '-o', 'ndjson']);
+      expect(sequential.exitCode).toBe(0);
+      expect(parallel.exitCode).toBe(0);
+      expect(parallel.stdout).toBe(sequential.stdout);
+      const listed = ids(parallel.stdout);
+      expect(new Set(listed).size).toBe(listed.length);
+    },
+  );
+
+  it('refuses --parallel without --all, and with an order other than id', async () => {
+    expect(await suite.run(['projects', 'list', '--parallel', '4'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'svc: --parallel needs --all (it splits the whole listing into id ranges)\n',
+    });
+    expect(await suite.run(['projects', 'list', '--all', '--parallel', '4', '--order-by', 'name'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'svc: --parallel lists in id order only; drop --order-by or give --order-by id\n',
+    });
+  });
+});
+
+describe('svc projects list --all --parallel N over ranges of very different density (#16 item 2)', () => {
+  // 300 consecutive ids, then a few ids scattered over a million: most ranges are empty, one holds almost everything.
+  const existing = [...Array.from({ length: 300 }, (_, i) => 1000 + i), 5000, 250_000, 250_001, 777_777, 1_000_000];
+  let server: Awaited<ReturnType<typeof startScriptedServer>>;
+  let url = '';
+  const asked: Array<{ after: number; before: number }> = [];
+
+  beforeAll(async () => {
+    server = await startScriptedServer();
+    url = server.add('density', (req, res) => {
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const after = Number(query.get('id_after') ?? Number.NEGATIVE_INFINITY);
+      const before = Number(query.get('id_before') ?? Number.POSITIVE_INFINITY);
+      const perPage = Number(query.get('per_page') ?? 20);
+      asked.push({ after, before });
+      const inRange = existing.filter((id) => id > after && id < before);
+      const ordered = query.get('sort') === 'asc' ? inRange : [...inRange].reverse();
+      const page = ordered.slice(0, perPage).map((id) => ({ id, path_with_namespace: `group/project-${id}` }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
+    });
+  });
+  afterAll(() => server.close());
+
+  it('writes every record once, newest first, and asks each range only for ids inside it', async () => {
+    const result = await svc(['projects', 'list', '--all', '--parallel', '8', '-o', 'ndjson'], {
+      env: { SVC_URL: url, SVC_TOKEN: 'density-token-1234' },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(ids(result.stdout)).toEqual([...existing].reverse());
+    const walks = asked.filter((a) => Number.isFinite(a.after) && Number.isFinite(a.before));
+    // Ranges of at most 300 ids over 1,000..1,000,000: the sparse ones cost one request each.
+    for (const walk of walks) expect(walk.before - walk.after - 1).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('svc projects list --all --parallel N slows every worker down together (#16 item 2)', () => {
+  let server: Awaited<ReturnType<typeof startScriptedServer>>;
+  const arrivals = new Map<string, number[]>();
+
+  /** 2,000 consecutive ids, answered after 10 ms; each arrival notes how many requests were in flight with it. */
+  function instance(name: string, headers: Record<string, string>): string {
+    let inFlight = 0;
+    arrivals.set(name, []);
+    return server.add(name, (req, res) => {
+      inFlight++;
+      arrivals.get(name)?.push(inFlight);
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const after = Number(query.get('id_after') ?? 0);
+      const before = Number(query.get('id_before') ?? 2001);
+      const perPage = Number(query.get('per_page') ?? 20);
+      const inRange = Array.from({ length: 2000 }, (_, i) => i + 1).filter((id) => id > after && id < before);
+      const ordered = query.get('sort') === 'asc' ? inRange : inRange.reverse();
+      const page = ordered.slice(0, perPage).map((id) => ({ id }));
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(page));
+      }, 10);
+    });
+  }
+
+  beforeAll(async () => {
+    server = await startScriptedServer();
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ['plenty', 8, { 'RateLimit-Remaining': '500' }],
+    ['nearly-out', 1, { 'RateLimit-Remaining': '3' }],
+  ])('with RateLimit-Remaining %s, requests after the first wave run %i at a time at most', async (name, most, headers) => {
+    const url = instance(name, headers);
+    const result = await svc(['projects', 'list', '--all', '--parallel', '8', '--per-page', '20', '-o', 'ndjson'], {
+      env: { SVC_URL: url, SVC_TOKEN: 'ratelimit-token-1234' },
+    });
+    expect(result.exitCode).toBe(0);
+    expect(ids(result.stdout)).toEqual(Array.from({ length: 2000 }, (_, i) => 2000 - i));
+    // The two bound requests and a first wave of 8 go out before any answer says anything.
+    expect(Math.max(...(arrivals.get(name) ?? []).slice(10))).toBe(most);
+  });
+});
