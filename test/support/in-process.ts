@@ -1,20 +1,7 @@
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { main } from '../../src/cli.js';
 import type { RunResult } from './harness.js';
-
-/** A stream that keeps everything written to it, as a terminal-less pipe would deliver it. */
-class Capture extends Writable {
-  private readonly chunks: Buffer[] = [];
-
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
-    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-    done();
-  }
-
-  text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
-  }
-}
+import { Capture } from '../../src/output/capture.js';
 
 /** `svc args…` through the same entry as the binary, with memory streams and the given environment. */
 export async function runInProcess(args: string[], env: Record<string, string>, input?: string | Buffer): Promise<RunResult> {

@@ -1,20 +1,7 @@
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Io } from '../../context.js';
 import type { ItemRun } from '../../workflows/bulk/run.js';
-
-/** Keeps what an item writes, as a pipe would deliver it. */
-class Capture extends Writable {
-  private readonly chunks: Buffer[] = [];
-
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
-    this.chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-    done();
-  }
-
-  text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
-  }
-}
+import { Capture } from '../../output/capture.js';
 
 /**
  * `svc ARGV` in this process with streams of its own: no terminal, empty stdin (so nothing can
