@@ -2,8 +2,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseTokenType, profileNameFor } from '../../config/resolve.js';
 import { readTextFile } from '../shared/local-file.js';
-import { readSecrets } from './read-secrets.js';
-import { describeUser, verifyToken } from './verify.js';
+import { readSecrets } from './shared/read-secrets.js';
+import { describeUser, verifyToken } from './shared/verify.js';
 import { defineCommand } from '../../cli/spec.js';
 
 interface LoginOptions {

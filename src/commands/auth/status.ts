@@ -2,7 +2,7 @@ import { getCurrentUser } from '../../api/users.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { redactToken } from '../../config/resolve.js';
-import { describeUser, type CurrentUser } from './verify.js';
+import { describeUser, type CurrentUser } from './shared/verify.js';
 import { defineCommand } from '../../cli/spec.js';
 
 const STATUS_FIELDS = ['profile', 'url', 'url_source', 'token', 'token_type', 'token_source', 'check'];

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { write } from '../../output/writer.js';
-import { CONFIG_KEYS, configKey, profileInUse } from './keys.js';
+import { CONFIG_KEYS, configKey, profileInUse } from './shared/keys.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const GET = defineCommand({

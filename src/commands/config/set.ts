@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { CONFIG_KEYS, configKey, existingProfile, profileInUse, validValue } from './keys.js';
+import { CONFIG_KEYS, configKey, existingProfile, profileInUse, validValue } from './shared/keys.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const SET = defineCommand({

@@ -6,7 +6,7 @@ import { intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import { readTextFile } from '../shared/local-file.js';
 import { shellQuote } from '../../workflows/shared/shell.js';
-import { captchaChallenge, promptCaptchaResponse } from './captcha.js';
+import { captchaChallenge, promptCaptchaResponse } from './shared/captcha.js';
 
 const SNIPPET_FIELDS = ['id', 'title', 'file_name', 'visibility', 'web_url'];
 

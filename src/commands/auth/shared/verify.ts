@@ -1,7 +1,7 @@
-import type { Context } from '../../context.js';
-import type { HttpClientOptions } from '../../http/client.js';
+import type { Context } from '../../../context.js';
+import type { HttpClientOptions } from '../../../http/client.js';
 
-import { getCurrentUser, type CurrentUser } from '../../api/users.js';
+import { getCurrentUser, type CurrentUser } from '../../../api/users.js';
 
 export type { CurrentUser };
 

@@ -1,5 +1,5 @@
-import type { Context } from '../../context.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import type { Context } from '../../../context.js';
+import { InterruptedError, UsageError } from '../../../errors.js';
 
 /**
  * Secrets never need to be on the command line: piped stdin gives one per line (in the order

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import type { Context } from '../../context.js';
-import type { CaptchaChallenge } from '../../api/types.js';
-import { ApiError } from '../../http/api-error.js';
+import type { Context } from '../../../context.js';
+import type { CaptchaChallenge } from '../../../api/types.js';
+import { ApiError } from '../../../http/api-error.js';
 
 export function captchaChallenge(error: unknown): CaptchaChallenge | undefined {
   if (!(error instanceof ApiError) || !error.body || typeof error.body !== 'object') return undefined;

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { parseTokenType, profileNameFor } from '../../config/resolve.js';
-import { SETTABLE_KEYS, type ConfigStore, type Profile, type SettableKey } from '../../config/store.js';
-import { readTextFile } from '../shared/local-file.js';
-import { hasPemCertificate, PEM_CERTIFICATE } from '../../http/transport.js';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { parseTokenType, profileNameFor } from '../../../config/resolve.js';
+import { SETTABLE_KEYS, type ConfigStore, type Profile, type SettableKey } from '../../../config/store.js';
+import { readTextFile } from '../../shared/local-file.js';
+import { hasPemCertificate, PEM_CERTIFICATE } from '../../../http/transport.js';
 
 /** `activeProfile` lives at the top of the file; every other key belongs to a profile. */
 export const CONFIG_KEYS = [...SETTABLE_KEYS, 'activeProfile'] as const;
@@ -36,7 +36,7 @@ export async function profileInUse(ctx: Context): Promise<{ store: ConfigStore; 
 /** Checks a value before it is saved, so a typo never lands in the file. */
 export async function validValue(key: SettableKey, value: string): Promise<string> {
   if (key === 'url') {
-    const { normalizeBaseUrl, instanceRoot } = await import('../../http/client.js');
+    const { normalizeBaseUrl, instanceRoot } = await import('../../../http/client.js');
     return instanceRoot(normalizeBaseUrl(value));
   }
   if (key === 'tokenType') return parseTokenType(value, 'tokenType') as string;
