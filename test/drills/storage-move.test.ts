@@ -24,7 +24,7 @@ describe('storage moves with 10% of moves failing', () => {
           '--kind',
           'projects',
           '--wait',
-          '--retries',
+          '--move-retries',
           '3',
           '--interval',
           '0.2',
