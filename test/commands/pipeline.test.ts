@@ -83,10 +83,18 @@ describe('pipeline create', () => {
     expect(result.stderr).toMatch(/svc: pipeline \d+ ended failed: http:\/\/.+\/-\/pipelines\/\d+\n$/);
   });
 
-  it('exits 8 when --timeout passes first, saying the pipeline keeps running', async () => {
-    const result = await suite.run(['pipeline', 'create', '1', '--ref', 'main', '--wait', '--interval', '0.05', '--timeout', '0.05']);
+  it('exits 8 when --wait-timeout passes first, saying the pipeline keeps running', async () => {
+    const result = await suite.run(['pipeline', 'create', '1', '--ref', 'main', '--wait', '--interval', '0.05', '--wait-timeout', '0.05']);
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toMatch(/svc: pipeline \d+ still (created|pending) after [\d.]+ s; it keeps running: http/);
+  });
+
+  it('still takes the old --timeout after the verb as the wait deadline, with one line saying so (#11)', async () => {
+    const result = await suite.run(['pipeline', 'create', '1', '--ref', 'main', '--wait', '--interval', '0.05', '--timeout', '0.05']);
+    expect(result.exitCode).toBe(8);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe('svc: warning: --timeout after `create` is now --wait-timeout; the old spelling will be removed');
+    expect(lines[lines.length - 1]).toMatch(/^svc: pipeline \d+ still (created|pending) after [\d.]+ s; it keeps running: http/);
   });
 
   it('refuses a bad --var or an unreadable --var-file before any request (exit 2)', async () => {
