@@ -58,6 +58,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const seed = options.seed ?? 1;
   const core = new Core({
     projects: options.projects ?? 50,
+    users: options.users ?? 0,
     storages,
     spreadStorages: options.spreadStorages ?? false,
     seed,

@@ -6,6 +6,8 @@ export interface SandboxOptions {
   host?: string;
   port?: number;
   projects?: number;
+  /** Seeded users (at least 2: root and jdoe); default 12 + projects/50. */
+  users?: number;
   storages?: string[];
   spreadStorages?: boolean;
   seed?: number;

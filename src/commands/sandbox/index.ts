@@ -12,6 +12,7 @@ interface SandboxFlags {
   host: string;
   port: number;
   projects: number;
+  users?: number;
   storages: string;
   seed: number;
   adminToken?: string;
@@ -48,6 +49,11 @@ export const command: LeafSpec<SandboxFlags> = {
     { flags: '--host <address>', help: 'loopback address to listen on', default: '127.0.0.1' },
     { flags: '--port <n>', help: 'port (0 picks a free one)', parse: intOption('--port', 0, 65535), default: 8080 },
     { flags: '--projects <n>', help: 'number of seeded projects', parse: intOption('--projects', 0, 1_000_000), default: 50 },
+    {
+      flags: '--users <n>',
+      help: 'number of seeded users, each with its tokens (default 12 + projects/50)',
+      parse: intOption('--users', 2, 1_000_000),
+    },
     { flags: '--storages <names>', help: 'comma-separated storage names (projects start on the first)', default: 'default,storage2' },
     { flags: '--seed <n>', help: 'seed for the generated data and faults', parse: intOption('--seed', 0), default: 1 },
     { flags: '--admin-token <token>', help: 'use this value as the admin token' },
@@ -84,6 +90,7 @@ async function run(ctx: Context, opts: SandboxFlags): Promise<void> {
       host: opts.host,
       port: opts.port,
       projects: opts.projects,
+      users: opts.users,
       storages,
       seed: opts.seed,
       adminToken: opts.adminToken,
@@ -141,6 +148,7 @@ function validate(opts: ServeOptions, parseFaultSpec: (spec: string) => unknown)
     throw new BadInput(`refusing object storage host '${objHost}': it must be a loopback address`);
   checkInt('port', opts.port, 0, 65535);
   checkInt('projects', opts.projects, 0, 2_000_000);
+  checkInt('users', opts.users, 2, 1_000_000);
   checkInt('seed', opts.seed, -2147483648, 4294967295);
   checkInt('faultSeed', opts.faultSeed, -2147483648, 4294967295);
   checkInt('move-ms', opts.moveMs, 0, 3_600_000);

@@ -1,8 +1,10 @@
 // Every resource of the sandbox. Adding one: a file exporting
 // `mountX(mounts)` (store access, serializer, routes) and a line here.
 import type { Router } from '../server/router.js';
+import { mountAccessTokens } from './access-tokens.js';
 import { mountBranches } from './branches.js';
 import { mountCommits } from './commits.js';
+import { mountDeployTokens } from './deploy-tokens.js';
 import { mountFiles } from './files.js';
 import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
@@ -16,6 +18,7 @@ import { mountNamespaces } from './namespaces.js';
 import { mountNotes } from './notes.js';
 import { mountOAuth } from './oauth.js';
 import { mountPipelineActions } from './pipeline-actions.js';
+import { mountPersonalTokens } from './personal-tokens.js';
 import { mountPipelines } from './pipelines.js';
 import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
@@ -54,6 +57,9 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountStorageMoves,
   mountSettings,
   mountOAuth,
+  mountPersonalTokens,
+  mountAccessTokens,
+  mountDeployTokens,
 ];
 
 export function mountResources(router: Router): void {

@@ -1,6 +1,7 @@
 // Credentials: where each kind of token may be sent, expiry and revocation
 // of OAuth tokens, scopes, sudo (reference §4).
 import type { IncomingMessage } from 'node:http';
+import type { AccessTokenRec } from '../store/records.js';
 import type { Ctx, TokenRec } from './context.js';
 import { ApiError, E } from './errors.js';
 import { type Params, parseQuery } from '../util.js';
@@ -21,8 +22,8 @@ export function authenticate(ctx: Ctx, tokens: Map<string, TokenRec>): void {
         throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
       }
     }
-    const isRead = ctx.method === 'GET' || ctx.method === 'HEAD';
-    if (!rec.scopes.includes('api') && !(isRead && rec.scopes.includes('read_api'))) throw E.insufficientScope('api');
+    if (rec.accessToken) useAccessToken(rec.accessToken);
+    if (!scopeAllows(ctx, rec.scopes)) throw E.insufficientScope('api');
     ctx.token = rec;
     ctx.user = ctx.world.users.get(rec.userId) ?? null;
   }
@@ -39,6 +40,21 @@ export function authenticate(ctx: Ctx, tokens: Map<string, TokenRec>): void {
   }
   if (route.auth !== 'public' && !ctx.user) throw E.unauthorized();
   if (route.auth === 'admin' && !ctx.user!.isAdmin) throw E.forbidden();
+}
+
+function scopeAllows(ctx: Ctx, scopes: string[]): boolean {
+  const route = ctx.route!;
+  if (route.scopes === 'all' || scopes.includes('api') || scopes.some((s) => route.scopes.includes(s))) return true;
+  return (ctx.method === 'GET' || ctx.method === 'HEAD') && scopes.includes('read_api');
+}
+
+/** A personal or impersonation token: refused once revoked or expired, its last use recorded. */
+function useAccessToken(t: AccessTokenRec): void {
+  if (t.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  if (t.expiresAt !== null && Date.parse(`${t.expiresAt}T00:00:00Z`) <= Date.now()) {
+    throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
+  }
+  t.lastUsedAt = Date.now();
 }
 
 function invalidToken(desc: string): ApiError {

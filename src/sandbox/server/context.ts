@@ -1,6 +1,6 @@
 // What a handler sees of one request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { UserRec } from '../store/records.js';
+import type { AccessTokenRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import type { FilePart, Params } from '../util.js';
 import type { RecordedRequest } from '../types.js';
@@ -16,6 +16,8 @@ export interface TokenRec {
   refresh?: string;
   jobId?: number;
   projectId?: number;
+  /** the personal or impersonation token this credential is: its revocation, expiry and last use */
+  accessToken?: AccessTokenRec;
 }
 
 export interface Ctx {

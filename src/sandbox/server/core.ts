@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac, randomBytes } from 'node:crypto';
 import { FaultPicker, parseFaultSpec } from '../faults.js';
 import { MoveEngine } from '../moves.js';
+import { describeSandboxTokens } from '../store/access-tokens.js';
 import { World } from '../store/world.js';
 import type { RecordedRequest, SandboxOptions, SandboxStats, SandboxTokens } from '../types.js';
 import { DecodeError, parseQuery, sha256 } from '../util.js';
@@ -53,7 +54,13 @@ export class Core {
 
   constructor(opts: CoreOptions) {
     this.opts = opts;
-    this.world = new World({ projects: opts.projects, storages: opts.storages, seed: opts.seed, spreadStorages: opts.spreadStorages });
+    this.world = new World({
+      projects: opts.projects,
+      users: opts.users,
+      storages: opts.storages,
+      seed: opts.seed,
+      spreadStorages: opts.spreadStorages,
+    });
     this.world.base = () => this.baseUrl;
     this.moves = new MoveEngine(this.world, {
       moveMs: opts.moveMs,
@@ -89,6 +96,12 @@ export class Core {
     this.tokens.set(this.publicTokens.adminNoSudo, { kind: 'personal', userId: 1, scopes: ['api'] });
     this.tokens.set(this.publicTokens.user, { kind: 'personal', userId: 2, scopes: ['api'] });
     this.tokens.set(this.publicTokens.readApi, { kind: 'personal', userId: 2, scopes: ['read_api'] });
+    describeSandboxTokens([
+      ['sandbox-admin', this.tokens.get(admin)!],
+      ['sandbox-admin-nosudo', this.tokens.get(this.publicTokens.adminNoSudo)!],
+      ['sandbox-user', this.tokens.get(this.publicTokens.user)!],
+      ['sandbox-read-api', this.tokens.get(this.publicTokens.readApi)!],
+    ]);
     if (this.world.seededProjects >= 2) {
       this.tokens.set(this.publicTokens.job, { kind: 'job', userId: 2, scopes: ['api'], jobId, projectId: 2 });
     }

@@ -12,6 +12,8 @@ interface RouteOpts {
   premium?: boolean;
   /** outside /api/v4 */
   raw?: boolean;
+  /** token scopes accepted here besides `api` (and `read_api` for reads); `all`: any scope */
+  scopes?: readonly string[] | 'all';
 }
 
 export interface Route {
@@ -21,6 +23,7 @@ export interface Route {
   auth: AuthLevel;
   job: boolean;
   premium: boolean;
+  scopes: readonly string[] | 'all';
   handler: (ctx: Ctx) => void | Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export class Router {
       auth: opts.auth ?? 'user',
       job: !!opts.job,
       premium: !!opts.premium,
+      scopes: opts.scopes ?? [],
       handler,
     };
     const list = this.byLength.get(route.parts.length) ?? [];

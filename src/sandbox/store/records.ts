@@ -138,3 +138,36 @@ export interface IssueRec {
   upvotes: number;
   userNotesCount: number;
 }
+
+/** A personal, impersonation, project or group access token (the last two belong to a bot user). */
+export interface AccessTokenRec {
+  id: number;
+  kind: 'personal' | 'impersonation' | 'project' | 'group';
+  name: string;
+  description: string;
+  userId: number;
+  /** the project or group of an access token, else null */
+  resourceId: number | null;
+  scopes: string[];
+  /** project and group access tokens only */
+  accessLevel: number | null;
+  createdAt: number;
+  /** YYYY-MM-DD, or null when it never expires */
+  expiresAt: string | null;
+  revoked: boolean;
+  lastUsedAt: number | null;
+}
+
+export interface DeployTokenRec {
+  id: number;
+  name: string;
+  username: string;
+  /** the project or group it belongs to */
+  ownerKind: 'project' | 'group';
+  ownerId: number;
+  scopes: string[];
+  createdAt: number;
+  /** YYYY-MM-DD, or null */
+  expiresAt: string | null;
+  revoked: boolean;
+}

@@ -12,6 +12,8 @@ import { Table } from './table.js';
 
 export interface WorldOptions {
   projects: number;
+  /** seeded users; 0: 12 + projects/50 */
+  users?: number;
   storages: string[];
   seed: number;
   spreadStorages: boolean;
@@ -62,7 +64,7 @@ export class World {
     const n = Math.max(0, Math.floor(opts.projects));
     this.seededProjects = n;
     this.step = n > 0 ? Math.max(60_000, Math.floor((3 * 365 * DAY) / n)) : DAY;
-    seedUsers(this, 12 + Math.floor(n / 50));
+    seedUsers(this, opts.users ? Math.max(2, opts.users) : 12 + Math.floor(n / 50));
     seedGroups(this, 6 + Math.floor(n / 100));
     seedProjects(this, n, opts.spreadStorages);
     seedSnippets(this, 10 + Math.floor(n / 100), opts.spreadStorages);
