@@ -80,6 +80,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./users/index.js'),
   },
   {
+    name: 'tokens',
+    summary: 'List, create, rotate and revoke access tokens of users, projects and groups; audit every token of the instance',
+    load: () => import('./tokens/index.js'),
+  },
+  {
     name: 'snippets',
     summary: 'List, show, create and delete personal snippets (with the CAPTCHA step when flagged as spam)',
     load: () => import('./snippets/index.js'),

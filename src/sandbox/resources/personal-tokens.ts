@@ -81,8 +81,10 @@ function createForUser(ctx: Ctx, kind: 'personal' | 'impersonation'): void {
     accessLevel: null,
     expiresAt: dateParam(ctx, 'expires_at') ?? null,
   });
-  sendJson(ctx, 201, tokenJson(made.rec, { token: made.token }));
+  sendJson(ctx, 201, tokenJson(made.rec, kind === 'impersonation' ? { impersonation: true, token: made.token } : { token: made.token }));
 }
+
+const impersonationJson = (t: AccessTokenRec) => tokenJson(t, { impersonation: true });
 
 function findImpersonation(ctx: Ctx): AccessTokenRec {
   const u = targetUser(ctx);
@@ -135,11 +137,11 @@ export function mountPersonalTokens({ root }: Mounts): void {
     const list = tokenStore(ctx)
       .personalOf(u.id)
       .filter((t) => t.kind === 'impersonation' && (state === 'all' || isActive(t) === (state === 'active')));
-    sendTokens(ctx, list, (t) => tokenJson(t));
+    sendTokens(ctx, list, impersonationJson);
   });
   root.post('/users/:user_id/impersonation_tokens', { auth: 'admin' }, (ctx) => createForUser(ctx, 'impersonation'));
   root.get('/users/:user_id/impersonation_tokens/:impersonation_token_id', { auth: 'admin' }, (ctx) =>
-    sendJson(ctx, 200, tokenJson(findImpersonation(ctx))),
+    sendJson(ctx, 200, impersonationJson(findImpersonation(ctx))),
   );
   root.delete('/users/:user_id/impersonation_tokens/:impersonation_token_id', { auth: 'admin' }, (ctx) => {
     findImpersonation(ctx).revoked = true;

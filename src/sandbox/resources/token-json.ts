@@ -40,7 +40,7 @@ export function isActive(t: { revoked: boolean; expiresAt: string | null }): boo
   return !t.revoked && (t.expiresAt === null || t.expiresAt > today());
 }
 
-/** PersonalAccessToken, plus `impersonation` for those tokens and `access_level` for project and group ones. */
+/** PersonalAccessToken, plus `access_level` for project and group tokens (the ImpersonationToken entity adds `impersonation`). */
 export function tokenJson(t: AccessTokenRec, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: t.id,
@@ -54,7 +54,6 @@ export function tokenJson(t: AccessTokenRec, extra: Record<string, unknown> = {}
     active: isActive(t),
     expires_at: t.expiresAt,
   };
-  if (t.kind === 'impersonation') out.impersonation = true;
   if (t.accessLevel !== null) out.access_level = t.accessLevel;
   return { ...out, ...extra };
 }

@@ -1,0 +1,134 @@
+// One pass over the instance's tokens with an administrator's token: every project's and group's
+// access and deploy tokens (the service lists those per owner only), then everyone's personal tokens
+// from the instance-wide list, where the bots' tokens already seen are skipped and impersonation
+// tokens are told apart by one look at each owner's impersonation list. Pages are processed one at
+// a time with at most `maxInFlight` requests, so memory holds a page, the usernames and two id sets.
+import type { AccessToken, TokenKind } from '../../api/tokens.js';
+import { ExitCode, SvcError } from '../../errors.js';
+import { apiPath } from '../../http/encode.js';
+import type { HttpClient } from '../../http/client.js';
+import { InFlightLimit } from '../bulk/limit.js';
+import { RequestSlots } from '../parallel-list/slots.js';
+import { systemClock } from '../shared/clock.js';
+import { auditRecord, count, emptySummary, type AuditRecord, type AuditSummary, type AuditWindows } from './record.js';
+
+export interface AuditPlan extends AuditWindows {
+  maxInFlight: number;
+  /** Writes a batch of records (a page's worth) before the next page is read. */
+  emit: (records: AuditRecord[]) => Promise<void>;
+}
+
+interface Owner {
+  kind: 'project' | 'group';
+  id: number;
+  path: string;
+}
+
+const PAGE = { per_page: 100 };
+
+export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<AuditSummary> {
+  const summary = emptySummary();
+  const slots = new RequestSlots(new InFlightLimit(plan.maxInFlight, systemClock));
+  const botTokens = new Set<number>();
+  const emit = async (records: AuditRecord[]) => {
+    for (const r of records) count(summary, r);
+    if (records.length > 0) await plan.emit(records);
+  };
+  const projects = http.pages<{ id: number; path_with_namespace: string }>('/projects', {
+    ...PAGE,
+    simple: true,
+    pagination: 'keyset',
+    order_by: 'id',
+    sort: 'asc',
+  });
+  for await (const page of projects) {
+    const owners = page.items.map((p) => ({ kind: 'project' as const, id: p.id, path: p.path_with_namespace }));
+    await emit(await ownersTokens(http, slots, owners, botTokens, plan));
+  }
+  for await (const page of http.pages<{ id: number; full_path: string }>('/groups', {
+    ...PAGE,
+    all_available: true,
+    order_by: 'id',
+    sort: 'asc',
+  })) {
+    const owners = page.items.map((g) => ({ kind: 'group' as const, id: g.id, path: g.full_path }));
+    await emit(await ownersTokens(http, slots, owners, botTokens, plan));
+  }
+  const users = new Map<number, { username: string; bot: boolean }>();
+  for await (const page of http.pages<{ id: number; username: string; bot?: boolean }>('/users', {
+    ...PAGE,
+    pagination: 'keyset',
+    order_by: 'id',
+    sort: 'asc',
+  })) {
+    for (const u of page.items) users.set(u.id, { username: u.username, bot: u.bot === true });
+  }
+  const lookedUp = new Set<number>();
+  const impersonation = new Set<number>();
+  for await (const page of http.pages<AccessToken>('/personal_access_tokens', PAGE)) {
+    const tokens = page.items.filter((t) => !botTokens.has(t.id));
+    const owners = [...new Set(tokens.map((t) => t.user_id as number))].filter((id) => !lookedUp.has(id) && users.get(id)?.bot === false);
+    await pooled(slots, owners, async (userId) => {
+      for (const t of await allOf(http, apiPath`/users/${userId}/impersonation_tokens`)) impersonation.add(t.id);
+      lookedUp.add(userId);
+    });
+    await emit(
+      tokens.map((t) => {
+        const userId = t.user_id as number;
+        const kind: TokenKind = impersonation.has(t.id) ? 'impersonation' : 'personal';
+        return auditRecord(kind, t, users.get(userId)?.username ?? `user ${userId}`, userId, plan);
+      }),
+    );
+  }
+  return summary;
+}
+
+/** The access and deploy tokens of a page of projects or groups. */
+async function ownersTokens(
+  http: HttpClient,
+  slots: RequestSlots,
+  owners: Owner[],
+  botTokens: Set<number>,
+  w: AuditWindows,
+): Promise<AuditRecord[]> {
+  const records: AuditRecord[] = [];
+  await pooled(slots, owners, async (o) => {
+    const base = o.kind === 'project' ? apiPath`/projects/${o.id}` : apiPath`/groups/${o.id}`;
+    for (const t of await allOf(http, `${base}/access_tokens`)) {
+      botTokens.add(t.id);
+      records.push(auditRecord(o.kind, t, o.path, o.id, w));
+    }
+    for (const t of await allOf(http, `${base}/deploy_tokens`)) records.push(auditRecord('deploy', t, o.path, o.id, w));
+  });
+  return records;
+}
+
+async function allOf(http: HttpClient, path: string): Promise<AccessToken[]> {
+  const out: AccessToken[] = [];
+  for await (const page of http.pages<AccessToken>(path, PAGE)) out.push(...page.items);
+  return out;
+}
+
+/** Runs `work` for every item, each holding one of the shared request slots. */
+async function pooled<T>(slots: RequestSlots, items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  await Promise.all(
+    items.map(async (item) => {
+      await slots.acquire();
+      try {
+        await work(item);
+      } finally {
+        slots.release();
+      }
+    }),
+  );
+}
+
+/** The audit reads every user's tokens: a regular user's token is refused before the first request of the pass. */
+export function requireAdmin(user: { username: string; is_admin?: boolean }): void {
+  if (user.is_admin !== true) {
+    throw new SvcError(
+      `tokens audit needs an administrator's token: ${user.username} is not an administrator (the administrator role is missing)`,
+      ExitCode.forbidden,
+    );
+  }
+}
