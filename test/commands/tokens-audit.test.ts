@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { req } from '../sandbox/helpers.js';
+import { parseNdjson, svc } from '../support/harness.js';
+import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
+import { useSandbox } from './support.js';
+
+const suite = useSandbox({ projects: 10, users: 40 });
+const DAY = 86_400_000;
+const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
+
+interface Rec {
+  kind: string;
+  id: number;
+  expiring: boolean;
+  unused: boolean | null;
+}
+
+async function api(path: string, init: { method?: string; json?: unknown } = {}) {
+  const r = await req(suite.sandbox.url, `/api/v4${path}`, { token: suite.sandbox.tokens.admin, ...init });
+  return r.json;
+}
+
+const ids = (list: Array<{ id: number }>) => list.map((t) => t.id);
+
+/** Every token as kind:id, read route by route from the sandbox (every list here fits one page). */
+async function expectedTokens(): Promise<string[]> {
+  const out: string[] = [];
+  const bots = new Set<number>();
+  for (const [kind, owners] of [
+    ['project', ids(await api('/projects?per_page=100&simple=true'))],
+    ['group', ids(await api('/groups?per_page=100&all_available=true'))],
+  ] as const) {
+    for (const id of owners) {
+      for (const t of await api(`/${kind}s/${id}/access_tokens?per_page=100`)) {
+        bots.add(t.id);
+        out.push(`${kind}:${t.id}`);
+      }
+      for (const t of await api(`/${kind}s/${id}/deploy_tokens?per_page=100`)) out.push(`deploy:${t.id}`);
+    }
+  }
+  const impersonation = new Set<number>();
+  for (const u of ids(await api('/users?per_page=100')))
+    for (const t of await api(`/users/${u}/impersonation_tokens`)) impersonation.add(t.id);
+  for (const t of await api('/personal_access_tokens?per_page=100')) {
+    if (!bots.has(t.id)) out.push(`${impersonation.has(t.id) ? 'impersonation' : 'personal'}:${t.id}`);
+  }
+  return out.sort();
+}
+
+describe('tokens audit', () => {
+  it('streams one record per token of every kind, and a summary with the counts and requests on stderr', async () => {
+    const made = await api('/users/2/personal_access_tokens', {
+      method: 'POST',
+      json: { name: 'soon', scopes: ['api'], expires_at: day(10) },
+    });
+    const imp = await api('/users/3/impersonation_tokens', { method: 'POST', json: { name: 'imp', scopes: ['read_api'] } });
+    const expected = await expectedTokens();
+    const r = await suite.run(['tokens', 'audit']);
+    expect(r.exitCode).toBe(0);
+    const records = parseNdjson(r.stdout) as Rec[];
+    expect(records.map((t) => `${t.kind}:${t.id}`).sort()).toEqual(expected);
+    expect(records.find((t) => t.id === made.id)).toEqual({
+      kind: 'personal',
+      id: made.id,
+      name: 'soon',
+      owner: 'jdoe',
+      owner_id: 2,
+      scopes: ['api'],
+      active: true,
+      revoked: false,
+      expires_at: day(10),
+      last_used_at: null,
+      expiring: true,
+      unused: false,
+    });
+    expect(records.find((t) => t.id === imp.id)).toMatchObject({ kind: 'impersonation', owner: suite.sandbox.state.user(3)!.username });
+    const perKind = (k: string) => records.filter((t) => t.kind === k).length;
+    const kinds = ['personal', 'impersonation', 'project', 'group', 'deploy'].map((k) => `${perKind(k)} ${k}`).join(', ');
+    expect(r.stderr).toBe(
+      `audited ${records.length} tokens (${kinds}) in ${suite.requests().length} requests: ` +
+        `${records.filter((t) => t.expiring).length} active expire within 30 days, ${records.filter((t) => t.unused).length} active unused for 90 days\n`,
+    );
+  });
+
+  it('takes the windows as durations', async () => {
+    const r = await suite.run(['tokens', 'audit', '--expires-within', '2w', '--unused-for', '400d']);
+    const records = parseNdjson(r.stdout) as Array<Rec & { active: boolean; expires_at: string | null }>;
+    expect(records.filter((t) => t.expiring).map((t) => t.id)).toEqual(
+      records.filter((t) => t.active && t.expires_at !== null && t.expires_at <= day(14)).map((t) => t.id),
+    );
+    const bad = await suite.run(['tokens', 'audit', '--unused-for', 'ages']);
+    expect([bad.exitCode, bad.stderr]).toEqual([2, "svc: --unused-for 'ages': expected a duration such as 30d, 12w or 48h\n"]);
+  });
+
+  it("refuses a regular user's token with the role named (exit 4), before reading any token", async () => {
+    const r = await suite.run(['tokens', 'audit'], { token: suite.sandbox.tokens.user });
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+      4,
+      '',
+      "svc: tokens audit needs an administrator's token: jdoe is not an administrator (the administrator role is missing)\n",
+    ]);
+    expect(suite.requests().map((q) => q.rawPath)).toEqual(['/api/v4/user']);
+  });
+
+  it('sends at most --max-in-flight requests at once', async () => {
+    const sb = await startTestSandbox({ projects: 30, latencyMs: 15 });
+    try {
+      const r = await svc(['tokens', 'audit', '--max-in-flight', '3'], { env: sandboxEnv(sb) });
+      expect(r.exitCode).toBe(0);
+      expect(sb.stats().concurrency.maxActive).toBe(3);
+    } finally {
+      await sb.close();
+    }
+  });
+});
