@@ -180,6 +180,21 @@ describe('tokens rotate', () => {
     expect((await api('/user', JSON.parse(r.stdout).token)).json.username).toBe('jdoe');
   });
 
+  it("rotates a project's access token; the successor keeps its bot user and level", async () => {
+    const made = (
+      await req(suite.sandbox.url, '/api/v4/projects/2/access_tokens', {
+        token: suite.sandbox.tokens.admin,
+        method: 'POST',
+        json: { name: 'ci-bot', scopes: ['api'], access_level: 20, expires_at: day(30) },
+      })
+    ).json;
+    const r = await suite.run(['tokens', 'rotate', '--project', '2', String(made.id), '-o', 'json'], { token: suite.sandbox.tokens.user });
+    expect(r.exitCode).toBe(0);
+    const next = JSON.parse(r.stdout);
+    expect([next.user_id, next.access_level, next.expires_at, r.stderr.includes(next.token)]).toEqual([made.user_id, 20, day(7), false]);
+    expect((await api(`/projects/2/access_tokens/${made.id}`)).json.revoked).toBe(true);
+  });
+
   it('refuses kinds the service cannot rotate (exit 2)', async () => {
     const r = await suite.run(['tokens', 'rotate', '--project', '2', '--kind', 'deploy', '1']);
     expect([r.exitCode, r.stderr]).toEqual([2, 'svc: the service cannot rotate deploy tokens: revoke the token and create another\n']);
@@ -202,6 +217,20 @@ describe('tokens revoke', () => {
       `revoked personal access token ${made.id} (personal access tokens of user jdoe)\n`,
     ]);
     expect((await api(`/personal_access_tokens/${made.id}`)).json.revoked).toBe(true);
+  });
+
+  it('deletes a deploy token of a project', async () => {
+    const made = (
+      await req(suite.sandbox.url, '/api/v4/projects/2/deploy_tokens', {
+        token: suite.sandbox.tokens.admin,
+        method: 'POST',
+        json: { name: 'pull', scopes: ['read_repository'] },
+      })
+    ).json;
+    const r = await suite.run(['tokens', 'revoke', '--project', '2', '--kind', 'deploy', String(made.id), '--yes']);
+    expect([r.exitCode, r.stderr]).toEqual([0, `revoked deploy token ${made.id} (deploy tokens of project 2)\n`]);
+    expect(onlyRequest(suite, 'DELETE', /deploy_tokens/).rawPath).toBe(`/api/v4/projects/2/deploy_tokens/${made.id}`);
+    expect((await api(`/projects/2/deploy_tokens/${made.id}`)).status).toBe(404);
   });
 
   it('asks on a terminal and revokes only on yes', async () => {

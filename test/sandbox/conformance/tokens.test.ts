@@ -110,6 +110,22 @@ describe('endpoints §11 POST /users/:user_id/personal_access_tokens (admin)', (
     expect('token' in (await c.call(`/personal_access_tokens/${made.id}`, { as: 'admin' })).json).toBe(false);
   });
 
+  it('records the last use of a token made here', async () => {
+    const made = await createFor(2, { name: 'used', scopes: ['read_api'] });
+    const before = Date.now();
+    await c.call('/user', pat(made.token));
+    const used = Date.parse((await c.call(`/personal_access_tokens/${made.id}`, { as: 'admin' })).json.last_used_at);
+    expect(used).toBeGreaterThanOrEqual(before);
+    expect(used).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("lists a user's impersonation tokens too for an admin with user_id (the finder's default)", async () => {
+    const imp = await c.call('/users/5/impersonation_tokens', { as: 'admin', method: 'POST', json: { name: 'imp', scopes: ['api'] } });
+    const listed = await c.call('/personal_access_tokens?user_id=5&per_page=100', { as: 'admin' });
+    expect(listed.json.map((t: { id: number }) => t.id)).toContain(imp.json.id);
+    expect('impersonation' in listed.json.find((t: { id: number }) => t.id === imp.json.id)).toBe(false);
+  });
+
   it('needs name and scopes, checks the scopes, and is for admins only', async () => {
     const none = await c.call('/users/2/personal_access_tokens', { as: 'admin', method: 'POST', json: {} });
     expect([none.status, none.json]).toEqual([400, { error: 'name is missing, scopes is missing' }]);
