@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { req } from '../sandbox/helpers.js';
+import { startScriptedServer } from '../drills/scripted-server.js';
 import { parseNdjson, svc } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 import { useSandbox } from './support.js';
@@ -110,6 +111,53 @@ describe('tokens audit', () => {
       expect(sb.stats().concurrency.maxActive).toBe(3);
     } finally {
       await sb.close();
+    }
+  });
+});
+
+describe('tokens audit against a service whose projects change during the pass', () => {
+  it('skips a project that is gone (404) with a warning, and audits the rest', async () => {
+    const token = (id: number, extra: Record<string, unknown>) => ({
+      id,
+      name: `t${id}`,
+      revoked: false,
+      created_at: '2020-01-01T00:00:00.000Z',
+      scopes: ['api'],
+      active: true,
+      expires_at: null,
+      last_used_at: null,
+      ...extra,
+    });
+    const answers: Record<string, unknown> = {
+      '/api/v4/user': { id: 1, username: 'root', is_admin: true },
+      '/api/v4/projects': [
+        { id: 1, path_with_namespace: 'a/one' },
+        { id: 2, path_with_namespace: 'a/two' },
+      ],
+      '/api/v4/projects/1/access_tokens': [token(11, { user_id: 900, access_level: 30 })],
+      '/api/v4/projects/1/deploy_tokens': [],
+      '/api/v4/groups': [],
+      '/api/v4/users': [{ id: 5, username: 'eve', bot: false }],
+      '/api/v4/personal_access_tokens': [token(11, { user_id: 900 }), token(7, { user_id: 5 })],
+      '/api/v4/users/5/impersonation_tokens': [],
+    };
+    const server = await startScriptedServer();
+    try {
+      const url = server.add('changing', (request, res) => {
+        const path = new URL(request.url ?? '/', 'http://x').pathname.replace(/^\/changing/, '');
+        const body = answers[path];
+        if (body === undefined) res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"404 Project Not Found"}');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
+      const r = await svc(['tokens', 'audit'], { env: { SVC_URL: url, SVC_TOKEN: 'scripted-admin-token' } });
+      expect(r.exitCode).toBe(0);
+      expect((parseNdjson(r.stdout) as Rec[]).map((t) => `${t.kind}:${t.id}`)).toEqual(['project:11', 'personal:7']);
+      expect(r.stderr).toBe(
+        'warning: project a/two (2) is gone since it was listed (404); its tokens went with it\n' +
+          'audited 2 tokens (1 personal, 0 impersonation, 1 project, 0 group, 0 deploy) in 9 requests: 0 active expire within 30 days, 2 active unused for 90 days\n',
+      );
+    } finally {
+      await server.close();
     }
   });
 });

@@ -56,6 +56,7 @@ export const AUDIT = defineCommand<AuditFlags>({
     const summary = await auditTokens(http, {
       ...windows,
       maxInFlight: opts.maxInFlight,
+      warn: (line) => ctx.warn(line),
       emit: (records) =>
         new Promise<void>((resolve, reject) => {
           const text = records.map((r) => `${JSON.stringify(r)}\n`).join('');

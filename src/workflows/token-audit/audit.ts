@@ -5,6 +5,7 @@
 // a time with at most `maxInFlight` requests, so memory holds a page, the usernames and two id sets.
 import type { AccessToken, TokenKind } from '../../api/tokens.js';
 import { ExitCode, SvcError } from '../../errors.js';
+import { ApiError } from '../../http/api-error.js';
 import { apiPath } from '../../http/encode.js';
 import type { HttpClient } from '../../http/client.js';
 import { InFlightLimit } from '../bulk/limit.js';
@@ -16,6 +17,8 @@ export interface AuditPlan extends AuditWindows {
   maxInFlight: number;
   /** Writes a batch of records (a page's worth) before the next page is read. */
   emit: (records: AuditRecord[]) => Promise<void>;
+  /** Said when a project or group is gone (404) between the listing and the read of its tokens: they went with it. */
+  warn: (line: string) => void;
 }
 
 interface Owner {
@@ -89,16 +92,23 @@ async function ownersTokens(
   slots: RequestSlots,
   owners: Owner[],
   botTokens: Set<number>,
-  w: AuditWindows,
+  plan: AuditPlan,
 ): Promise<AuditRecord[]> {
   const records: AuditRecord[] = [];
   await pooled(slots, owners, async (o) => {
     const base = o.kind === 'project' ? apiPath`/projects/${o.id}` : apiPath`/groups/${o.id}`;
-    for (const t of await allOf(http, `${base}/access_tokens`)) {
-      botTokens.add(t.id);
-      records.push(auditRecord(o.kind, t, o.path, o.id, w));
+    try {
+      const access = await allOf(http, `${base}/access_tokens`);
+      const deploy = await allOf(http, `${base}/deploy_tokens`);
+      for (const t of access) {
+        botTokens.add(t.id);
+        records.push(auditRecord(o.kind, t, o.path, o.id, plan));
+      }
+      for (const t of deploy) records.push(auditRecord('deploy', t, o.path, o.id, plan));
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      plan.warn(`${o.kind} ${o.path} (${o.id}) is gone since it was listed (404); its tokens went with it`);
     }
-    for (const t of await allOf(http, `${base}/deploy_tokens`)) records.push(auditRecord('deploy', t, o.path, o.id, w));
   });
   return records;
 }
