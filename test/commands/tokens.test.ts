@@ -47,8 +47,9 @@ describe('tokens list', () => {
   it("lists a project's access tokens and a group's deploy tokens as the service answers them", async () => {
     const project = await suite.run(['tokens', 'list', '--project', 'acme/platform/' + suite.sandbox.state.project(2)!.path, '-o', 'json']);
     expect(JSON.parse(project.stdout)).toEqual((await api('/projects/2/access_tokens')).json);
-    const deploy = await suite.run(['tokens', 'list', '--group', '3', '--kind', 'deploy', '-o', 'json']);
-    expect(JSON.parse(deploy.stdout)).toEqual((await api('/groups/3/deploy_tokens')).json);
+    const deploy = await suite.run(['tokens', 'list', '--group', '3', '--kind', 'deploy', '--state', 'inactive', '-o', 'json']);
+    expect(onlyRequest(suite, 'GET', /deploy_tokens$/).rawQuery).toBe('per_page=100&active=false');
+    expect(JSON.parse(deploy.stdout)).toEqual((await api('/groups/3/deploy_tokens?active=false')).json);
   });
 
   it('needs exactly one owner, and a kind that owner has (exit 2)', async () => {
