@@ -15,7 +15,7 @@ const BOT_SCOPES: readonly string[][] = [['api'], ['read_api'], ['read_repositor
 const DEPLOY_SCOPES: readonly string[][] = [['read_repository'], ['read_registry'], ['read_repository', 'read_package_registry']];
 const BOT_LEVELS = [10, 20, 30, 40];
 /** Bot users of project and group access tokens are not seeded users: their ids sit above every seeded one. */
-export const BOT_USER_BASE = 1_000_000_000;
+const BOT_USER_BASE = 1_000_000_000;
 
 /** The sandbox's own tokens as personal access tokens of their users (ids 1–4, in this order). */
 export function describeSandboxTokens(creds: Array<[string, TokenRec]>): void {
