@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { BIN, isolatedEnv, svc } from '../support/harness.js';
+import { BIN, isolatedEnv, spawnSvc, svc } from '../support/harness.js';
 import { spawnPty } from '../support/pty.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 import { onlyRequest, useSandbox } from './support.js';
@@ -237,5 +237,42 @@ describe('pipeline delete --older-than when some deletions fail', () => {
       { id: 3, outcome: 'deleted', error: null },
     ]);
     expect(sandbox.stats().requests.byMethod.DELETE).toBe(3);
+  });
+});
+
+describe('pipeline delete --older-than interrupted', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    // Slow answers, so that the interrupt lands while a deletion is under way.
+    sandbox = await startTestSandbox({ projects: 2, latencyMs: 400 });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  it('starts no new deletion after SIGINT, says which one was cut off, and exits 130', async () => {
+    const args = ['pipeline', 'delete', '1', '--older-than', '30d', '--yes', '--max-in-flight', '1'];
+    const child = spawnSvc(args, { env: sandboxEnv(sandbox) });
+    let stderr = '';
+    await new Promise<void>((resolve) =>
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('deleted pipeline 1\n')) resolve();
+      }),
+    );
+    child.kill('SIGINT');
+    const end = await child;
+    expect(end.exitCode).toBe(130);
+    expect(String(end.stderr).split('\n').slice(-4)).toEqual([
+      'deleted pipeline 1',
+      'warning: pipeline 2: interrupted before the service answered: it may be deleted or not',
+      'svc: interrupted: deleted 1 of 3 pipelines of project 1; 0 failed, 1 cut off (deleted or not), 1 not started',
+      '',
+    ]);
+    const deletes = sandbox
+      .requests()
+      .filter((r) => r.method === 'DELETE')
+      .map((r) => r.rawPath);
+    expect(deletes).not.toContain('/api/v4/projects/1/pipelines/3');
   });
 });

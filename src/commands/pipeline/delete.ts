@@ -134,8 +134,10 @@ async function deleteAll(ctx: Context, project: string, pipelines: PlannedPipeli
   for await (const _drained of records());
   const summary = `deleted ${tally.deleted} of ${count(pipelines.length)} of project ${project}`;
   if (ctx.signal.aborted) {
-    const left = pipelines.length - tally.deleted - tally.failed;
-    throw new InterruptedError(`interrupted: ${summary}, ${tally.failed} failed, ${left} not deleted`);
+    const unstarted = pipelines.length - tally.deleted - tally.failed - tally.interrupted;
+    throw new InterruptedError(
+      `interrupted: ${summary}; ${tally.failed} failed, ${tally.interrupted} cut off (deleted or not), ${unstarted} not started`,
+    );
   }
   if (tally.failed > 0) throw new IncompleteError(`${summary}; ${tally.failed} failed`);
   ctx.info(summary);
@@ -144,7 +146,8 @@ async function deleteAll(ctx: Context, project: string, pipelines: PlannedPipeli
 function report(ctx: Context, outcome: DeletionOutcome): void {
   const id = outcome.pipeline.id;
   if (outcome.result === 'deleted') ctx.info(`deleted pipeline ${id}`);
-  else ctx.warn(`pipeline ${id} was not deleted: ${outcome.error ?? outcome.result}`);
+  else if (outcome.result === 'failed') ctx.warn(`pipeline ${id} was not deleted: ${outcome.error ?? 'failed'}`);
+  else ctx.warn(`pipeline ${id}: ${outcome.error ?? 'interrupted'}`);
 }
 
 function outcomeRecord(pipeline: PlannedPipeline, outcome: string, error?: string): Record<string, unknown> {

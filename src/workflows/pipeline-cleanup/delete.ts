@@ -64,7 +64,9 @@ async function deleteOne(
     limit.succeeded();
     return { pipeline, result: 'deleted' };
   } catch (error) {
-    if (signal.aborted) return { pipeline, result: 'interrupted', error: 'interrupted before the service answered' };
+    if (signal.aborted) {
+      return { pipeline, result: 'interrupted', error: 'interrupted before the service answered: it may be deleted or not' };
+    }
     if (error instanceof ApiError && error.status === 429) limit.rateLimited();
     return { pipeline, result: 'failed', error: error instanceof Error ? error.message : String(error) };
   }
