@@ -68,8 +68,8 @@ export const DELETE = defineCommand<DeleteOptions>({
   notes:
     'Deleting needs the owner role. With --older-than, every matching pipeline is listed first (all pages) and shown on stderr, ' +
     'one line each (id, ref, status, last update); one confirmation covers them all. Each deletion is then reported on stderr, ' +
-    'then a summary; with -o, one outcome record per pipeline goes to stdout (outcome deleted, failed or planned under --dry-run). ' +
-    'Exit 8 if any deletion failed.',
+    'then a summary; with -o, one outcome record per pipeline goes to stdout (outcome deleted, failed, interrupted, or planned ' +
+    'under --dry-run). Exit 8 if any deletion failed; Ctrl-C starts no new deletion and exits 130.',
   examples: [
     'svc pipeline delete acme/platform/api 1042',
     'svc pipeline delete acme/platform/api --older-than 30d --status failed --dry-run',
