@@ -70,6 +70,16 @@ describe('snippets raw', () => {
       `svc: snippet ${id}: refusing to write binary content to a terminal; redirect stdout to a file\r\n`,
     ]);
   });
+
+  it('shows the control characters of a text snippet as escapes on a terminal, and pipes them exactly', async () => {
+    const content = 'title\u001b[2J\tcleared?\r\n';
+    const id = await created({ title: 'ansi', file_name: 'a.txt', content, visibility: 'public' });
+    const piped = await suite.run(['snippets', 'raw', String(id)]);
+    expect(piped.stdout).toBe(content);
+    const env = isolatedEnv({ env: { ...sandboxEnv(suite.sandbox), TERM: 'dumb' } });
+    const end = await spawnPty(['node', BIN, 'snippets', 'raw', String(id)], { env }).exit();
+    expect([end.exitCode, end.output]).toEqual([0, 'title\\e[2J\tcleared?\\r\r\n']);
+  });
 });
 
 describe('snippets update', () => {
