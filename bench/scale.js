@@ -112,7 +112,7 @@ try {
   const loopInput = inputFile(2);
   const bulk = await run('svc bulk --max-in-flight 16', 'bash', [
     '-c',
-    `node '${SVC_BIN}' bulk --max-in-flight 16 -- snippets delete {id} < '${bulkInput}' > /dev/null`,
+    `node '${SVC_BIN}' bulk --max-in-flight 16 -- snippets delete --yes {id} < '${bulkInput}' > /dev/null`,
   ]);
   const xargs = await run('xargs -P 16 curl', 'bash', [
     '-c',
@@ -120,7 +120,7 @@ try {
   ]);
   const loop = await run('loop of svc processes', 'bash', [
     '-c',
-    `while read -r id; do node '${SVC_BIN}' snippets delete "$id" 2>/dev/null || exit 1; done < '${loopInput}'`,
+    `while read -r id; do node '${SVC_BIN}' snippets delete --yes "$id" 2>/dev/null || exit 1; done < '${loopInput}'`,
   ]);
   const writeRows = [bulk, xargs, loop].map((r) => [
     r.name,

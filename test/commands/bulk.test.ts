@@ -25,7 +25,7 @@ describe('svc bulk: one command per input line (#16 item 4)', () => {
   const suite = useSandbox({ projects: 10 });
 
   it('runs the command once per id and prints one outcome line per item', async () => {
-    const result = await suite.run(['bulk', '--max-in-flight', '1', '--', 'snippets', 'delete', '{id}'], { input: '3\n4\n\n5\n' });
+    const result = await suite.run(['bulk', '--max-in-flight', '1', '--', 'snippets', 'delete', '--yes', '{id}'], { input: '3\n4\n\n5\n' });
     expect(result.stderr).toBe('bulk: 3 ok, 0 failed\n');
     expect(result.exitCode).toBe(0);
     expect(outcomes(result.stdout)).toEqual(
@@ -100,17 +100,19 @@ describe('svc bulk: one command per input line (#16 item 4)', () => {
     const dir = tempDir();
     const journal = join(dir, 'done.journal');
     writeFileSync(journal, '"1"\n');
-    const args = ['bulk', '--dry-run', '--journal', journal, '--max-in-flight', '1', '--', 'snippets', 'delete', '{id}'];
+    const args = ['bulk', '--dry-run', '--journal', journal, '--max-in-flight', '1', '--', 'snippets', 'delete', '--yes', '{id}'];
     const result = await suite.run(args, { input: '1\n2\n' });
     expect(result).toEqual({
       exitCode: 0,
-      stdout: 'svc snippets delete 2\n',
+      stdout: 'svc snippets delete --yes 2\n',
       stderr: 'bulk: 1 ok, 0 failed, 1 skipped (already in the journal)\n',
     });
     expect(readFileSync(journal, 'utf8')).toBe('"1"\n');
     const absent = join(dir, 'absent.journal');
-    const fresh = await suite.run(['bulk', '--dry-run', '--journal', absent, '--', 'snippets', 'delete', '{id}'], { input: '1\n' });
-    expect(fresh.stdout).toBe('svc snippets delete 1\n');
+    const fresh = await suite.run(['bulk', '--dry-run', '--journal', absent, '--', 'snippets', 'delete', '--yes', '{id}'], {
+      input: '1\n',
+    });
+    expect(fresh.stdout).toBe('svc snippets delete --yes 1\n');
     expect(existsSync(absent)).toBe(false);
     expect(suite.requests()).toEqual([]);
   });
@@ -142,7 +144,7 @@ describe('svc bulk under injected faults, resumed with a journal (#16 item 4)', 
     for (let run = 1; deleted.size < 10; run++) {
       expect(run).toBeLessThanOrEqual(20);
       const result = await suite.run(
-        ['--retries', '0', 'bulk', '--max-in-flight', '4', '--journal', journal, '--', 'snippets', 'delete', '{id}'],
+        ['--retries', '0', 'bulk', '--max-in-flight', '4', '--journal', journal, '--', 'snippets', 'delete', '--yes', '{id}'],
         {
           input,
         },

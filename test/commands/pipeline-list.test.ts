@@ -160,10 +160,12 @@ describe('pipeline cancel, retry and delete', () => {
   });
 
   it('deletes as an owner (204, nothing on stdout); a maintainer is refused with exit 4', async () => {
-    const refused = await suite.run(['pipeline', 'delete', '2', '5'], { token: suite.sandbox.tokens.user });
+    const refused = await suite.run(['pipeline', 'delete', '2', '5', '--yes'], { token: suite.sandbox.tokens.user });
     expect(refused.exitCode).toBe(4);
-    expect(refused.stderr).toBe('svc: DELETE /projects/2/pipelines/5 failed: 403 Forbidden\n');
-    const deleted = await suite.run(['pipeline', 'delete', '2', '5']);
+    expect(refused.stderr).toBe(
+      'svc: DELETE /projects/2/pipelines/5 failed: 403 Forbidden (this needs the owner role or administrator access)\n',
+    );
+    const deleted = await suite.run(['pipeline', 'delete', '2', '5', '--yes']);
     expect(deleted.exitCode).toBe(0);
     expect(deleted.stdout).toBe('');
     expect(deleted.stderr).toBe('deleted pipeline 5\n');

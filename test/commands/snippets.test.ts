@@ -203,7 +203,7 @@ describe('snippets list, get and delete (declared, #11)', () => {
     expect(one.exitCode).toBe(0);
     expect(JSON.parse(one.stdout)).toEqual({ id, title: 'to delete' });
 
-    const deleted = await suite.run(['snippets', 'delete', String(id)], { token: suite.sandbox.tokens.user });
+    const deleted = await suite.run(['snippets', 'delete', String(id), '--yes'], { token: suite.sandbox.tokens.user });
     expect(deleted.exitCode).toBe(0);
     expect(deleted.stdout).toBe('');
     expect(deleted.stderr).toBe(`deleted snippet ${id}\n`);
@@ -230,8 +230,8 @@ describe('snippets list, get and delete (declared, #11)', () => {
       'json',
     ]);
     const id = (JSON.parse(theirs.stdout) as { id: number }).id;
-    const refused = await suite.run(['snippets', 'delete', String(id)], { token: suite.sandbox.tokens.user });
+    const refused = await suite.run(['snippets', 'delete', String(id), '--yes'], { token: suite.sandbox.tokens.user });
     expect(refused.exitCode).toBe(4);
-    expect(refused.stderr).toBe(`svc: DELETE /snippets/${id} failed: 403 Forbidden\n`);
+    expect(refused.stderr).toBe(`svc: DELETE /snippets/${id} failed: 403 Forbidden (this needs the author role or administrator access)\n`);
   });
 });

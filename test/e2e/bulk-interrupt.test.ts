@@ -39,14 +39,14 @@ describe('svc bulk interrupted (#16 item 4)', () => {
     sandbox.clearRequests();
     const journal = join(tempDir(), 'run.journal');
     const input = `${Array.from({ length: 10 }, (_, i) => i + 1).join('\n')}\n`;
-    const args = ['bulk', '--max-in-flight', '2', '--journal', journal, '--', 'snippets', 'delete', '{id}'];
+    const args = ['bulk', '--max-in-flight', '2', '--journal', journal, '--', 'snippets', 'delete', '--yes', '{id}'];
     const child = spawnSvc(args, { env: sandboxEnv(sandbox), input });
     await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
     child.kill('SIGINT');
     const first = await child;
     expect(first.exitCode).toBe(130);
     const done = inputsOf(String(first.stdout));
-    const resume = `svc bulk --max-in-flight 2 --journal ${journal} -- snippets delete '{id}'`;
+    const resume = `svc bulk --max-in-flight 2 --journal ${journal} -- snippets delete --yes '{id}'`;
     expect(String(first.stderr)).toBe(
       `bulk: ${done.length} ok, 0 failed\nsvc: interrupted: the running items finished, no new one was started; to resume, feed the same input to: ${resume}\n`,
     );

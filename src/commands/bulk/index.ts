@@ -51,8 +51,8 @@ export function register(program: Command, runtime: Runtime, summary: string): v
   );
   withExamples(command, [
     'svc projects list --all -o ndjson | svc bulk --max-in-flight 8 -- projects get {id} --fields id,archived',
-    'printf "12\\n13\\n" | svc bulk --journal deleted.journal -- snippets delete {id}',
-    'svc snippets list -o ndjson | svc bulk --dry-run -- snippets delete {id}',
+    'printf "12\\n13\\n" | svc bulk --journal deleted.journal -- snippets delete --yes {id}',
+    'svc snippets list -o ndjson | svc bulk --dry-run -- snippets delete --yes {id}',
   ]);
   command.action(
     runtime.action<BulkOptions>((ctx, [template], opts) => run(ctx, template as string[], opts, globalWords(argvOf(program)))),

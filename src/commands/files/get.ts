@@ -4,9 +4,9 @@ import { getProject } from '../../api/projects.js';
 import { getRepositoryFile, streamRepositoryFile } from '../../api/repository.js';
 import type { HttpClient } from '../../http/client.js';
 import { SvcError, UsageError } from '../../errors.js';
-import { write } from '../../output/writer.js';
 import { defineCommand } from '../../cli/spec.js';
 import { PROJECT_ARGUMENT, projectRef, requiredText, requiredTextParser } from '../shared/args.js';
+import { writeRawBytes } from '../shared/raw-bytes.js';
 
 const FILE_FIELDS = ['file_path', 'size', 'ref', 'blob_id', 'last_commit_id', 'content_sha256'];
 
@@ -56,37 +56,13 @@ async function defaultBranch(http: HttpClient, project: string): Promise<string>
   return branch;
 }
 
-/**
- * Streams the bytes to stdout, never holding the file in memory, and checks them against the
- * SHA-256 the service sends with them. Binary content is not written to a terminal.
- */
+/** Streams the bytes to stdout and checks them against the SHA-256 the service sends with them. */
 async function writeRaw(ctx: Context, http: HttpClient, project: string, filePath: string, ref: string | undefined): Promise<void> {
   const res = await streamRepositoryFile(http, project, filePath, ref);
   const expected = res.headers['x-gitlab-content-sha256'];
   const hash = createHash('sha256');
-  let first = true;
-  for await (const chunk of res.data as AsyncIterable<Buffer>) {
-    if (first && ctx.io.isTTY.stdout && looksBinary(chunk)) {
-      res.data.destroy();
-      throw new UsageError(`${filePath}: refusing to write binary content to a terminal; redirect stdout to a file`);
-    }
-    first = false;
-    hash.update(chunk);
-    await write(ctx.stdout, chunk);
-  }
+  await writeRawBytes(ctx, res.data, filePath, (chunk) => hash.update(chunk));
   if (expected && hash.digest('hex') !== expected) {
     throw new SvcError(`${filePath}: the content received does not match its SHA-256 (${expected})`);
-  }
-}
-
-/** Binary: a NUL byte among the first 8,000 bytes (git's test), or bytes that are not UTF-8 text. */
-function looksBinary(chunk: Buffer): boolean {
-  const head = chunk.subarray(0, 8000);
-  if (head.includes(0)) return true;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
-    return false;
-  } catch {
-    return true;
   }
 }

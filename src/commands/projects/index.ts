@@ -1,5 +1,6 @@
 import { getNamespace } from '../../api/namespaces.js';
 import type { HttpClient } from '../../http/client.js';
+import { namingRole } from '../generic/role.js';
 import { actionVerb, getVerb, listVerb, writeVerb } from '../generic/verbs.js';
 import { requiredTextParser } from '../shared/args.js';
 import { DELETE } from './delete.js';
@@ -62,12 +63,15 @@ export const commands = [
   FORK,
   DELETE,
   RESTORE,
-  actionVerb(SHARES, {
-    name: 'unshare',
-    method: 'DELETE',
-    description: 'Stop sharing a project with a group (prints nothing on stdout; the exit code is the result)',
-    done: ([project, group]) => `project ${String(project)} is no longer shared with group ${String(group)}`,
-    scheduled: ([project, group]) => `removing the share of project ${String(project)} with group ${String(group)} was accepted`,
-    examples: ['svc projects unshare acme/platform/api 5', 'svc projects unshare acme/platform/api acme/reviewers'],
-  }),
+  namingRole(
+    'maintainer',
+    actionVerb(SHARES, {
+      name: 'unshare',
+      method: 'DELETE',
+      description: 'Stop sharing a project with a group (prints nothing on stdout; the exit code is the result)',
+      done: ([project, group]) => `project ${String(project)} is no longer shared with group ${String(group)}`,
+      scheduled: ([project, group]) => `removing the share of project ${String(project)} with group ${String(group)} was accepted`,
+      examples: ['svc projects unshare acme/platform/api 5', 'svc projects unshare acme/platform/api acme/reviewers'],
+    }),
+  ),
 ];

@@ -1,4 +1,5 @@
 import { getGroup } from '../../api/groups.js';
+import { getNamespace } from '../../api/namespaces.js';
 import type { HttpClient } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
 import { recordWriteVerb } from '../generic/record-write.js';
@@ -11,6 +12,12 @@ import { PROJECTS, VISIBILITIES } from './shared/resource.js';
 export async function groupId(http: HttpClient, group: unknown): Promise<string | number> {
   const text = String(group).trim();
   return /^\d+$/.test(text) ? text : (await getGroup(http, text)).id;
+}
+
+/** The fork endpoint takes the namespace by path here; an id is looked up first. */
+async function namespacePath(http: HttpClient, namespace: unknown): Promise<string> {
+  const text = String(namespace).trim();
+  return /^\d+$/.test(text) ? (await getNamespace(http, text)).full_path : text;
 }
 
 const changed = (params: QueryParams) => Object.keys(params).join(', ');
@@ -118,8 +125,9 @@ export const FORK = recordWriteVerb(PROJECTS, {
     {
       flags: '--namespace <namespace>',
       key: 'namespace_path',
-      help: 'full path of the target namespace (default: your own)',
+      help: 'id or full path of the target namespace (default: your own)',
       parse: requiredTextParser('--namespace'),
+      resolve: namespacePath,
     },
     { flags: '--name <name>', key: 'name', help: 'name of the fork (default: the same)', parse: requiredTextParser('--name') },
     { flags: '--path <path>', key: 'path', help: 'path of the fork (default: the same)', parse: requiredTextParser('--path') },

@@ -10,6 +10,7 @@ import { iso } from '../util.js';
 import { importState } from './import-state.js';
 import { openIssueCount } from './issues.js';
 import { namespaceBasic } from './namespaces.js';
+import { defaultBranch } from './default-branches.js';
 import { deletionMark } from './deletion-marks.js';
 import { sharesOf } from './sharing.js';
 import { userBasic } from './users.js';
@@ -80,10 +81,11 @@ export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): str
   const api = `${base}/api/v4/projects/${p.id}`;
   const host = base.replace(/^https?:\/\//, '').replace(/:\d+$/, '');
   const topics = js(p.topics);
+  const branch = defaultBranch(w, p.id);
   const head =
     `{"id":${p.id},"description":${js(p.description)},"name":${js(p.name)},"name_with_namespace":${js(`${f.nsName} / ${p.name}`)},` +
-    `"path":${js(p.path)},"path_with_namespace":"${fp}","created_at":"${iso(p.createdAt)}","default_branch":"main","tag_list":${topics},"topics":${topics},` +
-    `"ssh_url_to_repo":"git@${host}:${fp}.git","http_url_to_repo":"${web}.git","web_url":"${web}","readme_url":"${web}/-/blob/main/README.md",` +
+    `"path":${js(p.path)},"path_with_namespace":"${fp}","created_at":"${iso(p.createdAt)}","default_branch":${js(branch)},"tag_list":${topics},"topics":${topics},` +
+    `"ssh_url_to_repo":"git@${host}:${fp}.git","http_url_to_repo":"${web}.git","web_url":"${web}","readme_url":${js(`${base}/${p.fullPath}/-/blob/${branch}/README.md`)},` +
     `"forks_count":0,"avatar_url":null,"star_count":${p.starCount},"last_activity_at":"${iso(p.lastActivityAt)}","namespace":${f.ns}`;
   const storage = viewer?.isAdmin ? `,"repository_storage":${js(p.storage)}` : '';
   const stats = view.statistics && can(w, viewer, p, 'read_build') && viewer ? `,"statistics":${statisticsJson(w, p)}` : '';

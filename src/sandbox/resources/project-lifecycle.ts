@@ -9,6 +9,7 @@ import type { World } from '../store/world.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { canUseNamespace, findNamespace } from './namespaces.js';
+import { setDefaultBranch } from './default-branches.js';
 import { marked } from './deletion-marks.js';
 import { projectJsonText } from './project-json.js';
 import { createProject, VISIBILITIES } from './projects.js';
@@ -43,6 +44,9 @@ function updateProject(ctx: Ctx, p: ProjectRec): void {
   const pathOwner = path === undefined ? undefined : w.projectsByPath.get(`${w.nsFullPath(p)}/${path}`.toLowerCase());
   if (pathOwner !== undefined && pathOwner !== p.id) errors.path = ['has already been taken'];
   if (Object.keys(errors).length > 0) throw E.validation(errors);
+  const branch = strParam(ctx, 'default_branch');
+  if (branch !== undefined && !w.repos.branchCommits(p.id, branch)) throw E.badRequest('Could not set the default branch');
+  if (branch !== undefined) setDefaultBranch(w, p.id, branch);
   w.changeProject(p, {
     name: name ?? p.name,
     path: path ?? p.path,

@@ -1,12 +1,12 @@
 // Personal snippets: `GET /snippets` (own), `/snippets/public`,
-// `/snippets/all`, `/snippets/:id`, `DELETE /snippets/:id`, and `POST /snippets` with the sandbox's
-// spam rule and the CAPTCHA flow (reference §8).
+// `/snippets/all`, `/snippets/:id`, its raw content and files, `PUT` and `DELETE /snippets/:id`, and
+// `POST /snippets` with the sandbox's spam rule and the CAPTCHA flow (reference §8, endpoints §14).
 import { canReadSnippet } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
-import { intSeg, strParam, timeParam } from '../server/params.js';
-import { sendJson, sendList } from '../server/respond.js';
+import { enumParam, intSeg, strParam, timeParam } from '../server/params.js';
+import { sendJson, sendList, sendText } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { SnippetRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
@@ -17,6 +17,30 @@ import { userBasic } from './users.js';
 /** Spam rule: any submitted text containing this (case-insensitive) is spam. */
 const SPAM_PATTERN = /cheap pills/i;
 const CAPTCHA_SITE_KEY = '6LeSandboxSiteKey-0000000000000000000000';
+
+/** A snippet's repository has one branch. */
+const SNIPPET_REF = 'main';
+const VISIBILITIES = ['public', 'internal', 'private'] as const;
+const FILE_ACTIONS = ['create', 'update', 'delete', 'move'] as const;
+
+interface SnippetFile {
+  path: string;
+  content: string;
+}
+
+/** Files of snippets created or updated with several; the others have the one their record names. */
+const fileLists = storeFor(() => new Map<number, SnippetFile[]>());
+
+function snippetFiles(w: World, s: SnippetRec): SnippetFile[] {
+  return fileLists(w).get(s.id) ?? [{ path: s.fileName, content: s.content }];
+}
+
+/** The record keeps the first file, as the service's `file_name` and `/raw` show it. */
+function setSnippetFiles(w: World, s: SnippetRec, files: SnippetFile[]): void {
+  fileLists(w).set(s.id, files);
+  s.fileName = files[0]!.path;
+  s.content = files[0]!.content;
+}
 
 const spamLogs = storeFor(() => new Map<number, { userId: number; used: boolean }>());
 
@@ -43,7 +67,7 @@ export function snippetJson(w: World, s: SnippetRec): Record<string, unknown> {
     ssh_url_to_repo: `git@${base.replace(/^https?:\/\//, '').replace(/:\d+$/, '')}:snippets/${s.id}.git`,
     http_url_to_repo: `${base}/snippets/${s.id}.git`,
     file_name: s.fileName,
-    files: [{ path: s.fileName, raw_url: `${base}/-/snippets/${s.id}/raw/main/${s.fileName}` }],
+    files: snippetFiles(w, s).map((f) => ({ path: f.path, raw_url: `${base}/-/snippets/${s.id}/raw/${SNIPPET_REF}/${f.path}` })),
     imported: false,
     imported_from: 'none',
   };
@@ -72,6 +96,39 @@ export function mountSnippets({ root }: Mounts): void {
     sendJson(ctx, 200, snippetJson(ctx.world, s));
   });
 
+  root.get('/snippets/:id/raw', { auth: 'public' }, (ctx) => {
+    const s = visibleSnippet(ctx);
+    sendText(ctx, 200, snippetFiles(ctx.world, s)[0]!.content, 'text/plain; charset=utf-8');
+  });
+  root.get('/snippets/:id/files/:ref/:file_path/raw', { auth: 'public' }, (ctx) => {
+    const s = visibleSnippet(ctx);
+    if (ctx.p.ref !== SNIPPET_REF) throw E.notFound('Reference');
+    const file = snippetFiles(ctx.world, s).find((f) => f.path === ctx.p.file_path);
+    if (!file) throw E.notFound('File');
+    sendText(ctx, 200, file.content, 'text/plain; charset=utf-8');
+  });
+
+  // Only the author updates, administrators included: the service looks among the caller's own snippets.
+  root.put('/snippets/:id', { auth: 'user' }, (ctx) => {
+    const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
+    if (!s || s.authorId !== ctx.user!.id) throw E.notFound('Snippet');
+    const title = strParam(ctx, 'title');
+    if (title !== undefined && !title.trim()) throw new ApiError(400, { error: 'title is empty' });
+    const visibility = enumParam(ctx, 'visibility', VISIBILITIES);
+    const given = ['content', 'description', 'files', 'file_name', 'title', 'visibility'].filter((k) => ctx.params[k] !== undefined);
+    if (given.length === 0) throw E.atLeastOne('content', 'description', 'files', 'file_name', 'title', 'visibility');
+    if (ctx.params.files !== undefined && ctx.params.content !== undefined) {
+      throw new ApiError(400, { error: 'files, content are mutually exclusive' });
+    }
+    const files = updatedFiles(ctx, s);
+    if (title !== undefined) s.title = title;
+    if (ctx.params.description !== undefined) s.description = strParam(ctx, 'description') ?? null;
+    if (visibility !== undefined) s.visibility = visibility;
+    if (files) setSnippetFiles(ctx.world, s, files);
+    s.updatedAt = Date.now();
+    sendJson(ctx, 200, snippetJson(ctx.world, s));
+  });
+
   // Only the author (or an administrator) deletes; a snippet the caller cannot see is not found.
   root.delete('/snippets/:id', { auth: 'user' }, (ctx) => {
     const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
@@ -92,7 +149,8 @@ export function mountSnippets({ root }: Mounts): void {
     const visibility = strParam(ctx, 'visibility') ?? 'private';
     if (!['public', 'internal', 'private'].includes(visibility)) throw E.notValid('visibility');
     const description = strParam(ctx, 'description') ?? null;
-    const fileContent = files ? files.map((f) => String(f?.content ?? '')).join('\n') : (content ?? '');
+    const fileList = files?.map((f) => ({ path: String(f?.file_path ?? ''), content: String(f?.content ?? '') }));
+    const fileContent = fileList ? fileList.map((f) => f.content).join('\n') : (content ?? '');
     const fileName = strParam(ctx, 'file_name') ?? (files?.[0]?.file_path ? String(files[0].file_path) : 'snippetfile1.txt');
     const text = [title, description ?? '', fileContent].join('\n');
     if (SPAM_PATTERN.test(text)) {
@@ -130,6 +188,59 @@ export function mountSnippets({ root }: Mounts): void {
       readOnly: false,
     };
     w.snippets.insert(s);
+    if (fileList?.length) setSnippetFiles(w, s, fileList);
     sendJson(ctx, 201, snippetJson(w, s));
   });
+}
+
+function visibleSnippet(ctx: Ctx): SnippetRec {
+  const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
+  if (!s || !canReadSnippet(ctx.user, s)) throw E.notFound('Snippet');
+  return s;
+}
+
+const fileError = (text: string) => new ApiError(400, { message: { error: text } });
+
+/**
+ * The files after an update, or nothing when it changes none: `files[]` actions, or the single-file
+ * `content` and `file_name` (refused for a snippet with several files).
+ */
+function updatedFiles(ctx: Ctx, s: SnippetRec): SnippetFile[] | undefined {
+  const current = snippetFiles(ctx.world, s);
+  const content = strParam(ctx, 'content');
+  const fileName = strParam(ctx, 'file_name');
+  if (ctx.params.files === undefined) {
+    if (content === undefined && fileName === undefined) return undefined;
+    if (current.length > 1) throw fileError('To update Snippets with multiple files, you must use the `files` parameter');
+    return [{ path: fileName ?? current[0]!.path, content: content ?? current[0]!.content }];
+  }
+  if (!Array.isArray(ctx.params.files)) throw E.invalid('files');
+  const files = current.map((f) => ({ ...f }));
+  (ctx.params.files as unknown[]).forEach((raw, i) => {
+    const change = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const action = change.action === undefined ? undefined : String(change.action);
+    if (action === undefined) throw E.missing(`files[${i}][action]`);
+    if (!(FILE_ACTIONS as readonly string[]).includes(action)) throw E.notValid(`files[${i}][action]`);
+    applyFileAction(files, action, change);
+  });
+  if (files.length === 0) throw fileError('Snippet files can not be empty');
+  return files;
+}
+
+function applyFileAction(files: SnippetFile[], action: string, change: Record<string, unknown>): void {
+  const path = change.file_path === undefined ? '' : String(change.file_path);
+  const content = change.content === undefined ? undefined : String(change.content);
+  const at = (p: string) => files.findIndex((f) => f.path === p);
+  const source = action === 'move' ? String(change.previous_path ?? '') : path;
+  if (!path) throw fileError('File path can not be empty');
+  if (action !== 'create' && at(source) < 0) throw fileError(`A file with the name ${source} does not exist`);
+  if ((action === 'create' || (action === 'move' && path !== source)) && at(path) >= 0) {
+    throw fileError(`A file with the name ${path} already exists`);
+  }
+  if (action === 'create') files.push({ path, content: content ?? '' });
+  else if (action === 'delete') files.splice(at(path), 1);
+  else {
+    const file = files[at(source)]!;
+    files[at(source)] = { path, content: content ?? file.content };
+  }
 }

@@ -20,6 +20,18 @@ describe('endpoints §8 PUT /projects/:id', () => {
     ]);
   });
 
+  it('changes default_branch to an existing branch, and answers 400 "Could not set the default branch" otherwise', async () => {
+    const r = await c.call('/projects/5', { method: 'PUT', as: 'admin', json: { default_branch: 'develop' } });
+    expect([r.status, r.json.default_branch, (r.json.readme_url as string).endsWith('/-/blob/develop/README.md')]).toEqual([
+      200,
+      'develop',
+      true,
+    ]);
+    const bad = await c.call('/projects/5', { method: 'PUT', as: 'admin', json: { default_branch: 'no-such-branch' } });
+    expect([bad.status, bad.json]).toEqual([400, { message: 'Could not set the default branch' }]);
+    expect((await c.call('/projects/5', { as: 'admin' })).json.default_branch).toBe('develop');
+  });
+
   it('is refused with 403 to a user who only reads the project', async () => {
     // jdoe belongs to the acme tree only: a public project elsewhere is readable, not writable.
     const outside = Array.from({ length: 30 }, (_, i) => c.sb.state.project(i + 1)!).find(
