@@ -50,14 +50,16 @@ export function fieldsOption(value: string): string[] {
   return fields;
 }
 
-const DURATION_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DURATION_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
-/** An age such as `30d`, `12h` or `90m`, in milliseconds. */
+/** A span such as `30d`, `12w`, `12h` or `90m`, in milliseconds. */
 export function durationOption(name: string) {
   return (value: string): number => {
-    const match = /^(\d+)([mhd])$/.exec(value.trim());
+    const match = /^(\d+)([mhdw])$/.exec(value.trim());
     if (!match || Number(match[1]) === 0) {
-      throw new InvalidArgumentError(`${name} must be a whole number of days, hours or minutes above 0, such as 30d, 12h or 90m`);
+      throw new InvalidArgumentError(
+        `${name} must be a whole number of weeks, days, hours or minutes above 0, such as 30d, 12w, 12h or 90m`,
+      );
     }
     return Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
   };

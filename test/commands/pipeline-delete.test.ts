@@ -56,11 +56,11 @@ describe('pipeline delete PROJECT ID', () => {
       [['2', '0'], "svc: invalid pipeline id '0': expected a positive whole number\n"],
       [
         ['2', '--older-than', '30'],
-        "svc: error: option '--older-than <age>' argument '30' is invalid. --older-than must be a whole number of days, hours or minutes above 0, such as 30d, 12h or 90m\n",
+        "svc: error: option '--older-than <age>' argument '30' is invalid. --older-than must be a whole number of weeks, days, hours or minutes above 0, such as 30d, 12w, 12h or 90m\n",
       ],
       [
         ['2', '--older-than', '0d'],
-        "svc: error: option '--older-than <age>' argument '0d' is invalid. --older-than must be a whole number of days, hours or minutes above 0, such as 30d, 12h or 90m\n",
+        "svc: error: option '--older-than <age>' argument '0d' is invalid. --older-than must be a whole number of weeks, days, hours or minutes above 0, such as 30d, 12w, 12h or 90m\n",
       ],
     ];
     for (const [args, stderr] of cases) {

@@ -90,7 +90,10 @@ describe('tokens audit', () => {
       records.filter((t) => t.active && t.expires_at !== null && t.expires_at <= day(14)).map((t) => t.id),
     );
     const bad = await suite.run(['tokens', 'audit', '--unused-for', 'ages']);
-    expect([bad.exitCode, bad.stderr]).toEqual([2, "svc: --unused-for 'ages': expected a duration such as 30d, 12w or 48h\n"]);
+    expect([bad.exitCode, bad.stderr]).toEqual([
+      2,
+      "svc: error: option '--unused-for <duration>' argument 'ages' is invalid. --unused-for must be a whole number of weeks, days, hours or minutes above 0, such as 30d, 12w, 12h or 90m\n",
+    ]);
   });
 
   it("refuses a regular user's token with the role named (exit 4), before reading any token", async () => {

@@ -1,20 +1,8 @@
 import { getCurrentUser } from '../../api/users.js';
-import { intOption } from '../../cli/parsers.js';
+import { durationOption, intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
-import { UsageError } from '../../errors.js';
 import { auditTokens, requireAdmin } from '../../workflows/token-audit/audit.js';
 import { describeSummary } from '../../workflows/token-audit/record.js';
-
-const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
-
-/** `30d`, `12w`, `48h` (a bare number is days). */
-export function durationOption(flag: string) {
-  return (value: string): number => {
-    const m = /^\s*(\d+)\s*([hdw]?)\s*$/i.exec(value);
-    if (!m) throw new UsageError(`${flag} '${value}': expected a duration such as 30d, 12w or 48h`);
-    return Number(m[1]) * UNIT_MS[(m[2] || 'd').toLowerCase()]!;
-  };
-}
 
 interface AuditFlags {
   expiresWithin: number;
