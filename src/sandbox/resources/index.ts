@@ -8,6 +8,7 @@ import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
 import { mountJobs } from './jobs.js';
+import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountMergeRequests } from './merge-requests.js';
@@ -34,6 +35,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountImports,
   mountSharing,
   mountMembers,
+  mountMemberWrites,
   mountIssues,
   mountNotes,
   mountMergeRequests,

@@ -5,6 +5,7 @@
 import { canReadGroup, canReadProject, groupRole } from '../access.js';
 import { hash32, insertSorted, removeSorted, rng } from '../util.js';
 import { ProjectOrders } from './project-order.js';
+import { Memberships } from './memberships.js';
 import { Repositories } from './repository.js';
 import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './records.js';
 import { seedGroups, seedProjects, seedSnippets, seedUsers } from './seed.js';
@@ -43,6 +44,8 @@ export class World {
   readonly projectOrders = new ProjectOrders(this);
   /** The synthetic repositories of every project. */
   readonly repos = new Repositories(this);
+  /** Memberships written through the API (access.ts reads them over the seeded ones). */
+  readonly memberships = new Memberships();
   /** Spacing of seeded creation times. */
   readonly step: number;
   private readonly visibleCache = new Map<number, number[]>();
@@ -164,6 +167,13 @@ export class World {
     this.projectOrders.moved(p, previous);
   }
 
+  /** After a membership or a group changed: every cached view of who sees what is recomputed. */
+  accessChanged(): void {
+    this.groupCache.clear();
+    this.groupOrders.clear();
+    this.invalidateVisibility();
+  }
+
   invalidateVisibility(): void {
     this.visibleCache.clear();
     this.projectOrders.viewersChanged();
@@ -210,7 +220,7 @@ export class World {
     const key = user ? (user.isAdmin ? -1 : user.id) : 0;
     let list = this.groupCache.get(key);
     if (!list) {
-      list = this.groups.filter((g) => canReadGroup(user, g)).map((g) => g.id);
+      list = this.groups.filter((g) => canReadGroup(this, user, g)).map((g) => g.id);
       this.groupCache.set(key, list);
     }
     return list;
@@ -218,7 +228,7 @@ export class World {
 
   /** Namespace ids a non-admin user may use: member groups, then the personal namespace. */
   userNamespaceIds(user: UserRec): number[] {
-    const list = this.groups.filter((g) => groupRole(user.id, g) > 0).map((g) => g.id);
+    const list = this.groups.filter((g) => groupRole(this, user.id, g) > 0).map((g) => g.id);
     list.push(this.namespaceId('user', user.id));
     return list;
   }
