@@ -71,7 +71,7 @@ export const NOUNS: NounEntry[] = [
   { name: 'groups', summary: 'List and show groups, their subgroups and their projects', load: () => import('./groups/index.js') },
   {
     name: 'members',
-    summary: "List a project's or a group's members and their access levels (inherited too)",
+    summary: "List, add, change and remove a project's or a group's members and their access levels (inherited too)",
     load: () => import('./members/index.js'),
   },
   {
