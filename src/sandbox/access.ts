@@ -65,15 +65,15 @@ const NON_MEMBER: ReadonlySet<ProjectAbility> = new Set([
 
 const MEMBER_ROLES = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER];
 
-/** The seeded role of a user in a root group (0: none): a quarter of users belong to each root group. */
-function seededRootRole(userId: number, g: GroupRec): number {
-  if (g.parentId !== null || (g.id + userId) % 4 !== 3) return 0;
+/** The seeded role of a user in a seeded root group (0: none): a quarter of users belong to each. */
+function seededRootRole(w: World, userId: number, g: GroupRec): number {
+  if (g.parentId !== null || g.id > w.seededGroupCount || (g.id + userId) % 4 !== 3) return 0;
   return MEMBER_ROLES[(g.id * 31 + userId) % MEMBER_ROLES.length]!;
 }
 
 /** A user's direct membership level in a group (0: not a direct member): written through the API, else seeded. */
 export function groupDirectLevel(w: World, userId: number, g: GroupRec): number {
-  return w.memberships.get('group', g.id, userId)?.level ?? seededRootRole(userId, g);
+  return w.memberships.get('group', g.id, userId)?.level ?? seededRootRole(w, userId, g);
 }
 
 /** The group and its ancestors, nearest first. */

@@ -11,7 +11,7 @@ import { iso } from '../util.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
 
-function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
+export function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: g.id,
     web_url: `${w.base()}/groups/${g.fullPath}`,
@@ -40,7 +40,7 @@ function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string
     organization_id: 1,
     shared_runners_setting: 'enabled',
     archived: false,
-    marked_for_deletion_on: null,
+    marked_for_deletion_on: g.markedForDeletionOn ?? null,
   };
   if (viewer?.isAdmin) out.repository_storage = g.storage;
   return out;

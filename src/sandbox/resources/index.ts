@@ -4,6 +4,7 @@ import type { Router } from '../server/router.js';
 import { mountBranches } from './branches.js';
 import { mountCommits } from './commits.js';
 import { mountFiles } from './files.js';
+import { mountGroupWrites } from './group-writes.js';
 import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
@@ -51,6 +52,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountVariables,
   mountUsers,
   mountGroups,
+  mountGroupWrites,
   mountNamespaces,
   mountSnippets,
   mountStorageMoves,

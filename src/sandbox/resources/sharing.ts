@@ -25,7 +25,7 @@ const shares = storeFor(
 function seededShareGroup(w: World, pid: number): number | null {
   const p = w.projects.get(pid);
   if (!p?.seeded || pid % 4 !== 1) return null;
-  const gid = 1 + ((pid + 1) % w.groups.size);
+  const gid = 1 + ((pid + 1) % w.seededGroupCount);
   return p.nsKind === 'group' && p.nsOwner === gid ? null : gid;
 }
 

@@ -28,6 +28,8 @@ export interface GroupRec {
   createdAt: number;
   storage: string;
   readOnly: boolean;
+  /** Set by a delayed deletion (YYYY-MM-DD). */
+  markedForDeletionOn?: string;
 }
 
 export interface ProjectRec {

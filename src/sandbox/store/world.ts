@@ -48,6 +48,13 @@ export class World {
   readonly memberships = new Memberships();
   /** Spacing of seeded creation times. */
   readonly step: number;
+  /** Groups and users seeded at start: a seeded user's namespace id is the seeded group count plus the user id. */
+  readonly seededGroupCount: number;
+  readonly seededUserCount: number;
+  /** Namespaces created through the API (groups, users) take ids from one sequence after the seeded ones. */
+  private nextNamespaceId: number;
+  private readonly createdUserNamespaces = new Map<number, number>(); // created user id → namespace id
+  private readonly namespaceUsers = new Map<number, number>(); // namespace id → created user id
   private readonly visibleCache = new Map<number, number[]>();
   private readonly groupCache = new Map<number, number[]>();
   private readonly userSortCache = new Map<string, number[]>();
@@ -69,6 +76,9 @@ export class World {
     seedGroups(this, 6 + Math.floor(n / 100));
     seedProjects(this, n, opts.spreadStorages);
     seedSnippets(this, 10 + Math.floor(n / 100), opts.spreadStorages);
+    this.seededGroupCount = this.groups.size;
+    this.seededUserCount = this.users.size;
+    this.nextNamespaceId = this.seededGroupCount + this.seededUserCount + 1;
   }
 
   h(...xs: number[]): number {
@@ -93,7 +103,8 @@ export class World {
 
   /** Namespace id: groups share their id; user namespaces follow the seeded groups. */
   namespaceId(kind: 'group' | 'user', owner: number): number {
-    return kind === 'group' ? owner : this.groups.size + owner;
+    if (kind === 'group') return owner;
+    return this.createdUserNamespaces.get(owner) ?? (this.seededGroupCount ?? this.groups.size) + owner;
   }
 
   namespaceCount(): number {
@@ -102,10 +113,33 @@ export class World {
 
   /** The namespace of an integer id. */
   namespaceById(id: number): { kind: 'group' | 'user'; owner: number } | null {
-    const G = this.groups.size;
-    if (id >= 1 && id <= G) return { kind: 'group', owner: id };
-    const uid = id - G;
-    return this.users.get(uid) ? { kind: 'user', owner: uid } : null;
+    if (this.groups.get(id)) return { kind: 'group', owner: id };
+    const created = this.namespaceUsers.get(id);
+    if (created !== undefined) return { kind: 'user', owner: created };
+    const uid = id - this.seededGroupCount;
+    return uid >= 1 && uid <= this.seededUserCount && this.users.get(uid) ? { kind: 'user', owner: uid } : null;
+  }
+
+  /** A group created through the API: its id is the next namespace id. */
+  addGroup(g: Omit<GroupRec, 'id'>): GroupRec {
+    const rec = { ...g, id: this.nextNamespaceId++ };
+    this.groups.insert(rec);
+    this.groupsByPath.set(rec.fullPath.toLowerCase(), rec.id);
+    if (rec.parentId !== null) this.groupChildren.set(rec.parentId, [...(this.groupChildren.get(rec.parentId) ?? []), rec.id]);
+    this.accessChanged();
+    return rec;
+  }
+
+  /** A user created through the API, with the next namespace id for their personal namespace. */
+  addUser(u: Omit<UserRec, 'id'>): UserRec {
+    const rec = { ...u, id: this.users.nextId() };
+    this.users.insert(rec);
+    this.usersByName.set(rec.username.toLowerCase(), rec.id);
+    const namespaceId = this.nextNamespaceId++;
+    this.createdUserNamespaces.set(rec.id, namespaceId);
+    this.namespaceUsers.set(namespaceId, rec.id);
+    this.userSortCache.clear();
+    return rec;
   }
 
   addProject(p: ProjectRec): void {
