@@ -1,6 +1,7 @@
 // Who may do what, in one place: access levels by role (reference
 // endpoints §0) and the abilities each role grants on a project.
 import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './store/records.js';
+import { E } from './server/errors.js';
 import type { World } from './store/world.js';
 
 const GUEST = 10;
@@ -153,4 +154,24 @@ export function permissionsJson(w: World, user: UserRec, p: ProjectRec): Record<
   const inherited = p.nsKind === 'group' ? groupRole(w, user.id, w.groups.get(p.nsOwner)!) : 0;
   const level = (n: number) => (n > 0 ? { access_level: n, notification_level: 3 } : null);
   return { project_access: level(direct), group_access: level(inherited) };
+}
+
+/** Users who used the API this recently cannot be deactivated (`deactivate_dormant_users_period`, default 90 days). */
+export const DORMANT_DAYS = 90;
+
+/** Why the service refuses every credential of a user (`UserAccessDeniedReason`), or null when it does not. */
+export function accountRefusal(w: World, user: UserRec): string | null {
+  if (user.state === 'deactivated') {
+    return `Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${w.base()}`;
+  }
+  if (user.state === 'blocked' || user.state === 'banned') return 'Your account has been blocked.';
+  return null;
+}
+
+/** Lets a token's owner in, noting the activity, or refuses every request of a blocked, banned or deactivated user (403). */
+export function admitAccount(w: World, user: UserRec | null): void {
+  if (!user) return;
+  const refusal = accountRefusal(w, user);
+  if (refusal) throw E.forbidden(refusal);
+  user.lastActivityAt = Date.now();
 }

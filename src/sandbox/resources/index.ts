@@ -27,6 +27,7 @@ import { mountSharing } from './sharing.js';
 import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
+import { mountUserWrites } from './user-writes.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
 
@@ -51,6 +52,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountReleases,
   mountVariables,
   mountUsers,
+  mountUserWrites,
   mountGroups,
   mountGroupWrites,
   mountNamespaces,

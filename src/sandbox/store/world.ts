@@ -130,6 +130,11 @@ export class World {
     return rec;
   }
 
+  /** After a user's name or username changed: the orderings of users are recomputed. */
+  usersChanged(): void {
+    this.userSortCache.clear();
+  }
+
   /** A user created through the API, with the next namespace id for their personal namespace. */
   addUser(u: Omit<UserRec, 'id'>): UserRec {
     const rec = { ...u, id: this.users.nextId() };
