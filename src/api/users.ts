@@ -1,5 +1,6 @@
 import { ExitCode, SvcError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import type { QueryParams } from '../http/encode.js';
 
 export interface CurrentUser {
   id: number;
@@ -26,4 +27,27 @@ export async function resolveUserId(http: HttpClient, user: string): Promise<num
   const found = Array.isArray(data) ? data[0] : undefined;
   if (!found) throw new SvcError(`no user with username '${text}'`, ExitCode.notFound);
   return found.id;
+}
+
+export interface UserRecord extends UserSummary {
+  name: string;
+}
+
+export function getUser(http: HttpClient, id: number): Promise<UserRecord> {
+  return http.record<UserRecord>({ path: `/users/${id}` });
+}
+
+export function createUser(http: HttpClient, body: QueryParams): Promise<UserRecord> {
+  return http.record<UserRecord>({ method: 'POST', path: '/users', json: body });
+}
+
+export function updateUser(http: HttpClient, id: number, body: QueryParams): Promise<UserRecord> {
+  return http.record<UserRecord>({ method: 'PUT', path: `/users/${id}`, json: body });
+}
+
+export type UserStateAction = 'block' | 'unblock' | 'deactivate' | 'activate' | 'ban' | 'unban';
+
+/** The service answers `true`, `false` or `null` (201): read the user afterwards to see what changed. */
+export async function changeUserState(http: HttpClient, id: number, action: UserStateAction): Promise<void> {
+  await http.request({ method: 'POST', path: `/users/${id}/${action}` });
 }

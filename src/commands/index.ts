@@ -76,7 +76,7 @@ export const NOUNS: NounEntry[] = [
   },
   {
     name: 'users',
-    summary: 'List users (keyset paging, as the service requires for long listings)',
+    summary: 'List, show, create and update users, block, deactivate or ban them, and list their projects',
     load: () => import('./users/index.js'),
   },
   {
