@@ -90,7 +90,9 @@ export function groupChain(w: World, g: GroupRec): GroupRec[] {
 /** A user's role in a group (0: not a member): the highest of its own membership and its ancestors' ones. */
 export function groupRole(w: World, userId: number, g: GroupRec): number {
   let level = 0;
-  for (const at of groupChain(w, g)) level = Math.max(level, groupDirectLevel(w, userId, at));
+  for (let at: GroupRec | null = g; at; at = at.parentId === null ? null : w.groups.get(at.parentId)) {
+    level = Math.max(level, groupDirectLevel(w, userId, at));
+  }
   return level;
 }
 

@@ -104,7 +104,7 @@ export class World {
   /** Namespace id: groups share their id; user namespaces follow the seeded groups. */
   namespaceId(kind: 'group' | 'user', owner: number): number {
     if (kind === 'group') return owner;
-    return this.createdUserNamespaces.get(owner) ?? (this.seededGroupCount ?? this.groups.size) + owner;
+    return this.createdUserNamespaces.get(owner) ?? this.seededGroupCount + owner;
   }
 
   namespaceCount(): number {
