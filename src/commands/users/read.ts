@@ -18,5 +18,6 @@ export const PROJECTS = listVerb(USER, {
   name: 'projects',
   path: '/users/:user/projects',
   description: "List a user's personal projects you can see, newest first",
+  columns: ['id', 'path_with_namespace', 'visibility', 'last_activity_at'],
   examples: ['svc users projects jdoe', 'svc users projects 42 --all -o ndjson --fields id,path_with_namespace'],
 });

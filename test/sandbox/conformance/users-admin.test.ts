@@ -131,10 +131,19 @@ describe('endpoints §11 POST /users/:id/block, unblock, deactivate, activate, b
     expect([ban.status, ban.text, stateOf(5)]).toEqual([201, 'true', 'banned']);
     const again = await post('/users/5/ban');
     expect([again.status, again.json]).toEqual([403, { message: 'You cannot ban banned users.' }]);
+    const blockedToo = await post('/users/5/block');
+    expect([blockedToo.status, blockedToo.text, stateOf(5)]).toEqual([201, 'null', 'banned']);
     const unban = await post('/users/5/unban');
     expect([unban.status, unban.text, stateOf(5)]).toEqual([201, 'true', 'active']);
     const notBanned = await post('/users/5/unban');
     expect([notBanned.status, notBanned.json]).toEqual([403, { message: 'You cannot unban active users.' }]);
+  });
+
+  it("refuses a banned user's token as blocked", async () => {
+    expect((await post('/users/2/ban')).status).toBe(201);
+    const refused = await c.call('/user', { as: 'user' });
+    expect([refused.status, refused.json]).toEqual([403, { message: '403 Forbidden - Your account has been blocked.' }]);
+    expect((await post('/users/2/unban')).status).toBe(201);
   });
 
   it('refuses a non-administrator (403) and answers 404 User Not Found for an unknown id', async () => {

@@ -15,6 +15,5 @@ export const USER: Resource = {
       resolve: (http, value) => resolveUserId(http, String(value)),
     },
   },
-  columns: ['id', 'path_with_namespace', 'visibility', 'last_activity_at'],
   fields: USER_FIELDS,
 };
