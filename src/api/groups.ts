@@ -1,8 +1,24 @@
-import type { HttpClient } from '../http/client.js';
-import { apiPath } from '../http/encode.js';
+import type { ApiResponse, HttpClient } from '../http/client.js';
+import { apiPath, type QueryParams } from '../http/encode.js';
 import type { Group } from './types.js';
 
+export interface GroupState extends Group {
+  parent_id: number | null;
+  /** Set while a delayed deletion is pending (YYYY-MM-DD). */
+  marked_for_deletion_on?: string | null;
+}
+
 /** A group by numeric id or full path (`parent/child`). */
-export function getGroup(http: HttpClient, group: string | number): Promise<Group> {
-  return http.record<Group>({ path: apiPath`/groups/${group}` });
+export function getGroup(http: HttpClient, group: string | number): Promise<GroupState> {
+  return http.record<GroupState>({ path: apiPath`/groups/${group}` });
+}
+
+/** 202 where the service delays deletion (the group is marked and renamed), else done. */
+export function deleteGroup(http: HttpClient, group: string | number): Promise<ApiResponse<unknown>> {
+  return http.request({ method: 'DELETE', path: apiPath`/groups/${group}` });
+}
+
+/** Under another group (`group_id`), or to the top level without it. */
+export function transferGroup(http: HttpClient, group: string | number, body: QueryParams): Promise<GroupState> {
+  return http.record<GroupState>({ method: 'POST', path: apiPath`/groups/${group}/transfer`, json: body });
 }

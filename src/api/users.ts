@@ -1,4 +1,6 @@
+import { ExitCode, SvcError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import type { QueryParams } from '../http/encode.js';
 
 export interface CurrentUser {
   id: number;
@@ -6,7 +8,46 @@ export interface CurrentUser {
   is_admin?: boolean;
 }
 
+export interface UserSummary {
+  id: number;
+  username: string;
+  state: string;
+}
+
 /** The token's own user: answers only to a working credential, so it is how tokens are checked. */
 export function getCurrentUser(http: HttpClient): Promise<CurrentUser> {
   return http.record<CurrentUser>({ path: '/user' });
+}
+
+/** A user given by id or username, as the id the service's paths take; an unknown username is exit 5. */
+export async function resolveUserId(http: HttpClient, user: string): Promise<number> {
+  const text = user.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const { data } = await http.request<UserSummary[]>({ path: '/users', query: { username: text } });
+  const found = Array.isArray(data) ? data[0] : undefined;
+  if (!found) throw new SvcError(`no user with username '${text}'`, ExitCode.notFound);
+  return found.id;
+}
+
+export interface UserRecord extends UserSummary {
+  name: string;
+}
+
+export function getUser(http: HttpClient, id: number): Promise<UserRecord> {
+  return http.record<UserRecord>({ path: `/users/${id}` });
+}
+
+export function createUser(http: HttpClient, body: QueryParams): Promise<UserRecord> {
+  return http.record<UserRecord>({ method: 'POST', path: '/users', json: body });
+}
+
+export function updateUser(http: HttpClient, id: number, body: QueryParams): Promise<UserRecord> {
+  return http.record<UserRecord>({ method: 'PUT', path: `/users/${id}`, json: body });
+}
+
+export type UserStateAction = 'block' | 'unblock' | 'deactivate' | 'activate' | 'ban' | 'unban';
+
+/** The service answers `true`, `false` or `null` (201): read the user afterwards to see what changed. */
+export async function changeUserState(http: HttpClient, id: number, action: UserStateAction): Promise<void> {
+  await http.request({ method: 'POST', path: `/users/${id}/${action}` });
 }

@@ -71,12 +71,12 @@ export const NOUNS: NounEntry[] = [
   { name: 'groups', summary: 'List and show groups, their subgroups and their projects', load: () => import('./groups/index.js') },
   {
     name: 'members',
-    summary: "List a project's or a group's members and their access levels (inherited too)",
+    summary: "List, add, change and remove a project's or a group's members and their access levels (inherited too)",
     load: () => import('./members/index.js'),
   },
   {
     name: 'users',
-    summary: 'List users (keyset paging, as the service requires for long listings)',
+    summary: 'List, show, create and update users, block, deactivate or ban them, and list their projects',
     load: () => import('./users/index.js'),
   },
   {

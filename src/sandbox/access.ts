@@ -1,14 +1,27 @@
 // Who may do what, in one place: access levels by role (reference
 // endpoints §0) and the abilities each role grants on a project.
 import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './store/records.js';
+import { E } from './server/errors.js';
 import type { World } from './store/world.js';
 
 const GUEST = 10;
+const PLANNER = 15;
 const REPORTER = 20;
 const DEVELOPER = 30;
-const MAINTAINER = 40;
+export const MAINTAINER = 40;
 export const OWNER = 50;
 export const ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER] as const;
+/** What a membership may be given (`Gitlab::Access.all_values`, planner since 17.7). */
+export const MEMBER_LEVELS: readonly number[] = [GUEST, PLANNER, REPORTER, DEVELOPER, MAINTAINER, OWNER];
+/** The service's names of the levels, as its validation messages say them. */
+export const LEVEL_NAMES: Readonly<Record<number, string>> = {
+  [GUEST]: 'Guest',
+  [PLANNER]: 'Planner',
+  [REPORTER]: 'Reporter',
+  [DEVELOPER]: 'Developer',
+  [MAINTAINER]: 'Maintainer',
+  [OWNER]: 'Owner',
+};
 
 /** Least role for each ability on a project; admins may do everything. */
 const PROJECT_ABILITY = {
@@ -53,18 +66,49 @@ const NON_MEMBER: ReadonlySet<ProjectAbility> = new Set([
 
 const MEMBER_ROLES = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER];
 
-/** A user's role in a group tree (0: not a member). Seeded: a quarter of users belong to each root group. */
-export function groupRole(userId: number, g: GroupRec): number {
-  if ((g.rootId + userId) % 4 !== 3) return 0;
-  return MEMBER_ROLES[(g.rootId * 31 + userId) % MEMBER_ROLES.length]!;
+/** The seeded role of a user in a seeded root group (0: none): a quarter of users belong to each. */
+function seededRootRole(w: World, userId: number, g: GroupRec): number {
+  if (g.parentId !== null || g.id > w.seededGroupCount || (g.id + userId) % 4 !== 3) return 0;
+  return MEMBER_ROLES[(g.id * 31 + userId) % MEMBER_ROLES.length]!;
 }
 
-/** A user's role in a project (0: not a member): owner of a personal project, maintainer as its creator, else the group role. */
+/** A user's direct membership level in a group (0: not a direct member): written through the API, else seeded. */
+export function groupDirectLevel(w: World, userId: number, g: GroupRec): number {
+  return w.memberships.get('group', g.id, userId)?.level ?? seededRootRole(w, userId, g);
+}
+
+/** The group and its ancestors, nearest first. */
+export function groupChain(w: World, g: GroupRec): GroupRec[] {
+  const chain = [g];
+  for (let at = g; at.parentId !== null;) {
+    at = w.groups.get(at.parentId)!;
+    chain.push(at);
+  }
+  return chain;
+}
+
+/** A user's role in a group (0: not a member): the highest of its own membership and its ancestors' ones. */
+export function groupRole(w: World, userId: number, g: GroupRec): number {
+  let level = 0;
+  for (let at: GroupRec | null = g; at; at = at.parentId === null ? null : w.groups.get(at.parentId)) {
+    level = Math.max(level, groupDirectLevel(w, userId, at));
+  }
+  return level;
+}
+
+/** A user's direct level in a project: written through the API, else owner of a personal project, maintainer as its creator. */
+export function projectDirectLevel(w: World, userId: number, p: ProjectRec): number {
+  const written = w.memberships.get('project', p.id, userId);
+  if (written) return written.level;
+  if (p.nsKind === 'user') return p.nsOwner === userId ? OWNER : 0;
+  return p.creatorId === userId ? MAINTAINER : 0;
+}
+
+/** A user's role in a project (0: not a member): the higher of its direct level and the role in the project's group. */
 export function projectRole(w: World, user: UserRec | null, p: ProjectRec): number {
   if (!user) return 0;
-  if (p.nsKind === 'user') return p.nsOwner === user.id ? OWNER : 0;
-  const fromGroup = groupRole(user.id, w.groups.get(p.nsOwner)!);
-  return p.creatorId === user.id ? Math.max(MAINTAINER, fromGroup) : fromGroup;
+  const fromGroup = p.nsKind === 'group' ? groupRole(w, user.id, w.groups.get(p.nsOwner)!) : 0;
+  return Math.max(projectDirectLevel(w, user.id, p), fromGroup);
 }
 
 export function canReadProject(w: World, user: UserRec | null, p: ProjectRec): boolean {
@@ -92,11 +136,11 @@ export function can(w: World, user: UserRec | null, p: ProjectRec, ability: Proj
   return NON_MEMBER.has(ability) && canReadProject(w, user, p);
 }
 
-export function canReadGroup(user: UserRec | null, g: GroupRec): boolean {
+export function canReadGroup(w: World, user: UserRec | null, g: GroupRec): boolean {
   if (g.visibility === 'public') return true;
   if (!user) return false;
   if (user.isAdmin || g.visibility === 'internal') return true;
-  return groupRole(user.id, g) > 0;
+  return groupRole(w, user.id, g) > 0;
 }
 
 export function canReadSnippet(user: UserRec | null, s: SnippetRec): boolean {
@@ -108,8 +152,28 @@ export function canReadSnippet(user: UserRec | null, s: SnippetRec): boolean {
 
 /** The `permissions` block of an authenticated project read. */
 export function permissionsJson(w: World, user: UserRec, p: ProjectRec): Record<string, unknown> {
-  const direct = p.nsKind === 'user' ? (p.nsOwner === user.id ? OWNER : 0) : p.creatorId === user.id ? MAINTAINER : 0;
-  const inherited = p.nsKind === 'group' ? groupRole(user.id, w.groups.get(p.nsOwner)!) : 0;
+  const direct = projectDirectLevel(w, user.id, p);
+  const inherited = p.nsKind === 'group' ? groupRole(w, user.id, w.groups.get(p.nsOwner)!) : 0;
   const level = (n: number) => (n > 0 ? { access_level: n, notification_level: 3 } : null);
   return { project_access: level(direct), group_access: level(inherited) };
+}
+
+/** Users who used the API this recently cannot be deactivated (`deactivate_dormant_users_period`, default 90 days). */
+export const DORMANT_DAYS = 90;
+
+/** Why the service refuses every credential of a user (`UserAccessDeniedReason`), or null when it does not. */
+export function accountRefusal(w: World, user: UserRec): string | null {
+  if (user.state === 'deactivated') {
+    return `Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${w.base()}`;
+  }
+  if (user.state === 'blocked' || user.state === 'banned') return 'Your account has been blocked.';
+  return null;
+}
+
+/** Lets a token's owner in, noting the activity, or refuses every request of a blocked, banned or deactivated user (403). */
+export function admitAccount(w: World, user: UserRec | null): void {
+  if (!user) return;
+  const refusal = accountRefusal(w, user);
+  if (refusal) throw E.forbidden(refusal);
+  user.lastActivityAt = Date.now();
 }

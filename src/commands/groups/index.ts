@@ -1,18 +1,9 @@
 import { listRecords } from '../../api/resource.js';
-import type { Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
-import { nameParam } from '../shared/args.js';
 import { listLimit } from '../shared/list.js';
-
-const GROUP_COLUMNS = ['id', 'full_path', 'name', 'visibility'];
-
-const GROUPS: Resource = {
-  path: '/groups',
-  id: 'group',
-  params: { group: nameParam('group', 'numeric id or full path of the group (parent/child)') },
-  columns: GROUP_COLUMNS,
-  fields: ['id', 'full_path', 'name', 'description', 'visibility', 'parent_id', 'created_at', 'web_url'],
-};
+import { DELETE } from './delete.js';
+import { GROUPS } from './shared/resource.js';
+import { CREATE, TRANSFER, UPDATE } from './write.js';
 
 export const commands = [
   listVerb(GROUPS, {
@@ -51,4 +42,8 @@ export const commands = [
     ],
     examples: ['svc groups projects acme --include-subgroups', 'svc groups projects acme/platform --archived -o json'],
   }),
+  CREATE,
+  UPDATE,
+  TRANSFER,
+  DELETE,
 ];

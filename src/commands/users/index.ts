@@ -1,6 +1,8 @@
 import { listRecords } from '../../api/resource.js';
 import type { Resource } from '../generic/resource.js';
 import { listVerb } from '../generic/verbs.js';
+import { CREATE, STATE_VERBS, UPDATE } from './admin.js';
+import { GET, ME, PROJECTS } from './read.js';
 
 const USERS: Resource = { path: '/users', params: {}, columns: ['id', 'username', 'name', 'state'] };
 
@@ -24,4 +26,10 @@ export const commands = [
       listRecords(http, path, query.search === undefined && query.username === undefined ? { ...query, pagination: 'keyset' } : query),
     examples: ['svc users list --all -o ndjson', 'svc users list --search jdoe --fields id,username,state'],
   }),
+  GET,
+  ME,
+  PROJECTS,
+  CREATE,
+  UPDATE,
+  ...STATE_VERBS,
 ];

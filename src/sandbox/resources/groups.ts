@@ -11,7 +11,7 @@ import { iso } from '../util.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
 
-function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
+export function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: g.id,
     web_url: `${w.base()}/groups/${g.fullPath}`,
@@ -40,7 +40,7 @@ function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string
     organization_id: 1,
     shared_runners_setting: 'enabled',
     archived: false,
-    marked_for_deletion_on: null,
+    marked_for_deletion_on: g.markedForDeletionOn ?? null,
   };
   if (viewer?.isAdmin) out.repository_storage = g.storage;
   return out;
@@ -50,7 +50,7 @@ function visibleGroupsBy(ctx: Ctx, key: 'name' | 'path'): number[] {
   const w = ctx.world;
   const user = ctx.user;
   if (user?.isAdmin) return w.groupsSortedBy(key);
-  return w.groupsSortedBy(key).filter((g) => canReadGroup(user, w.groups.get(g)!));
+  return w.groupsSortedBy(key).filter((g) => canReadGroup(w, user, w.groups.get(g)!));
 }
 
 export function mountGroups({ root, group }: Mounts): void {
@@ -139,7 +139,9 @@ function sendGroups(ctx: Ctx, ids: number[]): void {
   const search = strParam(ctx, 'search')?.toLowerCase();
   const list = ids
     .map((id) => w.groups.get(id)!)
-    .filter((g) => canReadGroup(ctx.user, g) && (!search || g.name.toLowerCase().includes(search) || g.path.toLowerCase().includes(search)))
+    .filter(
+      (g) => canReadGroup(w, ctx.user, g) && (!search || g.name.toLowerCase().includes(search) || g.path.toLowerCase().includes(search)),
+    )
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
   const page = offsetPage(ctx, list.length, (off, lim) => list.slice(off, off + lim));
   sendList(

@@ -6,10 +6,12 @@ import { mountBranches } from './branches.js';
 import { mountCommits } from './commits.js';
 import { mountDeployTokens } from './deploy-tokens.js';
 import { mountFiles } from './files.js';
+import { mountGroupWrites } from './group-writes.js';
 import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
 import { mountJobs } from './jobs.js';
+import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountMergeRequests } from './merge-requests.js';
@@ -28,6 +30,7 @@ import { mountSharing } from './sharing.js';
 import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
+import { mountUserWrites } from './user-writes.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
 
@@ -37,6 +40,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountImports,
   mountSharing,
   mountMembers,
+  mountMemberWrites,
   mountIssues,
   mountNotes,
   mountMergeRequests,
@@ -51,7 +55,9 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountReleases,
   mountVariables,
   mountUsers,
+  mountUserWrites,
   mountGroups,
+  mountGroupWrites,
   mountNamespaces,
   mountSnippets,
   mountStorageMoves,

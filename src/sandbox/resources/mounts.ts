@@ -66,6 +66,6 @@ function resolveProject(ctx: Ctx): ProjectRec {
 
 function resolveGroup(ctx: Ctx): GroupRec {
   const g = ctx.world.findGroup(ctx.p.id!);
-  if (!g || !canReadGroup(ctx.user, g)) throw E.notFound('Group');
+  if (!g || !canReadGroup(ctx.world, ctx.user, g)) throw E.notFound('Group');
   return g;
 }

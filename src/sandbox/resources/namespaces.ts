@@ -65,7 +65,7 @@ export function canUseNamespace(ctx: Ctx, ns: NamespaceRef): boolean {
   const user = ctx.user!;
   if (user.isAdmin) return true;
   if (ns.kind === 'user') return ns.owner === user.id;
-  return groupRole(user.id, ctx.world.groups.get(ns.owner)!) > 0;
+  return groupRole(ctx.world, user.id, ctx.world.groups.get(ns.owner)!) > 0;
 }
 
 export function mountNamespaces({ root }: Mounts): void {

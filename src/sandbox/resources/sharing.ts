@@ -25,7 +25,7 @@ const shares = storeFor(
 function seededShareGroup(w: World, pid: number): number | null {
   const p = w.projects.get(pid);
   if (!p?.seeded || pid % 4 !== 1) return null;
-  const gid = 1 + ((pid + 1) % w.groups.size);
+  const gid = 1 + ((pid + 1) % w.seededGroupCount);
   return p.nsKind === 'group' && p.nsOwner === gid ? null : gid;
 }
 
@@ -44,7 +44,7 @@ export function mountSharing({ project }: Mounts): void {
     if (missing.length > 0) throw E.missing(...missing);
     if (!(ACCESS_LEVELS as readonly number[]).includes(access!)) throw E.notValid('group_access');
     const g = ctx.world.groups.get(gid!);
-    if (!g || !canReadGroup(ctx.user, g)) throw E.notFound('Group');
+    if (!g || !canReadGroup(ctx.world, ctx.user, g)) throw E.notFound('Group');
     const store = shares(ctx.world);
     if (store.get(p.id, g.id)) throw new ApiError(409, { message: 'Group already shared with this group' });
     const expires = strParam(ctx, 'expires_at') ?? null;

@@ -17,7 +17,7 @@ export function projectLevel(ctx: Ctx, p: ProjectRec): number {
 }
 
 export function groupLevel(ctx: Ctx, g: GroupRec): number {
-  return ctx.user!.isAdmin ? OWNER : groupRole(ctx.user!.id, g);
+  return ctx.user!.isAdmin ? OWNER : groupRole(ctx.world, ctx.user!.id, g);
 }
 
 const stores = new WeakMap<Core, TokenStore>();

@@ -26,7 +26,7 @@ export function userBasic(w: World, u: UserRec): Record<string, unknown> {
 }
 
 /** The full user; admins and the user themself also see the private fields. */
-function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<string, unknown> {
+export function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
     ...userBasic(w, u),
     created_at: iso(u.createdAt),
@@ -49,7 +49,7 @@ function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<string, 
       last_sign_in_at: iso(u.updatedAt),
       confirmed_at: iso(u.createdAt),
       two_factor_enabled: false,
-      external: false,
+      external: u.external ?? false,
       namespace_id: w.namespaceId('user', u.id),
       updated_at: iso(u.updatedAt),
     });
@@ -57,8 +57,8 @@ function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<string, 
   return out;
 }
 
-/** Rendered list entries by `<id>:<a|b>`; users never change, and every admin sees the same fields. */
-const listTexts = storeFor(() => new Map<string, string>());
+/** Rendered list entries by `<id>:<a|b>` (every admin sees the same fields); cleared when a user changes. */
+export const listTexts = storeFor(() => new Map<string, string>());
 
 /** Lists give admins the full user and everyone else the basic one. */
 function listEntity(ctx: Ctx, u: UserRec): string {

@@ -183,7 +183,7 @@ export function mountVariables({ root, project, group }: Mounts): void {
   });
   mountPlace(group, '/variables', 'user', (ctx, g) => {
     const user = ctx.user!;
-    if (!user.isAdmin && groupRole(user.id, g) < OWNER) throw E.forbidden();
+    if (!user.isAdmin && groupRole(ctx.world, user.id, g) < OWNER) throw E.forbidden();
     return { owner: `group:${g.id}`, model: 'GroupVariable', scoped: ctx.core.opts.tier === 'premium' };
   });
   mountPlace(root, '/admin/ci/variables', 'admin', () => ({ owner: 'instance', model: 'InstanceVariable', scoped: false }));

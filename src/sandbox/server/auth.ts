@@ -1,6 +1,7 @@
 // Credentials: where each kind of token may be sent, expiry and revocation
 // of OAuth tokens, scopes, sudo (reference §4).
 import type { IncomingMessage } from 'node:http';
+import { admitAccount } from '../access.js';
 import type { AccessTokenRec } from '../store/records.js';
 import type { Ctx, TokenRec } from './context.js';
 import { ApiError, E } from './errors.js';
@@ -38,6 +39,7 @@ export function authenticate(ctx: Ctx, tokens: Map<string, TokenRec>): void {
     if (!target) throw new ApiError(404, { message: `404 User with ID or username '${sudo}' Not Found` });
     ctx.user = target;
   }
+  if (ctx.token) admitAccount(ctx.world, ctx.world.users.get(ctx.token.userId));
   if (route.auth !== 'public' && !ctx.user) throw E.unauthorized();
   if (route.auth === 'admin' && !ctx.user!.isAdmin) throw E.forbidden();
 }

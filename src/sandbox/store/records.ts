@@ -6,10 +6,13 @@ export interface UserRec {
   username: string;
   name: string;
   email: string;
-  state: 'active' | 'blocked';
+  state: 'active' | 'blocked' | 'deactivated' | 'banned';
   isAdmin: boolean;
   createdAt: number;
   updatedAt: number;
+  /** Last authenticated request (the service's `last_activity_on`); seeded users have none. */
+  lastActivityAt?: number;
+  external?: boolean;
 }
 
 export interface GroupRec {
@@ -25,6 +28,8 @@ export interface GroupRec {
   createdAt: number;
   storage: string;
   readOnly: boolean;
+  /** Set by a delayed deletion (YYYY-MM-DD). */
+  markedForDeletionOn?: string;
 }
 
 export interface ProjectRec {

@@ -5,6 +5,7 @@
 import { canReadGroup, canReadProject, groupRole } from '../access.js';
 import { hash32, insertSorted, removeSorted, rng } from '../util.js';
 import { ProjectOrders } from './project-order.js';
+import { Memberships } from './memberships.js';
 import { Repositories } from './repository.js';
 import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './records.js';
 import { seedGroups, seedProjects, seedSnippets, seedUsers } from './seed.js';
@@ -45,8 +46,17 @@ export class World {
   readonly projectOrders = new ProjectOrders(this);
   /** The synthetic repositories of every project. */
   readonly repos = new Repositories(this);
+  /** Memberships written through the API (access.ts reads them over the seeded ones). */
+  readonly memberships = new Memberships();
   /** Spacing of seeded creation times. */
   readonly step: number;
+  /** Groups and users seeded at start: a seeded user's namespace id is the seeded group count plus the user id. */
+  readonly seededGroupCount: number;
+  readonly seededUserCount: number;
+  /** Namespaces created through the API (groups, users) take ids from one sequence after the seeded ones. */
+  private nextNamespaceId: number;
+  private readonly createdUserNamespaces = new Map<number, number>(); // created user id → namespace id
+  private readonly namespaceUsers = new Map<number, number>(); // namespace id → created user id
   private readonly visibleCache = new Map<number, number[]>();
   private readonly groupCache = new Map<number, number[]>();
   private readonly userSortCache = new Map<string, number[]>();
@@ -68,6 +78,9 @@ export class World {
     seedGroups(this, 6 + Math.floor(n / 100));
     seedProjects(this, n, opts.spreadStorages);
     seedSnippets(this, 10 + Math.floor(n / 100), opts.spreadStorages);
+    this.seededGroupCount = this.groups.size;
+    this.seededUserCount = this.users.size;
+    this.nextNamespaceId = this.seededGroupCount + this.seededUserCount + 1;
   }
 
   h(...xs: number[]): number {
@@ -92,7 +105,8 @@ export class World {
 
   /** Namespace id: groups share their id; user namespaces follow the seeded groups. */
   namespaceId(kind: 'group' | 'user', owner: number): number {
-    return kind === 'group' ? owner : this.groups.size + owner;
+    if (kind === 'group') return owner;
+    return this.createdUserNamespaces.get(owner) ?? this.seededGroupCount + owner;
   }
 
   namespaceCount(): number {
@@ -101,10 +115,38 @@ export class World {
 
   /** The namespace of an integer id. */
   namespaceById(id: number): { kind: 'group' | 'user'; owner: number } | null {
-    const G = this.groups.size;
-    if (id >= 1 && id <= G) return { kind: 'group', owner: id };
-    const uid = id - G;
-    return this.users.get(uid) ? { kind: 'user', owner: uid } : null;
+    if (this.groups.get(id)) return { kind: 'group', owner: id };
+    const created = this.namespaceUsers.get(id);
+    if (created !== undefined) return { kind: 'user', owner: created };
+    const uid = id - this.seededGroupCount;
+    return uid >= 1 && uid <= this.seededUserCount && this.users.get(uid) ? { kind: 'user', owner: uid } : null;
+  }
+
+  /** A group created through the API: its id is the next namespace id. */
+  addGroup(g: Omit<GroupRec, 'id'>): GroupRec {
+    const rec = { ...g, id: this.nextNamespaceId++ };
+    this.groups.insert(rec);
+    this.groupsByPath.set(rec.fullPath.toLowerCase(), rec.id);
+    if (rec.parentId !== null) this.groupChildren.set(rec.parentId, [...(this.groupChildren.get(rec.parentId) ?? []), rec.id]);
+    this.accessChanged();
+    return rec;
+  }
+
+  /** After a user's name or username changed: the orderings of users are recomputed. */
+  usersChanged(): void {
+    this.userSortCache.clear();
+  }
+
+  /** A user created through the API, with the next namespace id for their personal namespace. */
+  addUser(u: Omit<UserRec, 'id'>): UserRec {
+    const rec = { ...u, id: this.users.nextId() };
+    this.users.insert(rec);
+    this.usersByName.set(rec.username.toLowerCase(), rec.id);
+    const namespaceId = this.nextNamespaceId++;
+    this.createdUserNamespaces.set(rec.id, namespaceId);
+    this.namespaceUsers.set(namespaceId, rec.id);
+    this.userSortCache.clear();
+    return rec;
   }
 
   addProject(p: ProjectRec): void {
@@ -166,6 +208,13 @@ export class World {
     this.projectOrders.moved(p, previous);
   }
 
+  /** After a membership or a group changed: every cached view of who sees what is recomputed. */
+  accessChanged(): void {
+    this.groupCache.clear();
+    this.groupOrders.clear();
+    this.invalidateVisibility();
+  }
+
   invalidateVisibility(): void {
     this.visibleCache.clear();
     this.projectOrders.viewersChanged();
@@ -212,7 +261,7 @@ export class World {
     const key = user ? (user.isAdmin ? -1 : user.id) : 0;
     let list = this.groupCache.get(key);
     if (!list) {
-      list = this.groups.filter((g) => canReadGroup(user, g)).map((g) => g.id);
+      list = this.groups.filter((g) => canReadGroup(this, user, g)).map((g) => g.id);
       this.groupCache.set(key, list);
     }
     return list;
@@ -220,7 +269,7 @@ export class World {
 
   /** Namespace ids a non-admin user may use: member groups, then the personal namespace. */
   userNamespaceIds(user: UserRec): number[] {
-    const list = this.groups.filter((g) => groupRole(user.id, g) > 0).map((g) => g.id);
+    const list = this.groups.filter((g) => groupRole(this, user.id, g) > 0).map((g) => g.id);
     list.push(this.namespaceId('user', user.id));
     return list;
   }
