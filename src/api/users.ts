@@ -21,7 +21,7 @@ export function getCurrentUser(http: HttpClient): Promise<CurrentUser> {
 
 /** A user given by id or username, as the id the service's paths take; an unknown username is exit 5. */
 export async function resolveUserId(http: HttpClient, user: string): Promise<number> {
-  const text = user.trim();
+  const text = user.trim().replace(/^@/, '');
   if (/^\d+$/.test(text)) return Number(text);
   const { data } = await http.request<UserSummary[]>({ path: '/users', query: { username: text } });
   const found = Array.isArray(data) ? data[0] : undefined;

@@ -107,7 +107,7 @@ describe('issues create', () => {
 
   it('exits 5 for an unknown assignee or milestone, and 4 without the right to create', async () => {
     const user = await suite.run(['issues', 'create', '3', '--title', 't', '--assignee', 'nobody'], { input: '' });
-    expect(user.stderr).toBe("svc: no user with the username 'nobody'\n");
+    expect(user.stderr).toBe("svc: no user with username 'nobody'\n");
     expect(user.exitCode).toBe(5);
     const milestone = await suite.run(['issues', 'create', '3', '--title', 't', '--milestone', 'v9'], { input: '' });
     expect(milestone.stderr).toBe('svc: POST /projects/3/issues failed: 404 Milestone Not Found\n');

@@ -3,9 +3,8 @@ import { defineCommand } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import type { QueryParams } from '../../http/encode.js';
 import { recordWriteVerb, withRole, writeResult } from '../generic/record-write.js';
-import { groupId } from '../projects/lifecycle.js';
 import { VISIBILITIES } from '../projects/shared/resource.js';
-import { requiredTextParser } from '../shared/args.js';
+import { groupId, requiredTextParser } from '../shared/args.js';
 import { GROUP_FIELDS, GROUPS } from './shared/resource.js';
 
 const changed = (params: QueryParams) => Object.keys(params).join(', ');

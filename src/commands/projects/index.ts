@@ -5,7 +5,8 @@ import { actionVerb, getVerb, listVerb, writeVerb } from '../generic/verbs.js';
 import { requiredTextParser } from '../shared/args.js';
 import { DELETE } from './delete.js';
 import { IMPORT } from './import.js';
-import { ARCHIVE, FORK, groupId, RESTORE, SHARE, TRANSFER, UNARCHIVE, UPDATE } from './lifecycle.js';
+import { ARCHIVE, FORK, RESTORE, SHARE, TRANSFER, UNARCHIVE, UPDATE } from './lifecycle.js';
+import { groupId } from '../shared/args.js';
 import { LIST } from './list.js';
 import { PROJECTS, VISIBILITIES } from './shared/resource.js';
 

@@ -1,18 +1,11 @@
-import { getGroup } from '../../api/groups.js';
 import { getNamespace } from '../../api/namespaces.js';
 import type { HttpClient } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
 import { recordWriteVerb } from '../generic/record-write.js';
 import type { Resource } from '../generic/resource.js';
 import { accessLevel, accessLevelName, isoDate } from '../shared/access-level.js';
-import { requiredTextParser } from '../shared/args.js';
+import { groupId, requiredTextParser } from '../shared/args.js';
 import { PROJECTS, VISIBILITIES } from './shared/resource.js';
-
-/** A group by id or full path, as the id the service takes. */
-export async function groupId(http: HttpClient, group: unknown): Promise<string | number> {
-  const text = String(group).trim();
-  return /^\d+$/.test(text) ? text : (await getGroup(http, text)).id;
-}
 
 /** The fork endpoint takes the namespace by path here; an id is looked up first. */
 async function namespacePath(http: HttpClient, namespace: unknown): Promise<string> {

@@ -1,3 +1,5 @@
+import { getGroup } from '../../api/groups.js';
+import type { HttpClient } from '../../http/client.js';
 import { UsageError } from '../../errors.js';
 import type { PathParam } from '../generic/resource.js';
 
@@ -43,4 +45,10 @@ export function idDigits(name: string, value: string): string {
   const trimmed = value.trim();
   if (!/^\d+$/.test(trimmed) || /^0+$/.test(trimmed)) throw new UsageError(`invalid ${name} '${value}': expected a positive whole number`);
   return trimmed.replace(/^0+/, '');
+}
+
+/** A group by id or full path, as the id the service takes. */
+export async function groupId(http: HttpClient, group: unknown): Promise<string | number> {
+  const text = String(group).trim();
+  return /^\d+$/.test(text) ? text : (await getGroup(http, text)).id;
 }

@@ -1,10 +1,9 @@
 import { TOKEN_KINDS, type TokenKind, type TokenSet } from '../../api/tokens.js';
-import { getCurrentUser } from '../../api/users.js';
+import { getCurrentUser, resolveUserId } from '../../api/users.js';
 import type { OptionSpec } from '../../cli/spec.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
-import { userIds } from '../issues/shared/users.js';
 import { projectRef, requiredTextParser } from '../shared/args.js';
 
 export interface TargetFlags {
@@ -74,8 +73,8 @@ export async function resolveTarget(http: HttpClient, opts: TargetFlags): Promis
     const me = await getCurrentUser(http);
     return { owner: { type: 'user', id: me.id }, kind, label: `${label} of ${me.username}`, role: 'administrator' };
   }
-  const [id] = await userIds(http, [opts.user as string]);
-  return { owner: { type: 'user', id: id as number }, kind, label: `${label} of user ${opts.user}`, role: 'administrator' };
+  const id = await resolveUserId(http, opts.user as string);
+  return { owner: { type: 'user', id }, kind, label: `${label} of user ${opts.user}`, role: 'administrator' };
 }
 
 /**

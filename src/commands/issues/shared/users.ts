@@ -1,5 +1,4 @@
-import { listRecords } from '../../../api/resource.js';
-import { SvcError, ExitCode } from '../../../errors.js';
+import { resolveUserId } from '../../../api/users.js';
 import type { HttpClient } from '../../../http/client.js';
 import type { QueryParams } from '../../../http/encode.js';
 
@@ -22,17 +21,6 @@ export function userParams(opts: Record<string, unknown>): QueryParams {
 }
 
 /** Writes take user ids: a username is looked up once (`GET /users?username=`). */
-export async function userIds(http: HttpClient, users: string[]): Promise<number[]> {
-  const ids: number[] = [];
-  for (const user of users) {
-    if (isId(user)) {
-      ids.push(Number(user));
-      continue;
-    }
-    const first = await listRecords<{ id: number }>(http, '/users', { username: user.replace(/^@/, '') }).next();
-    const match = first.done ? undefined : first.value.items[0];
-    if (!match) throw new SvcError(`no user with the username '${user}'`, ExitCode.notFound);
-    ids.push(match.id);
-  }
-  return ids;
+export function userIds(http: HttpClient, users: string[]): Promise<number[]> {
+  return Promise.all(users.map((user) => resolveUserId(http, user)));
 }
