@@ -57,6 +57,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./tags/index.js'),
   },
   {
+    name: 'commits',
+    summary: "List a repository's commits (by ref, path, time, author) and show one",
+    load: () => import('./commits/index.js'),
+  },
+  {
     name: 'jobs',
     summary: 'List and show jobs, read their logs, retry, cancel and play them, download their artifacts',
     load: () => import('./jobs/index.js'),
