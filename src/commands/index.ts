@@ -61,6 +61,7 @@ export const NOUNS: NounEntry[] = [
     summary: "List a repository's commits (by ref, path, time, author) and show one",
     load: () => import('./commits/index.js'),
   },
+  { name: 'repo', summary: 'Browse a repository: list the directories and files of its tree', load: () => import('./repo/index.js') },
   {
     name: 'jobs',
     summary: 'List and show jobs, read their logs, retry, cancel and play them, download their artifacts',

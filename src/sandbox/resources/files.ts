@@ -73,7 +73,8 @@ function fileHeaders(
   };
 }
 
-function branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string {
+/** The branch whose files a ref reads: itself, or the branch its commit lies on (a tag, a SHA). */
+export function branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string {
   const r = ref === 'HEAD' ? 'main' : ref;
   return ctx.world.repos.hasBranch(p.id, r) ? r : ctx.world.repos.branchForSha(p.id, sha);
 }

@@ -25,6 +25,7 @@ import { mountSharing } from './sharing.js';
 import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
+import { mountTree } from './tree.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
 
@@ -42,6 +43,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountBranches,
   mountCommits,
   mountTags,
+  mountTree,
   mountPipelines,
   mountPipelineActions,
   mountJobs,
