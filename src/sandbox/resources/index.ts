@@ -7,6 +7,7 @@ import { mountFiles } from './files.js';
 import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
+import { mountJobArtifacts } from './job-artifacts.js';
 import { mountJobs } from './jobs.js';
 import { mountMembers } from './members.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
@@ -47,6 +48,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountPipelines,
   mountPipelineActions,
   mountJobs,
+  mountJobArtifacts,
   mountReleases,
   mountVariables,
   mountUsers,
