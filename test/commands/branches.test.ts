@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer } from '../drills/scripted-server.js';
-import { isolatedEnv, svc } from '../support/harness.js';
+import { BIN, isolatedEnv, svc } from '../support/harness.js';
+import { spawnPty } from '../support/pty.js';
+import { sandboxEnv } from '../support/sandbox.js';
 import { onlyRequest, useSandbox } from './support.js';
 
 const suite = useSandbox({ projects: 10 });
@@ -115,6 +117,38 @@ describe('branches create, get and delete', () => {
       'svc: Delete branch develop of project 2: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n',
     ]);
     expect(suite.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
+});
+
+describe('branches delete on a terminal', () => {
+  const terminalEnv = () => ({ ...isolatedEnv({ env: sandboxEnv(suite.sandbox) }), TERM: 'xterm-256color', NO_COLOR: '1' });
+
+  it('asks first: anything but y leaves the branch (exit 1), y deletes it', async () => {
+    suite.sandbox.clearRequests();
+    const refused = spawnPty(['node', BIN, 'branches', 'delete', '5', 'fix/issue-1'], { env: terminalEnv() });
+    await refused.waitFor('? [y/N] ');
+    refused.write('n\r');
+    const no = await refused.exit();
+    expect([no.exitCode, no.output]).toEqual([
+      1,
+      'Delete branch fix/issue-1 of project 5? [y/N] n\r\nsvc: Delete branch fix/issue-1 of project 5: not confirmed, nothing was changed\r\n',
+    ]);
+    expect(suite.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+
+    const agreed = spawnPty(['node', BIN, 'branches', 'delete', '5', 'fix/issue-1'], { env: terminalEnv() });
+    await agreed.waitFor('? [y/N] ');
+    agreed.write('y\r');
+    const yes = await agreed.exit();
+    expect([yes.exitCode, yes.output]).toEqual([
+      0,
+      'Delete branch fix/issue-1 of project 5? [y/N] y\r\ndeleted branch fix/issue-1 of project 5\r\n',
+    ]);
+    expect(
+      suite
+        .requests()
+        .filter((r) => r.method === 'DELETE')
+        .map((r) => r.rawPath),
+    ).toEqual(['/api/v4/projects/5/repository/branches/fix%2Fissue-1']);
   });
 });
 
