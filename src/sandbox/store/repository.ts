@@ -65,7 +65,7 @@ export class Repositories {
   }
 
   addBranch(pid: number, name: string, sha: string): void {
-    this.deletedBranches.get(pid)?.delete(name);
+    if (BRANCHES.includes(name)) this.hide(this.deletedBranches, pid, name);
     let m = this.createdBranches.get(pid);
     if (!m) {
       m = new Map();
@@ -77,9 +77,7 @@ export class Repositories {
   removeBranch(pid: number, name: string): boolean {
     if (this.createdBranches.get(pid)?.delete(name)) return true;
     if (!this.hasBranch(pid, name)) return false;
-    const gone = this.deletedBranches.get(pid) ?? new Set<string>();
-    gone.add(name);
-    this.deletedBranches.set(pid, gone);
+    this.hide(this.deletedBranches, pid, name);
     return true;
   }
 
@@ -176,14 +174,19 @@ export class Repositories {
   removeTag(pid: number, name: string): boolean {
     if (this.createdTags.get(pid)?.delete(name)) return true;
     if (!TAGS.some((t) => t.name === name) || this.deletedTags.get(pid)?.has(name)) return false;
-    const gone = this.deletedTags.get(pid) ?? new Set<string>();
-    gone.add(name);
-    this.deletedTags.set(pid, gone);
+    this.hide(this.deletedTags, pid, name);
     return true;
   }
 
+  /** Marks a seeded name as gone (deleted, or replaced by one created through the API). */
+  private hide(hidden: Map<number, Set<string>>, pid: number, name: string): void {
+    const names = hidden.get(pid) ?? new Set<string>();
+    names.add(name);
+    hidden.set(pid, names);
+  }
+
   addTag(pid: number, tag: TagRec): void {
-    this.deletedTags.get(pid)?.delete(tag.name);
+    if (TAGS.some((t) => t.name === tag.name)) this.hide(this.deletedTags, pid, tag.name);
     let m = this.createdTags.get(pid);
     if (!m) {
       m = new Map();

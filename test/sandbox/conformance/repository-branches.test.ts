@@ -52,11 +52,15 @@ describe('§7 branches: create and delete', () => {
     expect([r.status, r.json]).toEqual([405, { message: 'Protected branch cant be removed' }]);
   });
 
-  it('a deleted seeded branch leaves the list, and its name can be created again', async () => {
+  it('a deleted seeded branch leaves the list; its name created again is listed once, and can be deleted again', async () => {
     expect((await c.call('/projects/3/repository/branches/fix%2Fissue-1', { as: 'user', method: 'DELETE' })).status).toBe(204);
     expect(names(await c.call('/projects/3/repository/branches', { as: 'user' }))).not.toContain('fix/issue-1');
     const r = await c.call('/projects/3/repository/branches', { as: 'user', method: 'POST', json: { branch: 'fix/issue-1', ref: 'main' } });
-    expect(r.status).toBe(201);
+    const main = await c.call('/projects/3/repository/branches/main', { as: 'user' });
+    expect([r.status, r.json.commit.id]).toEqual([201, main.json.commit.id]);
+    expect(names(await c.call('/projects/3/repository/branches?search=^fix/', { as: 'user' }))).toEqual(['fix/issue-1']);
+    expect((await c.call('/projects/3/repository/branches/fix%2Fissue-1', { as: 'user', method: 'DELETE' })).status).toBe(204);
+    expect(names(await c.call('/projects/3/repository/branches?search=^fix/', { as: 'user' }))).toEqual([]);
   });
 
   it('a reader who is not a member of a public project may not create: 403', async () => {

@@ -36,6 +36,25 @@ describe('§7 tags: writes', () => {
   });
 });
 
+describe('§7 tags: a seeded name deleted and created again', () => {
+  it('is listed once, at its new target, and a second delete removes it', async () => {
+    expect((await c.call('/projects/3/repository/tags/v2.0.0-rc.1', { as: 'admin', method: 'DELETE' })).status).toBe(204);
+    const made = await c.call('/projects/3/repository/tags', {
+      as: 'admin',
+      method: 'POST',
+      json: { tag_name: 'v2.0.0-rc.1', ref: 'main' },
+    });
+    const main = await c.call('/projects/3/repository/branches/main', { as: 'admin' });
+    expect([made.status, made.json.commit.id]).toEqual([201, main.json.commit.id]);
+    const listed = await c.call('/projects/3/repository/tags?search=rc', { as: 'admin' });
+    expect(listed.json.map((t: { name: string; commit: { id: string } }) => [t.name, t.commit.id])).toEqual([
+      ['v2.0.0-rc.1', main.json.commit.id],
+    ]);
+    expect((await c.call('/projects/3/repository/tags/v2.0.0-rc.1', { as: 'admin', method: 'DELETE' })).status).toBe(204);
+    expect(names(await c.call('/projects/3/repository/tags?search=rc', { as: 'admin' }))).toEqual([]);
+  });
+});
+
 describe('§7 tags: keyset pages', () => {
   it('pagination=keyset: rel="next" with page_token=<last name> after a full page; an unknown token is 422', async () => {
     const first = await c.call('/projects/2/repository/tags?order_by=name&sort=asc&pagination=keyset&per_page=2', { as: 'user' });
