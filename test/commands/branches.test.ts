@@ -22,6 +22,10 @@ describe('branches list', () => {
     const regex = await suite.run(['branches', 'list', '2', '--regex', '^f[a-z]+/[a-z]+-\\d$', '-o', 'json']);
     expect(names(regex.stdout)).toEqual(['fix/issue-1']);
 
+    const recent = await suite.run(['branches', 'list', '2', '--sort', 'updated_desc', '--limit', '2', '-o', 'json']);
+    expect(names(recent.stdout)).toEqual(['main', 'fix/issue-1']);
+    expect(onlyRequest(suite, 'GET', /branches/).rawQuery).toBe('sort=updated_desc&per_page=2');
+
     const table = await suite.run(['branches', 'list', '2', '--search', 'main']);
     const commit = JSON.parse((await suite.run(['branches', 'get', '2', 'main', '-o', 'json'])).stdout) as {
       commit: { short_id: string; committed_date: string };

@@ -27,6 +27,12 @@ export const commands = [
         parse: requiredTextParser('--search'),
       },
       { flags: '--regex <pattern>', key: 'regex', help: 'only branches whose name matches this RE2 regular expression' },
+      {
+        flags: '--sort <order>',
+        key: 'sort',
+        help: 'name_asc (the default), or by the time of the head commit: updated_asc or updated_desc',
+        choices: ['name_asc', 'updated_asc', 'updated_desc'],
+      },
     ],
     examples: ['svc branches list acme/platform/api --search ^feature/', 'svc branches list 42 --regex "^release/[0-9]+" -o json'],
   }),
