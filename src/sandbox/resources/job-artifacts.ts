@@ -10,6 +10,7 @@ import { intSeg, strParam } from '../server/params.js';
 import { sendText } from '../server/respond.js';
 import type { JobRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
+import { sha1 } from '../util.js';
 import { requireAbility } from './guards.js';
 import { jobState, pipelineJobs } from './job-states.js';
 import { artifactArchive, jobById } from './jobs.js';
@@ -80,7 +81,7 @@ function sendEntry(ctx: Ctx, job: JobRec, path: string): void {
   if (!content) throw E.notFound();
   const name = path.split('/').pop()!;
   const type = name.endsWith('.txt') ? 'text/plain; charset=utf-8' : 'application/octet-stream';
-  sendText(ctx, 200, content, type, { 'Content-Disposition': `attachment; filename="${name}"` });
+  sendText(ctx, 200, content, type, { 'Content-Disposition': `attachment; filename="${name}"`, ETag: `"${sha1(content)}"` });
 }
 
 export function mountJobArtifacts({ project }: Mounts): void {

@@ -1,5 +1,6 @@
 // Artifacts by ref and single files: service-endpoints.md §4 (Artifacts).
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ describe('§4 artifacts by ref: GET …/jobs/artifacts/:ref_name/download?job=',
 });
 
 describe('§4 one file: GET …/jobs/:job_id/artifacts/*artifact_path and …/jobs/artifacts/:ref_name/raw/*artifact_path?job=', () => {
-  it('answers the file as it is inside the archive, as an attachment with its length', async () => {
+  it('answers the file as it is inside the archive, as an attachment with its length and a strong ETag', async () => {
     const r = await c.call('/projects/2/jobs/7/artifacts/build/output.bin', { as: 'user' });
     expect(r.status).toBe(200);
     expect(r.buf.equals(await fromArchive(7, 'build/output.bin'))).toBe(true);
@@ -61,6 +62,7 @@ describe('§4 one file: GET …/jobs/:job_id/artifacts/*artifact_path and …/jo
       'attachment; filename="output.bin"',
       String(r.buf.length),
     ]);
+    expect(r.headers.etag).toBe(`"${createHash('sha1').update(r.buf).digest('hex')}"`);
   });
 
   it('by ref and job name, with a job token: the same file of the latest successful job', async () => {
