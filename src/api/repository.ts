@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
-import type { ApiResponse, HttpClient } from '../http/client.js';
-import { apiPath } from '../http/encode.js';
+import type { ApiResponse, HttpClient, Page } from '../http/client.js';
+import { apiPath, type QueryParams } from '../http/encode.js';
+import { isMissingRoute } from './storage-moves.js';
 import type { RepositoryFile } from './types.js';
 
 /** File paths may hold `/` and `+`; `apiPath` encodes each as one segment. */
@@ -18,4 +19,28 @@ export function streamRepositoryFile(http: HttpClient, project: string, filePath
     query: { ref },
     responseType: 'stream',
   });
+}
+
+/**
+ * A branch's commits from the spec's route; an instance without that route (Grape's catch-all
+ * 404, not `404 Branch Not Found`) lists the same commits from `/repository/commits?ref_name=`.
+ */
+export async function* branchCommitPages<T>(
+  http: HttpClient,
+  project: string,
+  branch: string,
+  query: QueryParams,
+): AsyncGenerator<Page<T>> {
+  const pages = http.pages<T>(apiPath`/projects/${project}/branches/${branch}/commits`, query);
+  let first: IteratorResult<Page<T>>;
+  try {
+    first = await pages.next();
+  } catch (error) {
+    if (!isMissingRoute(error)) throw error;
+    yield* http.pages<T>(apiPath`/projects/${project}/repository/commits`, { ...query, ref_name: branch });
+    return;
+  }
+  if (first.done) return;
+  yield first.value;
+  yield* pages;
 }

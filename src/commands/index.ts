@@ -46,8 +46,22 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./pipeline/index.js'),
   },
   { name: 'files', summary: 'Read repository files (metadata, or the raw bytes)', load: () => import('./files/index.js') },
-  { name: 'branches', summary: "List a branch's commits (names with / and + work as typed)", load: () => import('./branches/index.js') },
-  { name: 'tags', summary: 'Show repository tags (names with / and + work as typed)', load: () => import('./tags/index.js') },
+  {
+    name: 'branches',
+    summary: 'List, show, create and delete branches, and list their commits (names with / and + work as typed)',
+    load: () => import('./branches/index.js'),
+  },
+  {
+    name: 'tags',
+    summary: 'List, show, create and delete repository tags (names with / and + work as typed)',
+    load: () => import('./tags/index.js'),
+  },
+  {
+    name: 'commits',
+    summary: "List a repository's commits (by ref, path, time, author) and show one",
+    load: () => import('./commits/index.js'),
+  },
+  { name: 'repo', summary: 'Browse a repository: list the directories and files of its tree', load: () => import('./repo/index.js') },
   {
     name: 'jobs',
     summary: 'List and show jobs, read their logs, retry, cancel and play them, download their artifacts',

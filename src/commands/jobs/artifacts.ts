@@ -5,12 +5,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context, Io } from '../../context.js';
+import { downloadArtifactFile, downloadRefArtifactFile, downloadRefArtifacts } from '../../api/job-artifacts.js';
 import { downloadJobArtifacts, getJob } from '../../api/jobs.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
-import type { HttpClient } from '../../http/client.js';
+import type { ApiResponse, HttpClient } from '../../http/client.js';
 import { defineCommand } from '../../cli/spec.js';
-import { idDigits, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
+import { idDigits, PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 import { describeFsError } from '../shared/local-file.js';
 import { byteProgress, formatBytes } from '../shared/progress.js';
 
@@ -19,68 +20,124 @@ export const DEFAULT_ARTIFACTS_FILE = 'artifacts.zip';
 interface ArtifactsOptions {
   out?: string;
   force?: boolean;
+  ref?: string;
+  job?: string;
+  path?: string;
 }
 
 export const ARTIFACTS = defineCommand<ArtifactsOptions>({
   name: 'artifacts',
-  description: "Download a job's artifact archive to a file, atomically (never a half-written file under the final name)",
+  description:
+    "Download a job's artifact archive, or one file from inside it, to a file, atomically (never a half-written file under the final name)",
   args: [
     { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
-    { name: 'job-id', help: 'job id', parse: (value) => idDigits('job id', value) },
+    { name: 'job-id', help: 'job id; or give --ref and --job', parse: (value) => idDigits('job id', value), optional: true },
   ],
   options: [
-    { flags: '--out <file>', help: `where to save the archive; - for stdout (default: ./${DEFAULT_ARTIFACTS_FILE})` },
+    {
+      flags: '--ref <ref>',
+      help: 'with --job: the branch or tag whose latest successful job is meant',
+      parse: requiredTextParser('--ref'),
+    },
+    { flags: '--job <name>', help: 'with --ref: the name of the job (as in .gitlab-ci.yml)', parse: requiredTextParser('--job') },
+    {
+      flags: '--path <file>',
+      help: 'download only this file from inside the archive (e.g. build/report.txt)',
+      parse: requiredTextParser('--path'),
+    },
+    {
+      flags: '--out <file>',
+      help: `where to save it; - for stdout (default: ./${DEFAULT_ARTIFACTS_FILE}, or the file's name with --path)`,
+    },
     { flags: '--force', help: 'replace the file if it exists' },
   ],
   examples: [
     'svc jobs artifacts acme/platform/api 1234 --out build.zip',
+    'svc jobs artifacts acme/platform/api --ref main --job build --path build/report.txt --out -',
     'CI_JOB_TOKEN=... svc jobs artifacts $CI_PROJECT_ID 1234 --out - | bsdtar -tf -',
   ],
-  run: (ctx, [project, jobId], opts) => run(ctx, project as string, jobId as string, opts),
+  run: (ctx, [project, jobId], opts) => run(ctx, artifactSource(project as string, jobId as string | undefined, opts), opts),
 });
 
-async function run(ctx: Context, project: string, jobId: string, opts: ArtifactsOptions): Promise<void> {
+/** Which artifacts are asked for: a job by id, or the latest successful job of a name on a ref; the archive or one file. */
+interface ArtifactSource {
+  download(http: HttpClient): Promise<ApiResponse<Readable>>;
+  /** Why a 404 most likely came, asking the service where that tells more. */
+  explain(http: HttpClient): Promise<string>;
+  /** What is printed once saved, beside the file and its size. */
+  record: Record<string, unknown>;
+}
+
+function artifactSource(project: string, jobId: string | undefined, opts: ArtifactsOptions): ArtifactSource {
+  const byRef = opts.ref !== undefined || opts.job !== undefined;
+  if (jobId !== undefined && byRef) throw new UsageError('give a job id or --ref with --job, not both');
+  const file = opts.path;
+  const inFile = file === undefined ? '' : `, or no file ${file} in them`;
+  if (jobId !== undefined) {
+    return {
+      download: (http) =>
+        file === undefined ? downloadJobArtifacts(http, project, jobId) : downloadArtifactFile(http, project, jobId, file),
+      explain: async (http) =>
+        http.tokenType === 'job'
+          ? `job ${jobId} has no artifacts${inFile}, or there is no such job`
+          : whyNoArtifacts(http, project, jobId, inFile),
+      record: { job_id: Number.isSafeInteger(Number(jobId)) ? Number(jobId) : jobId, ...(file === undefined ? {} : { path: file }) },
+    };
+  }
+  if (opts.ref === undefined || opts.job === undefined) {
+    throw new UsageError('give a job id, or --ref REF with --job NAME (the latest successful job of that name on a branch or tag)');
+  }
+  const { ref, job } = opts as { ref: string; job: string };
+  return {
+    download: (http) =>
+      file === undefined ? downloadRefArtifacts(http, project, ref, job) : downloadRefArtifactFile(http, project, ref, job, file),
+    explain: async () => `no successful job ${job} with artifacts on ${ref} (a branch or tag name, not a SHA)${inFile}`,
+    record: { ref, job, ...(file === undefined ? {} : { path: file }) },
+  };
+}
+
+async function run(ctx: Context, source: ArtifactSource, opts: ArtifactsOptions): Promise<void> {
+  const what = opts.path === undefined ? 'artifacts' : basename(opts.path);
   if (opts.out === '-') {
-    if (ctx.io.isTTY.stdout) throw new UsageError('--out -: refusing to write a zip archive to a terminal; redirect stdout or give a file');
+    if (ctx.io.isTTY.stdout) {
+      const bytes = opts.path === undefined ? 'a zip archive' : "the file's bytes";
+      throw new UsageError(`--out -: refusing to write ${bytes} to a terminal; redirect stdout or give a file`);
+    }
     const http = await ctx.http();
-    const res = await explainNotFound(http, project, jobId, () => downloadJobArtifacts(http, project, jobId));
-    await transfer(ctx, res.data, contentLength(res.headers), 'artifacts', ctx.stdout, false);
+    const res = await explainNotFound(http, source, () => source.download(http));
+    await transfer(ctx, res.data, contentLength(res.headers), what, ctx.stdout, false);
     return;
   }
-  const target = resolve(opts.out ?? DEFAULT_ARTIFACTS_FILE);
+  const target = resolve(opts.out ?? (opts.path === undefined ? DEFAULT_ARTIFACTS_FILE : basename(opts.path)));
   await checkTarget(target, Boolean(opts.force), opts.out === undefined ? '' : '--out ');
   const partial = await PartialFile.create(target, ctx.io);
   try {
     const http = await ctx.http();
-    const res = await explainNotFound(http, project, jobId, () => downloadJobArtifacts(http, project, jobId));
+    const res = await explainNotFound(http, source, () => source.download(http));
     const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
     await partial.commit();
     ctx.info(`saved ${target} (${formatBytes(size)})`);
-    await ctx.printRecord({ file: target, size, job_id: Number.isSafeInteger(Number(jobId)) ? Number(jobId) : jobId }, ['file', 'size']);
+    await ctx.printRecord({ file: target, size, ...source.record }, ['file', 'size']);
   } finally {
     await partial.discard();
   }
 }
 
-/**
- * The service answers both a job without artifacts and a job that does not exist with a 404:
- * asking for the job itself tells which (a job token may not ask, so it is told both).
- */
-async function explainNotFound<T>(http: HttpClient, project: string, jobId: string, call: () => Promise<T>): Promise<T> {
+/** The service answers a missing job, archive or file alike with a 404: the source says which is likely. */
+async function explainNotFound<T>(http: HttpClient, source: ArtifactSource, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 404 || /project not found/i.test(error.message)) throw error;
-    const hint =
-      http.tokenType === 'job' ? `job ${jobId} has no artifacts, or there is no such job` : await whyNoArtifacts(http, project, jobId);
-    throw new ApiError(error.status, error.body, `${error.message} (${hint})`, error.exitCode);
+    throw new ApiError(error.status, error.body, `${error.message} (${await source.explain(http)})`, error.exitCode);
   }
 }
 
-async function whyNoArtifacts(http: HttpClient, project: string, jobId: string): Promise<string> {
+/** Asking for the job itself tells a job without artifacts from one that does not exist (a job token may not ask). */
+async function whyNoArtifacts(http: HttpClient, project: string, jobId: string, inFile: string): Promise<string> {
   try {
     await getJob(http, project, jobId);
-    return `job ${jobId} has no artifacts, or they expired`;
+    return `job ${jobId} has no artifacts, or they expired${inFile}`;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return `no job ${jobId} in this project`;
     throw error;

@@ -1,15 +1,16 @@
 // Branches: `GET …/repository/branches` (ordered by name; `search` with
-// `^` prefix and `$` suffix), `GET …/repository/branches/:branch`.
+// `^` prefix and `$` suffix; `regex`; offset or Gitaly keyset pages),
+// `GET …/repository/branches/:branch`, create and delete.
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
-import { E } from '../server/errors.js';
-import { pageOf } from '../server/paging.js';
+import { ApiError, E } from '../server/errors.js';
+import { isKeyset, keysetNext, pageOf, pageParams } from '../server/paging.js';
 import { enumParam, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
-import { BRANCHES } from '../store/repository.js';
+import { isProtectedBranch } from '../store/repository.js';
 import { commitJson } from './commits.js';
-import { requireAbility } from './guards.js';
+import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
 
 function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unknown> {
@@ -18,7 +19,7 @@ function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unkno
   return {
     name,
     merged: false,
-    protected: name === 'main',
+    protected: isProtectedBranch(name),
     default: name === 'main',
     developers_can_push: false,
     developers_can_merge: false,
@@ -42,26 +43,94 @@ export function refSearch(search: string | undefined): (name: string) => boolean
   };
 }
 
+/**
+ * Gitaly keyset pages (reference §7, GKP): the page after `page_token` (the key of the previous
+ * page's last entry), and a `rel="next"` Link only after a full page; an unknown token → 422.
+ */
+export function gitalyKeysetPage<T>(ctx: Ctx, list: readonly T[], key: (item: T) => string): T[] {
+  const { perPage } = pageParams(ctx);
+  const token = strParam(ctx, 'page_token');
+  let start = 0;
+  if (token) {
+    const at = list.findIndex((item) => key(item) === token);
+    if (at < 0) throw new ApiError(422, { message: `could not find page token: ${token}` });
+    start = at + 1;
+  }
+  const page = list.slice(start, start + perPage);
+  if (page.length === perPage) keysetNext(ctx, [['page_token', key(page[page.length - 1]!)]], ['page']);
+  return page;
+}
+
+/** A ref name git accepts (`git check-ref-format --branch`): no spaces, `..`, `~^:?*[\`, control characters. */
+function validRefName(name: string): boolean {
+  if (!name || name === '@' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
+  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|\/\/|@\{|\.lock$|\/\./.test(name)) return false;
+  return !name.startsWith('.');
+}
+
+function regexFilter(source: string | undefined): (name: string) => boolean {
+  if (!source) return () => true;
+  try {
+    const re = new RegExp(source);
+    return (name) => re.test(name);
+  } catch {
+    throw E.invalid('regex');
+  }
+}
+
 export function mountBranches({ project }: Mounts): void {
   project.get('/repository/branches', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
     const sort = enumParam(ctx, 'sort', ['name_asc', 'updated_asc', 'updated_desc'] as const, 'name_asc');
     const match = refSearch(strParam(ctx, 'search'));
+    const matchRegex = regexFilter(strParam(ctx, 'regex'));
     const repos = ctx.world.repos;
     const updated = (b: string) => repos.branchCommits(p.id, b)![0]!.createdAt;
-    const names = BRANCHES.filter(match).sort((a, b) => {
-      if (sort === 'updated_asc') return updated(a) - updated(b);
-      if (sort === 'updated_desc') return updated(b) - updated(a);
-      return a < b ? -1 : a > b ? 1 : 0;
-    });
+    const names = repos
+      .branchNames(p.id)
+      .filter((b) => match(b) && matchRegex(b))
+      .sort((a, b) => {
+        if (sort === 'updated_asc') return updated(a) - updated(b);
+        if (sort === 'updated_desc') return updated(b) - updated(a);
+        return a < b ? -1 : a > b ? 1 : 0;
+      });
+    const page = isKeyset(ctx) ? gitalyKeysetPage(ctx, names, (b) => b) : pageOf(ctx, names);
     sendList(
       ctx,
-      pageOf(ctx, names).map((b) => branchJson(ctx, p, b)),
+      page.map((b) => branchJson(ctx, p, b)),
     );
   });
   project.get('/repository/branches/:branch', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
-    if (!BRANCHES.includes(ctx.p.branch!)) throw E.notFound('Branch');
-    sendJson(ctx, 200, branchJson(ctx, p, ctx.p.branch!));
+    const name = ctx.p.branch!;
+    if (!validRefName(name)) throw E.badRequest('The branch refname is invalid');
+    if (!ctx.world.repos.hasBranch(p.id, name)) throw E.notFound('Branch');
+    sendJson(ctx, 200, branchJson(ctx, p, name));
+  });
+  project.post('/repository/branches', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'push_code');
+    const name = strParam(ctx, 'branch');
+    const ref = strParam(ctx, 'ref');
+    const missing = [name === undefined ? 'branch' : '', ref === undefined ? 'ref' : ''].filter(Boolean);
+    if (missing.length > 0) throw E.missing(...missing);
+    requireWritable(p);
+    const repos = ctx.world.repos;
+    if (!validRefName(name!)) throw E.badRequest('Branch name is invalid');
+    if (repos.hasBranch(p.id, name!)) throw E.badRequest('Branch already exists');
+    const sha = repos.resolveRef(p.id, ref!);
+    if (!sha) throw E.badRequest(`Invalid reference name: ${ref}`);
+    repos.addBranch(p.id, name!, sha);
+    sendJson(ctx, 201, branchJson(ctx, p, name!));
+  });
+  project.delete('/repository/branches/:branch', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'push_code');
+    const name = ctx.p.branch!;
+    const repos = ctx.world.repos;
+    if (!repos.hasBranch(p.id, name)) throw E.notFound('Branch');
+    if (name === 'main') throw new ApiError(405, { message: 'Cannot remove HEAD branch' });
+    if (isProtectedBranch(name)) throw new ApiError(405, { message: 'Protected branch cant be removed' });
+    requireWritable(p);
+    repos.removeBranch(p.id, name);
+    sendJson(ctx, 204, null);
   });
 }

@@ -6,7 +6,6 @@ import { pageOf } from '../server/paging.js';
 import { boolParam, strParam, timeParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { CommitRec, ProjectRec } from '../store/records.js';
-import { BRANCHES } from '../store/repository.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
@@ -61,7 +60,7 @@ function history(w: World, p: ProjectRec, ref: string, all: boolean): CommitRec[
   const repos = w.repos;
   if (all) {
     const seen = new Map<string, CommitRec>();
-    for (const b of BRANCHES) for (const c of repos.branchCommits(p.id, b)!) seen.set(c.id, c);
+    for (const b of repos.branchNames(p.id)) for (const c of repos.branchCommits(p.id, b)!) seen.set(c.id, c);
     return [...seen.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
   }
   const own = repos.branchCommits(p.id, ref === 'HEAD' ? 'main' : ref);

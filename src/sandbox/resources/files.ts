@@ -6,7 +6,6 @@ import { strParam } from '../server/params.js';
 import { sendJson, sendText } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
-import { BRANCHES } from '../store/repository.js';
 import type { World } from '../store/world.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
@@ -74,9 +73,10 @@ function fileHeaders(
   };
 }
 
-function branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string {
+/** The branch whose files a ref reads: itself, or the branch its commit lies on (a tag, a SHA). */
+export function branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string {
   const r = ref === 'HEAD' ? 'main' : ref;
-  return BRANCHES.includes(r) ? r : ctx.world.repos.branchForSha(p.id, sha);
+  return ctx.world.repos.hasBranch(p.id, r) ? r : ctx.world.repos.branchForSha(p.id, sha);
 }
 
 /** Checks shared by the three writes; returns the branch and the current content. */
@@ -86,7 +86,7 @@ function prepareWrite(ctx: Ctx, p: ProjectRec, needsContent: boolean): { branch:
   if (missing.length > 0) throw E.missing(...missing);
   requireWritable(p);
   const branch = strParam(ctx, 'branch')!;
-  if (!BRANCHES.includes(branch)) throw E.badRequest('You can only create or edit files when you are on a branch');
+  if (!ctx.world.repos.hasBranch(p.id, branch)) throw E.badRequest('You can only create or edit files when you are on a branch');
   const text = strParam(ctx, 'content') ?? '';
   const content = strParam(ctx, 'encoding') === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text);
   return { branch, current: fileAt(ctx.world, p.id, branch, ctx.p.file_path!), content };

@@ -10,6 +10,7 @@ import { mountGroupWrites } from './group-writes.js';
 import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
+import { mountJobArtifacts } from './job-artifacts.js';
 import { mountJobs } from './jobs.js';
 import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
@@ -30,6 +31,7 @@ import { mountSharing } from './sharing.js';
 import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
+import { mountTree } from './tree.js';
 import { mountUserWrites } from './user-writes.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
@@ -49,9 +51,11 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountBranches,
   mountCommits,
   mountTags,
+  mountTree,
   mountPipelines,
   mountPipelineActions,
   mountJobs,
+  mountJobArtifacts,
   mountReleases,
   mountVariables,
   mountUsers,

@@ -1,18 +1,25 @@
 // Tags: `GET …/repository/tags` (`order_by` name|updated|version, default
-// updated desc; `search` with `^`/`$`), `GET …/tags/:tag`, create, delete.
+// updated desc; `search` with `^`/`$`; offset or Gitaly keyset pages),
+// `GET …/tags/:tag`, create, delete (protected `v*` tags: maintainers only).
+import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
-import { pageOf } from '../server/paging.js';
+import { isKeyset, pageOf } from '../server/paging.js';
 import { enumParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import type { TagRec } from '../store/repository.js';
 import { iso } from '../util.js';
-import { refSearch } from './branches.js';
+import { gitalyKeysetPage, refSearch } from './branches.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { releaseOf } from './releases.js';
+
+/** The protected-tag rule of every sandbox project: `v*`. */
+function isProtectedTag(name: string): boolean {
+  return name.startsWith('v');
+}
 
 function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
   const w = ctx.world;
@@ -24,7 +31,7 @@ function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
     target: t.message ? w.repos.fileBlob(Buffer.from(`tag ${t.name}`)).blobId : t.sha,
     commit: c ? commitJson(w, p, c) : null,
     release: rel ? { tag_name: rel.tagName, description: rel.description } : null,
-    protected: false,
+    protected: isProtectedTag(t.name),
     created_at: c && t.message ? iso(c.createdAt + 60_000) : null,
   };
 }
@@ -58,9 +65,10 @@ export function mountTags({ project }: Mounts): void {
       return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
     });
     if (sort === 'desc') tags.reverse();
+    const page = isKeyset(ctx) ? gitalyKeysetPage(ctx, tags, (t) => t.name) : pageOf(ctx, tags);
     sendList(
       ctx,
-      pageOf(ctx, tags).map((t) => tagJson(ctx, p, t)),
+      page.map((t) => tagJson(ctx, p, t)),
     );
   });
   project.get('/repository/tags/:tag', { auth: 'public' }, (ctx, p) => {
@@ -87,7 +95,12 @@ export function mountTags({ project }: Mounts): void {
   project.delete('/repository/tags/:tag', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'push_code');
     requireWritable(p);
-    if (!ctx.world.repos.removeTag(p.id, ctx.p.tag!)) throw E.notFound('Tag');
+    const name = ctx.p.tag!;
+    if (!ctx.world.repos.tags(p.id).some((t) => t.name === name)) throw E.notFound('Tag');
+    // Deleting a protected tag takes a maintainer (the ability maintainers hold).
+    if (isProtectedTag(name) && !can(ctx.world, ctx.user, p, 'admin_project'))
+      throw E.badRequest("You don't have access to delete the tag");
+    ctx.world.repos.removeTag(p.id, name);
     sendJson(ctx, 204, null);
   });
 }

@@ -1,6 +1,6 @@
 // The synthetic git repository every project has: branches, commits, tags
-// and files derived from (seed, project id); tags created through the API
-// are kept on top.
+// and files derived from (seed, project id); branches and tags created or
+// deleted through the API are kept on top.
 import { seededBytes, sha1, sha256 } from '../util.js';
 import type { CommitRec } from './records.js';
 import type { World } from './world.js';
@@ -23,7 +23,16 @@ export interface TagRec {
   message: string | null;
 }
 
+/** Protected branches: the default branch and a `release/*` wildcard rule. */
+export function isProtectedBranch(name: string): boolean {
+  return name === 'main' || name.startsWith('release/');
+}
+
 export class Repositories {
+  /** project id → branch name → head sha of a branch created through the API */
+  private readonly createdBranches = new Map<number, Map<string, string>>();
+  /** project id → names of seeded branches deleted through the API */
+  private readonly deletedBranches = new Map<number, Set<string>>();
   /** project id → tag name → tag created through the API */
   private readonly createdTags = new Map<number, Map<string, TagRec>>();
   /** project id → names of seeded tags deleted through the API */
@@ -35,8 +44,45 @@ export class Repositories {
     return sha1(`${this.world.seed}:${pid}:${branch}:${i}`);
   }
 
-  /** Commits of a branch, newest first. */
+  /** The branches a project has now, seeded ones first. */
+  branchNames(pid: number): string[] {
+    const gone = this.deletedBranches.get(pid);
+    return [...BRANCHES.filter((b) => !gone?.has(b)), ...(this.createdBranches.get(pid)?.keys() ?? [])];
+  }
+
+  hasBranch(pid: number, name: string): boolean {
+    if (this.createdBranches.get(pid)?.has(name)) return true;
+    return BRANCHES.includes(name) && !this.deletedBranches.get(pid)?.has(name);
+  }
+
+  /** Commits of a branch, newest first; a created branch has the history of the commit it started at. */
   branchCommits(pid: number, branch: string): CommitRec[] | null {
+    if (!this.hasBranch(pid, branch)) return null;
+    const head = this.createdBranches.get(pid)?.get(branch);
+    if (head === undefined) return this.seededLine(pid, branch);
+    const line = this.seededLine(pid, this.branchForSha(pid, head))!;
+    return line.slice(line.findIndex((c) => c.id === head));
+  }
+
+  addBranch(pid: number, name: string, sha: string): void {
+    if (BRANCHES.includes(name)) this.hide(this.deletedBranches, pid, name);
+    let m = this.createdBranches.get(pid);
+    if (!m) {
+      m = new Map();
+      this.createdBranches.set(pid, m);
+    }
+    m.set(name, sha);
+  }
+
+  removeBranch(pid: number, name: string): boolean {
+    if (this.createdBranches.get(pid)?.delete(name)) return true;
+    if (!this.hasBranch(pid, name)) return false;
+    this.hide(this.deletedBranches, pid, name);
+    return true;
+  }
+
+  /** The generated commits of a seeded branch (deleting the branch keeps them reachable by sha). */
+  private seededLine(pid: number, branch: string): CommitRec[] | null {
     const p = this.world.projects.get(pid);
     if (!p || !BRANCHES.includes(branch)) return null;
     const main: CommitRec[] = [];
@@ -69,7 +115,7 @@ export class Repositories {
     const gone = this.deletedTags.get(pid);
     for (const t of TAGS) {
       if (gone?.has(t.name)) continue;
-      const commits = this.branchCommits(pid, t.branch)!;
+      const commits = this.seededLine(pid, t.branch)!;
       const sha = t.index < 0 ? commits[0]!.id : commits[commits.length - 1 - t.index]!.id;
       out.push({ name: t.name, sha, message: t.message });
     }
@@ -80,7 +126,7 @@ export class Repositories {
 
   findCommit(pid: number, sha: string): CommitRec | null {
     for (const b of BRANCHES) {
-      const c = this.branchCommits(pid, b)!.find((x) => x.id === sha || (sha.length >= 7 && x.id.startsWith(sha)));
+      const c = this.seededLine(pid, b)!.find((x) => x.id === sha || (sha.length >= 7 && x.id.startsWith(sha)));
       if (c) return c;
     }
     return null;
@@ -89,7 +135,7 @@ export class Repositories {
   /** Resolve a ref (branch, tag, sha, HEAD) to a commit sha. */
   resolveRef(pid: number, ref: string): string | null {
     if (ref === 'HEAD') ref = 'main';
-    if (BRANCHES.includes(ref)) return this.branchCommits(pid, ref)![0]!.id;
+    if (this.hasBranch(pid, ref)) return this.branchCommits(pid, ref)![0]!.id;
     const tag = this.tags(pid).find((t) => t.name === ref);
     if (tag) return tag.sha;
     if (/^[0-9a-f]{7,40}$/.test(ref)) return this.findCommit(pid, ref)?.id ?? null;
@@ -97,12 +143,14 @@ export class Repositories {
   }
 
   branchForSha(pid: number, sha: string): string {
-    for (const b of BRANCHES) if (this.branchCommits(pid, b)!.some((c) => c.id === sha)) return b;
+    for (const b of BRANCHES) if (this.seededLine(pid, b)!.some((c) => c.id === sha)) return b;
     return 'main';
   }
 
   files(pid: number, ref: string): Map<string, Buffer> {
     const p = this.world.projects.get(pid)!;
+    const createdAt = this.createdBranches.get(pid)?.get(ref);
+    if (createdAt !== undefined) ref = this.branchForSha(pid, createdAt);
     const m = new Map<string, Buffer>();
     m.set('README.md', Buffer.from(`# ${p.name}\n\n${p.description ?? 'No description.'}\n\nSee docs/guide/intro.md.\n`));
     m.set(
@@ -126,14 +174,19 @@ export class Repositories {
   removeTag(pid: number, name: string): boolean {
     if (this.createdTags.get(pid)?.delete(name)) return true;
     if (!TAGS.some((t) => t.name === name) || this.deletedTags.get(pid)?.has(name)) return false;
-    const gone = this.deletedTags.get(pid) ?? new Set<string>();
-    gone.add(name);
-    this.deletedTags.set(pid, gone);
+    this.hide(this.deletedTags, pid, name);
     return true;
   }
 
+  /** Marks a seeded name as gone (deleted, or replaced by one created through the API). */
+  private hide(hidden: Map<number, Set<string>>, pid: number, name: string): void {
+    const names = hidden.get(pid) ?? new Set<string>();
+    names.add(name);
+    hidden.set(pid, names);
+  }
+
   addTag(pid: number, tag: TagRec): void {
-    this.deletedTags.get(pid)?.delete(tag.name);
+    if (TAGS.some((t) => t.name === tag.name)) this.hide(this.deletedTags, pid, tag.name);
     let m = this.createdTags.get(pid);
     if (!m) {
       m = new Map();

@@ -1,0 +1,47 @@
+// Commits: service-endpoints.md §7 (Commits).
+import { describe, expect, it } from 'vitest';
+import { req } from '../helpers.js';
+import { useSandbox } from './setup.js';
+
+const c = useSandbox({ projects: 4 });
+
+describe('§7 commits', () => {
+  it('GET …/commits/:sha takes a short SHA and answers the commit with stats, status, project_id, last_pipeline', async () => {
+    const [head] = (await c.call('/projects/2/repository/commits?per_page=1', { as: 'user' })).json as Array<{ id: string }>;
+    const r = await c.call(`/projects/2/repository/commits/${head!.id.slice(0, 7)}`, { as: 'user' });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({
+      id: head!.id,
+      short_id: head!.id.slice(0, 8),
+      stats: { additions: 3, deletions: 1, total: 4 },
+      project_id: 2,
+    });
+    expect([r.json.status, r.json.last_pipeline]).toEqual([null, null]);
+  });
+
+  it('GET …/commits/:sha of an unknown commit: 404 {"message":"404 Commit Not Found"}', async () => {
+    const r = await c.call('/projects/2/repository/commits/deadbeef', { as: 'user' });
+    expect([r.status, r.json]).toEqual([404, { message: '404 Commit Not Found' }]);
+  });
+
+  it('GET …/commits/:sha accepts a job token of the project', async () => {
+    const r = await req(c.sb.url, '/api/v4/projects/2/repository/commits/main', { headers: { 'JOB-TOKEN': c.sb.tokens.job } });
+    expect(r.status).toBe(200);
+  });
+
+  it('the list is never counted: no X-Total, X-Total-Pages or rel="last"; X-Next-Page whenever a page is full', async () => {
+    const r = await c.call('/projects/2/repository/commits?per_page=12', { as: 'user' });
+    expect(r.json.length).toBe(12);
+    expect([r.headers['x-total'], r.headers['x-total-pages'], r.headers['x-next-page']]).toEqual([undefined, undefined, '2']);
+    expect(r.headers.link).not.toContain('rel="last"');
+    const after = await c.call('/projects/2/repository/commits?per_page=12&page=2', { as: 'user' });
+    expect([after.json, after.headers['x-next-page']]).toEqual([[], '']);
+  });
+
+  it('a branch created through the API lists the history of the commit it started at', async () => {
+    await c.call('/projects/2/repository/branches', { as: 'user', method: 'POST', json: { branch: 'topic/c', ref: 'v1.0.0' } });
+    const tag = await c.call('/projects/2/repository/tags/v1.0.0', { as: 'user' });
+    const r = await c.call('/projects/2/repository/commits?ref_name=topic%2Fc', { as: 'user' });
+    expect([r.json[0].id, r.json.length]).toEqual([tag.json.commit.id, 5]);
+  });
+});
