@@ -4,12 +4,13 @@
 // and the old one is kept as retried. A pipeline's status is the composite of its latest jobs.
 import type { JobRec, PipelineRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
+import { type BridgeRec, pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
 
 /** Each step of a created job takes this long. */
 export const JOB_STEP_MS = 100;
 const ACTIVE = ['running', 'pending', 'created'] as const;
 const CANCELABLE = new Set<string>(ACTIVE);
+const ACTIVE_PIPELINE = new Set<string>([...ACTIVE, 'canceling']);
 
 export interface JobState {
   status: string;
@@ -90,11 +91,31 @@ export function pipelineJobs(w: World, pl: PipelineRec, includeRetried: boolean)
   return [...ids].sort((a, b) => a - b).map((id) => jobById(w, id)!);
 }
 
+/**
+ * A bridge waits for the jobs before it, runs while the pipeline it started runs, and ends as it
+ * ends (strategy `depend`); one whose downstream project was not found fails when it starts.
+ */
+export function bridgeState(w: World, bridge: BridgeRec, now = Date.now()): Omit<JobState, 'progress'> {
+  const canceledAt = pipelineStore(w).canceledAt.get(bridge.id);
+  if (canceledAt !== undefined && canceledAt < bridge.startsAt)
+    return { status: 'canceled', startedAt: null, finishedAt: canceledAt, updatedAt: canceledAt };
+  const created = pipelineById(w, bridge.pipelineId)!.createdAt;
+  if (now < bridge.startsAt) return { status: 'created', startedAt: null, finishedAt: null, updatedAt: created };
+  const downstream = bridge.downstreamId === null ? null : pipelineById(w, bridge.downstreamId);
+  if (!downstream) return { status: 'failed', startedAt: bridge.startsAt, finishedAt: bridge.startsAt, updatedAt: bridge.startsAt };
+  const st = pipelineState(w, downstream);
+  const status = ACTIVE_PIPELINE.has(st.status) ? 'running' : st.status;
+  return { status, startedAt: bridge.startsAt, finishedAt: st.finishedAt, updatedAt: Math.max(bridge.startsAt, st.updatedAt) };
+}
+
+export function pipelineBridges(w: World, pl: PipelineRec): BridgeRec[] {
+  return pipelineStore(w).bridges.get(pl.id) ?? [];
+}
+
 export function pipelineState(w: World, pl: PipelineRec): Omit<JobState, 'progress'> {
-  const states = pipelineJobs(w, pl, false)
-    .map((job) => jobState(w, job))
-    .filter((st) => st.status !== 'manual');
-  const all = pipelineJobs(w, pl, true).map((job) => jobState(w, job));
+  const bridges = pipelineBridges(w, pl).map((bridge) => bridgeState(w, bridge));
+  const states = [...pipelineJobs(w, pl, false).map((job) => jobState(w, job)), ...bridges].filter((st) => st.status !== 'manual');
+  const all = [...pipelineJobs(w, pl, true).map((job) => jobState(w, job)), ...bridges];
   const has = (status: string) => states.some((st) => st.status === status);
   const active = ACTIVE.find(has);
   const status = active ?? (has('failed') ? 'failed' : has('canceled') ? 'canceled' : 'success');
@@ -105,6 +126,17 @@ export function pipelineState(w: World, pl: PipelineRec): Omit<JobState, 'progre
     finishedAt: active ? null : Math.max(...states.map((st) => st.finishedAt ?? 0)),
     updatedAt: Math.max(pl.createdAt, ...all.map((st) => st.updatedAt)),
   };
+}
+
+/** Cancels the pipeline's active jobs and bridges, and through them the pipelines they started. */
+export function cancelPipeline(w: World, pl: PipelineRec): void {
+  for (const job of pipelineJobs(w, pl, false)) cancelJob(w, job);
+  const now = Date.now();
+  for (const bridge of pipelineBridges(w, pl)) {
+    if (now < bridge.startsAt) pipelineStore(w).canceledAt.set(bridge.id, now);
+    const downstream = bridge.downstreamId === null ? null : pipelineById(w, bridge.downstreamId);
+    if (downstream) cancelPipeline(w, downstream);
+  }
 }
 
 /** Cancels the job if it is still active; true if it was. */

@@ -33,6 +33,18 @@ function derivePipeline(w: World, pid: number, id: number): PipelineRec | null {
   };
 }
 
+/** A trigger job: it starts `downstreamId` once the jobs before it ended, and ends as that pipeline ends. */
+export interface BridgeRec {
+  id: number;
+  pipelineId: number;
+  projectId: number;
+  name: string;
+  stage: string;
+  /** null: the downstream project could not be found, so the bridge fails when it starts */
+  downstreamId: number | null;
+  startsAt: number;
+}
+
 export interface PipelineStore {
   pipelines: ChildCollection<number, PipelineRec>;
   /** created pipeline id → project id */
@@ -45,6 +57,10 @@ export interface PipelineStore {
   canceledAt: Map<number, number>;
   /** job id → the job that retried it */
   retriedBy: Map<number, number>;
+  /** pipeline id → its bridges */
+  bridges: Map<number, BridgeRec[]>;
+  /** pipeline id → how it started, for pipelines not created by `POST /pipeline` */
+  sources: Map<number, string>;
   nextPipelineId: number;
   nextJobId: number;
 }
@@ -62,9 +78,16 @@ export const pipelineStore = storeFor<PipelineStore>((w) => ({
   runs: new Map(),
   canceledAt: new Map(),
   retriedBy: new Map(),
+  bridges: new Map(),
+  sources: new Map(),
   nextPipelineId: w.seededProjects * SEEDED_PIPELINES + 1,
   nextJobId: w.seededProjects * SEEDED_PIPELINES * SEEDED_JOBS + 1,
 }));
+
+/** How the pipeline started: seeded ones by a push, created ones by the API unless a trigger or bridge made them. */
+export function pipelineSource(w: World, pl: PipelineRec): string {
+  return pipelineStore(w).sources.get(pl.id) ?? (pl.fixedStatus ? 'push' : 'api');
+}
 
 export function pipelineById(w: World, id: number): PipelineRec | null {
   const store = pipelineStore(w);
