@@ -4,6 +4,8 @@ import { CREATE } from './create.js';
 import { GET } from './get.js';
 import { LIST } from './list.js';
 import { PIPELINES } from './shared/resource.js';
+import { TRIGGER } from './trigger.js';
+import { VARIABLES } from './variables.js';
 import { WAIT } from './wait.js';
 
 export const commands = [
@@ -21,4 +23,6 @@ export const commands = [
     examples: ['svc pipeline delete acme/platform/api 1042'],
   }),
   WAIT,
+  TRIGGER,
+  listVerb(PIPELINES, VARIABLES),
 ];

@@ -118,7 +118,7 @@ export function mountJobs({ root, project }: Mounts): void {
       offsetPage(ctx, jobs.length, (off, lim) => jobs.slice(off, off + lim), { uncounted: true }).map((j) => jobJson(w, j)),
     );
   });
-  project.get('/pipelines/:pipeline_id/jobs', { auth: 'public' }, (ctx, p) => {
+  project.get('/pipelines/:pipeline_id/jobs', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');
     const keep = scopeFilter(ctx);
     const retried = boolParam(ctx, 'include_retried') ?? false;

@@ -15,6 +15,7 @@ import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { canReadProject } from '../access.js';
 import { mountBridges } from './bridges.js';
+import { mountTriggers } from './triggers.js';
 import { JOB_STEP_MS, pipelineState } from './job-states.js';
 import { pipelineSource, pipelineStore } from './pipeline-store.js';
 import { userBasic } from './users.js';
@@ -290,6 +291,7 @@ export function listedPipelines(w: World, p: ProjectRec, source: string | undefi
 export function mountPipelines(mounts: Mounts): void {
   const { project } = mounts;
   mountBridges(mounts);
+  mountTriggers(mounts);
   project.get('/pipelines/:pipeline_id/variables', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'update_pipeline');
     sendJson(
@@ -298,14 +300,14 @@ export function mountPipelines(mounts: Mounts): void {
       findPipeline(ctx, p).variables.map((v) => ({ variable_type: v.variable_type, key: v.key, value: v.value })),
     );
   });
-  project.get('/pipelines', { auth: 'public' }, (ctx, p) => {
+  project.get('/pipelines', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');
     sendList(
       ctx,
       pageOf(ctx, listPipelines(ctx, p)).map((pl) => pipelineJson(ctx.world, pl, false)),
     );
   });
-  project.get('/pipelines/:pipeline_id', { auth: 'public' }, (ctx, p) => {
+  project.get('/pipelines/:pipeline_id', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');
     sendJson(ctx, 200, pipelineJson(ctx.world, findPipeline(ctx, p), true));
   });
