@@ -4,10 +4,20 @@
 // and the old one is kept as retried. A pipeline's status is the composite of its latest jobs.
 import type { JobRec, PipelineRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { type BridgeRec, pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
+import { type BridgeRec, type JobTiming, pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
 
-/** Each step of a created job takes this long. */
+/** Each step of a created job takes this long, unless the pipeline's variables set the pending and running steps. */
 export const JOB_STEP_MS = 100;
+
+export function jobTiming(w: World, pipelineId: number): JobTiming {
+  return pipelineStore(w).timing.get(pipelineId) ?? { queuedMs: JOB_STEP_MS, runningMs: JOB_STEP_MS };
+}
+
+/** When a job of the pipeline that started at `start` ends. */
+export function jobEnd(w: World, pipelineId: number, start: number): number {
+  const { queuedMs, runningMs } = jobTiming(w, pipelineId);
+  return start + JOB_STEP_MS + queuedMs + runningMs;
+}
 const ACTIVE = ['running', 'pending', 'created'] as const;
 const CANCELABLE = new Set<string>(ACTIVE);
 const ACTIVE_PIPELINE = new Set<string>([...ACTIVE, 'canceling']);
@@ -61,14 +71,22 @@ export function jobState(w: World, job: JobRec, now = Date.now()): JobState {
   const canceledAt = pipelineStore(w).canceledAt.get(job.id);
   const at = canceledAt === undefined ? now : Math.min(now, canceledAt);
   const s = JOB_STEP_MS;
+  const { queuedMs, runningMs } = jobTiming(w, pl.id);
   const t = at - run.start;
-  const runningFrom = run.start + 2 * s;
+  const runningFrom = run.start + s + queuedMs;
+  const end = runningFrom + runningMs;
   let state: JobState;
   if (t < s) state = { status: 'created', startedAt: null, finishedAt: null, updatedAt: run.start, progress: 0 };
-  else if (t < 2 * s) state = { status: 'pending', startedAt: null, finishedAt: null, updatedAt: run.start + s, progress: 0 };
-  else if (t < 3 * s)
-    state = { status: 'running', startedAt: runningFrom, finishedAt: null, updatedAt: runningFrom, progress: (t - 2 * s) / s };
-  else return { status: run.outcome, startedAt: runningFrom, finishedAt: run.start + 3 * s, updatedAt: run.start + 3 * s, progress: 1 };
+  else if (t < s + queuedMs) state = { status: 'pending', startedAt: null, finishedAt: null, updatedAt: run.start + s, progress: 0 };
+  else if (at < end)
+    state = {
+      status: 'running',
+      startedAt: runningFrom,
+      finishedAt: null,
+      updatedAt: runningFrom,
+      progress: (at - runningFrom) / runningMs,
+    };
+  else return { status: run.outcome, startedAt: runningFrom, finishedAt: end, updatedAt: end, progress: 1 };
   if (canceledAt === undefined) return state;
   return { ...state, status: 'canceled', finishedAt: canceledAt, updatedAt: canceledAt };
 }

@@ -45,6 +45,12 @@ export interface BridgeRec {
   startsAt: number;
 }
 
+/** How long each job of a pipeline waits in `pending` and runs, where a variable set them. */
+export interface JobTiming {
+  queuedMs: number;
+  runningMs: number;
+}
+
 export interface PipelineStore {
   pipelines: ChildCollection<number, PipelineRec>;
   /** created pipeline id → project id */
@@ -61,6 +67,8 @@ export interface PipelineStore {
   bridges: Map<number, BridgeRec[]>;
   /** pipeline id → how it started, for pipelines not created by `POST /pipeline` */
   sources: Map<number, string>;
+  /** pipeline id → its jobs' timing, when not the default steps */
+  timing: Map<number, JobTiming>;
   nextPipelineId: number;
   nextJobId: number;
 }
@@ -80,6 +88,7 @@ export const pipelineStore = storeFor<PipelineStore>((w) => ({
   retriedBy: new Map(),
   bridges: new Map(),
   sources: new Map(),
+  timing: new Map(),
   nextPipelineId: w.seededProjects * SEEDED_PIPELINES + 1,
   nextJobId: w.seededProjects * SEEDED_PIPELINES * SEEDED_JOBS + 1,
 }));

@@ -16,8 +16,8 @@ import type { Mounts } from './mounts.js';
 import { canReadProject } from '../access.js';
 import { mountBridges } from './bridges.js';
 import { mountTriggers } from './triggers.js';
-import { JOB_STEP_MS, pipelineState } from './job-states.js';
-import { pipelineSource, pipelineStore } from './pipeline-store.js';
+import { JOB_STEP_MS, jobEnd, pipelineState } from './job-states.js';
+import { type JobTiming, pipelineSource, pipelineStore } from './pipeline-store.js';
 import { userBasic } from './users.js';
 
 export const STATUSES = [
@@ -243,14 +243,17 @@ export function createPipeline(w: World, p: ProjectRec, input: NewPipeline): Pip
   store.pipelines.insert(p.id, id, rec);
   store.projectOf.set(id, p.id);
   if (input.source) store.sources.set(id, input.source);
+  const timing = jobTimingOf(input.variables);
+  if (timing) store.timing.set(id, timing);
   if (hop !== undefined) addBridge(w, p, rec, hop, rest, failing);
   return rec;
 }
 
 function addBridge(w: World, p: ProjectRec, parent: PipelineRec, hop: string, rest: string[], failing: boolean): void {
-  const startsAt = parent.createdAt + 3 * JOB_STEP_MS;
+  const startsAt = jobEnd(w, parent.id, parent.createdAt);
   const target = downstreamProject(w, hop, p, parent.userId);
   const variables = [
+    ...parent.variables.filter((v) => v.key.startsWith('SANDBOX_JOB_')),
     ...(rest.length ? [{ key: DOWNSTREAM_VARIABLE, value: rest.join('>'), variable_type: 'env_var' }] : []),
     ...(failing ? [{ key: RESULT_VARIABLE, value: 'failed', variable_type: 'env_var' }] : []),
   ];
@@ -277,6 +280,18 @@ function addBridge(w: World, p: ProjectRec, parent: PipelineRec, hop: string, re
     startsAt,
   };
   store.bridges.set(parent.id, [...(store.bridges.get(parent.id) ?? []), bridge]);
+}
+
+/** `SANDBOX_JOB_QUEUED_SECONDS` and `SANDBOX_JOB_RUNNING_SECONDS`: how long each job stays pending and runs. */
+function jobTimingOf(variables: PipelineRec['variables']): JobTiming | undefined {
+  const seconds = (key: string) => {
+    const value = variables.find((v) => v.key === key)?.value;
+    return value !== undefined && /^\d+(\.\d+)?$/.test(value) && Number(value) <= 3600 ? Number(value) * 1000 : undefined;
+  };
+  const queuedMs = seconds('SANDBOX_JOB_QUEUED_SECONDS');
+  const runningMs = seconds('SANDBOX_JOB_RUNNING_SECONDS');
+  if (queuedMs === undefined && runningMs === undefined) return undefined;
+  return { queuedMs: queuedMs ?? JOB_STEP_MS, runningMs: runningMs || JOB_STEP_MS };
 }
 
 /** Pipelines a list shows: started ones, and child pipelines only when asked for by source. */

@@ -45,7 +45,7 @@ export interface TreeNode<P extends PipelineView> {
   record: P | PipelineView;
   /** The pipeline whose bridge started this one; none for the root. */
   parent?: TreeNode<P>;
-  /** Bridges not yet ended, or not yet read: their downstream pipelines may still come. */
+  /** Bridges not yet read, or some not ended that have started no pipeline yet: more may come. */
   bridgesOpen: boolean;
 }
 
@@ -66,8 +66,8 @@ export interface TreeResult<P extends PipelineView> {
 
 /**
  * Polls a pipeline and, when asked, the pipelines its bridges started, recursively, until every
- * one has ended. A poll costs one request per pipeline still running, plus one per pipeline whose
- * bridges have not all ended; a pipeline that ended is not read again.
+ * one has ended. A poll costs one request per pipeline still running, plus one per pipeline with
+ * an unfinished bridge that has not started its pipeline yet; a pipeline that ended is not read again.
  */
 export async function waitForTree<P extends PipelineView>(
   source: TreeSource<P>,
@@ -114,7 +114,8 @@ async function discover<P extends PipelineView>(source: TreeSource<P>, node: Tre
     if (!downstream || nodes.some((known) => known.id === downstream.id)) continue;
     nodes.push({ project: downstream.project_id, id: downstream.id, record: downstream, parent: node, bridgesOpen: true });
   }
-  node.bridgesOpen = bridges.some((bridge) => !isFinalStatus(bridge.status));
+  // A bridge whose pipeline is followed says nothing that pipeline will not: it ends as it ends.
+  node.bridgesOpen = bridges.some((bridge) => !isFinalStatus(bridge.status) && !bridge.downstream_pipeline);
 }
 
 /** How a pipeline of the tree is named in progress lines and messages. */

@@ -138,6 +138,31 @@ describe('§3 bridges', () => {
   });
 });
 
+describe('sandbox job timing variables', () => {
+  it('SANDBOX_JOB_QUEUED_SECONDS and SANDBOX_JOB_RUNNING_SECONDS set how long jobs wait and run, down the tree', async () => {
+    const id = await tree([
+      { key: 'SANDBOX_JOB_QUEUED_SECONDS', value: '0.4' },
+      { key: 'SANDBOX_JOB_RUNNING_SECONDS', value: '0.4' },
+      { key: 'SANDBOX_DOWNSTREAM', value: 'child' },
+    ]);
+    const jobs = await c.call(`/projects/1/pipelines/${id}/jobs`, { as: 'user' });
+    const test = jobs.json.find((j: { name: string }) => j.name === 'test');
+    const created = Date.parse(jobs.json[0].created_at);
+    const statusAt = async (ms: number) => {
+      await new Promise((resolve) => setTimeout(resolve, created + ms - Date.now()));
+      return (await c.call(`/projects/1/jobs/${test.id}`, { as: 'user' })).json.status as string;
+    };
+    expect(await statusAt(300)).toBe('pending');
+    expect(await statusAt(700)).toBe('running');
+    expect(await statusAt(1000)).toBe('success');
+    const child = await c.call(`/projects/1/pipelines/${id + 1}/variables`, { as: 'user' });
+    expect(child.json).toEqual([
+      { variable_type: 'env_var', key: 'SANDBOX_JOB_QUEUED_SECONDS', value: '0.4' },
+      { variable_type: 'env_var', key: 'SANDBOX_JOB_RUNNING_SECONDS', value: '0.4' },
+    ]);
+  });
+});
+
 describe('§3 pipeline variables', () => {
   it('answers the variables the pipeline was created with, unpaginated', async () => {
     const r = await c.call('/projects/2/pipeline', {
