@@ -161,6 +161,25 @@ describe('pipeline wait --follow-downstream --log-failed', () => {
     );
   });
 
+  it('follows a seeded multi-project bridge that already ended: one read of each pipeline and of each bridge list', async () => {
+    const result = await suite.run(['pipeline', 'wait', '1', '3', '--follow-downstream', '--fields', 'id,status']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('id\tstatus\n3\tsuccess\n');
+    expect(result.stderr).toBe(
+      [
+        'pipeline 3: success',
+        'pipeline 6 (downstream of 3, project 2): success',
+        `pipeline 3 succeeded, with 1 downstream pipeline: ${suite.sandbox.url}/${fullPath(1)}/-/pipelines/3`,
+        '',
+      ].join('\n'),
+    );
+    expect(suite.requests().map((r) => `${r.method} ${r.rawPath}`)).toEqual([
+      'GET /api/v4/projects/1/pipelines/3',
+      'GET /api/v4/projects/1/pipelines/3/bridges',
+      'GET /api/v4/projects/2/pipelines/6/bridges',
+    ]);
+  });
+
   it('without --follow-downstream reads no bridges and names only the pipeline', async () => {
     const tree = await failingTree();
     const result = await suite.run(['pipeline', 'wait', '1', String(tree.parent), '--interval', '0.05', '--log-failed']);

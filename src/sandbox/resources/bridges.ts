@@ -9,9 +9,9 @@ import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { commitJson } from './commits.js';
 import { requireAbility } from './guards.js';
-import { bridgeState, pipelineBridges } from './job-states.js';
+import { bridgeState } from './job-states.js';
 import type { Mounts } from './mounts.js';
-import { type BridgeRec, pipelineById } from './pipeline-store.js';
+import { type BridgeRec, pipelineBridges, pipelineById } from './pipeline-store.js';
 import { findPipeline, pipelineJson, STATUSES } from './pipelines.js';
 import { userBasic } from './users.js';
 

@@ -4,7 +4,7 @@
 // and the old one is kept as retried. A pipeline's status is the composite of its latest jobs.
 import type { JobRec, PipelineRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { type BridgeRec, type JobTiming, pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
+import { type BridgeRec, type JobTiming, pipelineBridges, pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
 
 /** Each step of a created job takes this long, unless the pipeline's variables set the pending and running steps. */
 export const JOB_STEP_MS = 100;
@@ -124,10 +124,6 @@ export function bridgeState(w: World, bridge: BridgeRec, now = Date.now()): Omit
   const st = pipelineState(w, downstream);
   const status = ACTIVE_PIPELINE.has(st.status) ? 'running' : st.status;
   return { status, startedAt: bridge.startsAt, finishedAt: st.finishedAt, updatedAt: Math.max(bridge.startsAt, st.updatedAt) };
-}
-
-export function pipelineBridges(w: World, pl: PipelineRec): BridgeRec[] {
-  return pipelineStore(w).bridges.get(pl.id) ?? [];
 }
 
 export function pipelineState(w: World, pl: PipelineRec): Omit<JobState, 'progress'> {

@@ -93,9 +93,42 @@ export const pipelineStore = storeFor<PipelineStore>((w) => ({
   nextJobId: w.seededProjects * SEEDED_PIPELINES * SEEDED_JOBS + 1,
 }));
 
-/** How the pipeline started: seeded ones by a push, created ones by the API unless a trigger or bridge made them. */
+/** Seeded bridges take ids of their own, far above every job id, so that created job ids stay as they were. */
+const SEEDED_BRIDGE_IDS = 900_000_000;
+
+/**
+ * The newest seeded pipeline of seeded project p with p % 4 = 1 has a bridge that started the
+ * newest seeded pipeline of project p + 1 (a multi-project downstream pipeline): 3 starts 6, 15 starts 18, ...
+ */
+function seededBridges(w: World, pl: PipelineRec): BridgeRec[] {
+  const pid = pl.projectId;
+  if (pl.fixedStatus === null || pl.iid !== SEEDED_PIPELINES || pid % 4 !== 1 || pid + 1 > w.seededProjects) return [];
+  const downstreamId = pid * SEEDED_PIPELINES + SEEDED_PIPELINES;
+  const name = `trigger:${w.projects.get(pid + 1)?.fullPath ?? pid + 1}`;
+  return [
+    {
+      id: SEEDED_BRIDGE_IDS + pl.id,
+      pipelineId: pl.id,
+      projectId: pid,
+      name,
+      stage: 'downstream',
+      downstreamId,
+      startsAt: pl.createdAt + 320_000,
+    },
+  ];
+}
+
+export function pipelineBridges(w: World, pl: PipelineRec): BridgeRec[] {
+  return pipelineStore(w).bridges.get(pl.id) ?? seededBridges(w, pl);
+}
+
+/** How the pipeline started: seeded ones by a push (or a seeded bridge), created ones by the API unless a trigger or bridge made them. */
 export function pipelineSource(w: World, pl: PipelineRec): string {
-  return pipelineStore(w).sources.get(pl.id) ?? (pl.fixedStatus ? 'push' : 'api');
+  const own = pipelineStore(w).sources.get(pl.id);
+  if (own) return own;
+  if (!pl.fixedStatus) return 'api';
+  const upstream = pl.projectId > 1 ? pipelineById(w, (pl.projectId - 2) * SEEDED_PIPELINES + SEEDED_PIPELINES) : null;
+  return upstream && seededBridges(w, upstream).some((b) => b.downstreamId === pl.id) ? 'pipeline' : 'push';
 }
 
 export function pipelineById(w: World, id: number): PipelineRec | null {

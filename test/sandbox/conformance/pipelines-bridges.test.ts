@@ -119,6 +119,20 @@ describe('§3 bridges', () => {
     expect(other.json).toEqual({ message: '404 Not found' });
   });
 
+  it('a seeded share: the newest seeded pipeline of project 1 (id 3) started that of project 2 (id 6)', async () => {
+    const bridges = await c.call('/projects/1/pipelines/3/bridges', { as: 'user' });
+    expect(bridges.json.length).toBe(1);
+    expect(bridges.json[0]).toMatchObject({
+      id: 900_000_003,
+      status: 'success',
+      name: `trigger:${c.sb.state.project(2)!.fullPath}`,
+      downstream_pipeline: { id: 6, project_id: 2, source: 'pipeline', status: 'success' },
+    });
+    expect((await c.call('/projects/2/pipelines?source=pipeline', { as: 'user' })).json.map((p: { id: number }) => p.id)).toEqual([6]);
+    expect((await c.call('/projects/1/pipelines/2/bridges', { as: 'user' })).json).toEqual([]);
+    expect((await c.call('/projects/2/pipelines/6/bridges', { as: 'user' })).json).toEqual([]);
+  });
+
   it('child pipelines are listed only with source=parent_pipeline', async () => {
     const id = await tree([{ key: 'SANDBOX_DOWNSTREAM', value: 'child' }]);
     await waitFor(() => ended(1, id));
