@@ -46,8 +46,8 @@ describe('pipeline trigger', () => {
     expect(Object.keys(sent.headers).filter((name) => /token|authorization/i.test(name))).toEqual([]);
   });
 
-  it('takes the token from SVC_TRIGGER_TOKEN, else CI_JOB_TOKEN (a pipeline with source pipeline)', async () => {
-    const fromEnv = await suite.run(['pipeline', 'trigger', '2', '--ref', 'main', '--fields', 'source'], {
+  it('takes the token from SVC_TRIGGER_TOKEN (never shown, --debug included), else CI_JOB_TOKEN (source pipeline)', async () => {
+    const fromEnv = await suite.run(['pipeline', 'trigger', '2', '--ref', 'main', '--fields', 'source', '--debug'], {
       env: { SVC_TRIGGER_TOKEN: token, CI_JOB_TOKEN: suite.sandbox.tokens.job },
       secrets: [token],
     });

@@ -192,7 +192,7 @@ describe('pipeline wait --follow-downstream --log-failed', () => {
     ).toBe(true);
   });
 
-  it('on a terminal keeps the runner markup a terminal renders (colours, section markers with their line erase)', async () => {
+  it('on a terminal shows a line per pipeline, and keeps the runner markup a terminal renders (colours, section markers)', async () => {
     const tree = await failingTree();
     const term = spawnPty(
       [
@@ -213,6 +213,9 @@ describe('pipeline wait --follow-downstream --log-failed', () => {
     );
     const end = await term.exit();
     expect(end.exitCode).toBe(8);
+    // One progress line per pipeline, redrawn in place: the child's line is there though no line per change is printed.
+    expect(end.output).toContain(`pipeline ${tree.child} (child of ${tree.parent}): `);
+    expect(end.output).not.toContain(`\r\npipeline ${tree.child} (child of ${tree.parent}): failed\r\n`);
     expect(end.output).toContain('\u001b[31;1mERROR: Job failed: exit code 1\u001b[0;m');
     expect(end.output).toMatch(/\r\nsection_end:\d+:step_script\r\u001b\[0K\r\n\u001b\[31;1mERROR/);
   });

@@ -32,7 +32,7 @@ export const TREE_OPTIONS: OptionSpec[] = [
   },
   {
     flags: '--log-failed [lines]',
-    help: `when it does not succeed, show each failed job and the last lines of its log (default ${DEFAULT_FAILED_LOG_LINES}) on stderr`,
+    help: `when it does not succeed, show each failed job and the last N lines of its log on stderr (default ${DEFAULT_FAILED_LOG_LINES}; write --log-failed=N)`,
     parse: intOption('--log-failed', 0, MAX_LOG_LINES),
   },
 ];
