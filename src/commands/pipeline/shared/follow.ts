@@ -92,8 +92,10 @@ export async function followPipeline(
   const record = nodes[0]!.record as Pipeline;
   await ctx.printRecord(record, PIPELINE_FIELDS);
   if (result.timedOut) {
-    const running = nodes.find((node) => !isFinalStatus(node.record.status)) ?? nodes[0]!;
     const elapsedS = Math.round((Date.now() - started) / 100) / 10;
+    const running = nodes.find((node) => !isFinalStatus(node.record.status));
+    if (!running)
+      throw new IncompleteError(`a trigger job of ${rootName} had not started its pipeline after ${elapsedS} s: ${record.web_url}`);
     throw new IncompleteError(
       `${nodeName(running)} still ${running.record.status} after ${elapsedS} s; it keeps running: ${running.record.web_url}`,
     );
