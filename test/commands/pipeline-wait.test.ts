@@ -180,6 +180,25 @@ describe('pipeline wait --follow-downstream --log-failed', () => {
     ]);
   });
 
+  it('shows the failed job of a seeded failed pipeline, the reason in its log', async () => {
+    const [pipeline] = await api<PipelineJson[]>('GET', '/projects/2/pipelines?status=failed');
+    const [job] = await api<Array<{ id: number }>>('GET', `/projects/2/pipelines/${pipeline!.id}/jobs?scope[]=failed`);
+    const result = await suite.run(['pipeline', 'wait', '2', String(pipeline!.id), '--log-failed=2', '--fields', 'status']);
+    expect(result.exitCode).toBe(8);
+    expect(result.stdout).toBe('status\nfailed\n');
+    expect(result.stderr).toBe(
+      [
+        `pipeline ${pipeline!.id}: failed`,
+        `failed job ${job!.id} in pipeline ${pipeline!.id}: stage test, name test, reason script_failure`,
+        `${suite.sandbox.url}/${fullPath(2)}/-/jobs/${job!.id}`,
+        '',
+        'ERROR: Job failed: exit code 1',
+        `svc: pipeline ${pipeline!.id} ended failed: ${pipeline!.web_url}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('without --follow-downstream reads no bridges and names only the pipeline', async () => {
     const tree = await failingTree();
     const result = await suite.run(['pipeline', 'wait', '1', String(tree.parent), '--interval', '0.05', '--log-failed']);
