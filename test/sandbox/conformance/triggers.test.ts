@@ -65,10 +65,15 @@ describe('§3 POST /projects/:id/trigger/pipeline', () => {
     expect(inPath.json.ref).toBe('feature/login');
   });
 
-  it('a CI job token starts a pipeline with source pipeline', async () => {
+  it("a CI job token starts a pipeline with source pipeline, where the job's user may create pipelines", async () => {
     const r = await trigger('/projects/2/trigger/pipeline', { json: { token: c.sb.tokens.job, ref: 'main' } });
     expect(r.status).toBe(201);
     expect(r.json.source).toBe('pipeline');
+    // jdoe, whom the job runs as, sees project 4 but may not create pipelines there.
+    expect((await c.call('/projects/4/pipeline', { as: 'user', method: 'POST', json: { ref: 'main' } })).status).toBe(403);
+    const refused = await trigger('/projects/4/trigger/pipeline', { json: { token: c.sb.tokens.job, ref: 'main' } });
+    expect(refused.status).toBe(404);
+    expect(refused.json).toEqual({ message: '404 Not Found' });
   });
 
   it('token and ref are required', async () => {
