@@ -107,8 +107,11 @@ export function mountJobs({ root, project }: Mounts): void {
     const w = ctx.world;
     const keep = scopeFilter(ctx);
     const retried = boolParam(ctx, 'include_retried') ?? false;
+    const now = Date.now();
+    // A downstream pipeline exists before its bridge starts it; its jobs do not show until then.
     const jobs = pipelineStore(w)
       .pipelines.list(p.id)
+      .filter((pl) => pl.createdAt <= now)
       .flatMap((pl) => pipelineJobs(w, pl, retried))
       .filter(keep)
       .sort((a, b) => b.id - a.id);

@@ -48,6 +48,11 @@ describe('§3 bridges', () => {
     expect(early.status).toBe(200);
     expect(early.json.length).toBe(1);
     expect(early.json[0]).toMatchObject({ status: 'created', stage: 'downstream', name: 'trigger:child', downstream_pipeline: null });
+    const childJobs = async () =>
+      (await c.call('/projects/1/jobs?per_page=100', { as: 'user' })).json.filter(
+        (j: { pipeline: { id: number } }) => j.pipeline.id === id + 1,
+      );
+    expect(await childJobs()).toEqual([]);
     const started = await waitFor(async () => {
       const r = await c.call(`/projects/1/pipelines/${id}/bridges`, { as: 'user' });
       return r.json[0].downstream_pipeline ? r.json[0] : undefined;
@@ -56,6 +61,7 @@ describe('§3 bridges', () => {
     expect(Object.keys(started.downstream_pipeline).sort()).toEqual(PIPELINE_BASIC_KEYS);
     expect(started.downstream_pipeline).toMatchObject({ id: id + 1, project_id: 1, source: 'parent_pipeline', ref: 'main' });
     expect(started.pipeline.id).toBe(id);
+    expect((await childJobs()).map((j: { name: string }) => j.name).sort()).toEqual(['build', 'test']);
   });
 
   it('the bridge ends as its downstream pipeline ends (strategy depend), and the parent waits for it', async () => {
