@@ -12,7 +12,7 @@ export async function createPipeline(
   return await http.record<Pipeline>({ method: 'POST', path: apiPath`/projects/${project}/pipeline`, json });
 }
 
-export async function getPipeline(http: HttpClient, project: string, pipelineId: string | number): Promise<Pipeline> {
+export async function getPipeline(http: HttpClient, project: string | number, pipelineId: string | number): Promise<Pipeline> {
   return await http.record<Pipeline>({ path: apiPath`/projects/${project}/pipelines/${pipelineId}` });
 }
 
@@ -24,4 +24,38 @@ export async function getLatestPipeline(http: HttpClient, project: string, ref: 
 export async function listPipelinesPage(http: HttpClient, project: string, query: QueryParams): Promise<Pipeline[]> {
   const res = await http.request<Pipeline[]>({ path: apiPath`/projects/${project}/pipelines`, query });
   return res.data;
+}
+
+export interface Bridge {
+  id: number;
+  name: string;
+  stage: string;
+  status: string;
+  downstream_pipeline: (Pipeline & { source?: string }) | null;
+}
+
+/** A pipeline's trigger jobs with the pipelines they started; a pipeline has few, so one page of 100 holds them. */
+export async function listPipelineBridges(http: HttpClient, project: string | number, pipelineId: number): Promise<Bridge[]> {
+  const res = await http.request<Bridge[]>({
+    path: apiPath`/projects/${project}/pipelines/${pipelineId}/bridges`,
+    query: { per_page: 100 },
+  });
+  return res.data;
+}
+
+export interface PipelineJob {
+  id: number;
+  name: string;
+  stage: string;
+  status: string;
+  web_url: string;
+  failure_reason?: string;
+  allow_failure?: boolean;
+}
+
+export async function listFailedPipelineJobs(http: HttpClient, project: string | number, pipelineId: number): Promise<PipelineJob[]> {
+  const path = apiPath`/projects/${project}/pipelines/${pipelineId}/jobs`;
+  const jobs: PipelineJob[] = [];
+  for await (const page of http.pages<PipelineJob>(path, { scope: ['failed'], per_page: 100 })) jobs.push(...page.items);
+  return jobs;
 }

@@ -6,11 +6,11 @@ import { defineCommand } from '../../cli/spec.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
 import { readTextFile } from '../shared/local-file.js';
-import { checkWaitFlags, WAIT_OPTIONS, WAIT_RENAMES, type WaitFlags } from '../shared/wait.js';
-import { followPipeline } from './shared/follow.js';
+import { WAIT_OPTIONS, WAIT_RENAMES } from '../shared/wait.js';
+import { checkPipelineWaitFlags, followPipeline, TREE_OPTIONS, type PipelineWaitFlags } from './shared/follow.js';
 import { PIPELINE_FIELDS } from './shared/resource.js';
 
-interface CreateOptions extends WaitFlags {
+interface CreateOptions extends PipelineWaitFlags {
   ref: string;
   var?: string[];
   varFile?: string[];
@@ -26,18 +26,20 @@ export const CREATE = defineCommand<CreateOptions>({
     { flags: '--var <key=value>', help: 'pipeline variable (repeatable)', parse: collect },
     { flags: '--var-file <key=path>', help: 'file-type variable whose content is read from a local file (repeatable)', parse: collect },
     { flags: '--wait', help: 'poll until the pipeline ends: exit 0 on success, 8 on any other final status or --wait-timeout' },
+    ...TREE_OPTIONS,
     ...WAIT_OPTIONS,
   ],
   renamed: WAIT_RENAMES,
   examples: [
     'svc pipeline create acme/platform/api --ref main --var DEPLOY_ENV=staging --var-file CONFIG=deploy.yml',
     'svc pipeline create downstream/app --ref main --var UPSTREAM_SHA=$CI_COMMIT_SHA --wait --interval 10 --wait-timeout 1800',
+    'svc pipeline create acme/platform/api --ref main --wait --follow-downstream --log-failed=20',
   ],
   run: (ctx, [project], opts) => run(ctx, project as string, opts),
 });
 
 async function run(ctx: Context, project: string, opts: CreateOptions): Promise<void> {
-  checkWaitFlags(opts);
+  checkPipelineWaitFlags(opts);
   const variables = await pipelineVariables(opts.var ?? [], opts.varFile ?? []);
   const http = await ctx.http({ requireToken: true });
   const pipeline = await createPipeline(http, project, { ref: opts.ref, variables });

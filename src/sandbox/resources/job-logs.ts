@@ -3,7 +3,7 @@
 // A running job's log is the part written so far, so it grows between reads.
 import type { JobRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import type { JobState } from './job-states.js';
+import { type JobState, jobTiming } from './job-states.js';
 
 const ESC = '\u001b';
 const RESET = `${ESC}[0;m`;
@@ -30,7 +30,8 @@ export function failureLines(job: JobRec): string[] {
 
 function fullLog(w: World, job: JobRec, state: JobState): string[] {
   const epoch = Math.floor((state.startedAt ?? 0) / 1000);
-  const steps = 4 + (w.h(81, job.id) % 5);
+  // A job made to run longer writes about a line a second.
+  const steps = Math.max(4 + (w.h(81, job.id) % 5), Math.ceil(jobTiming(w, job.pipelineId).runningMs / 1000));
   const lines = [
     `${ESC}[0KRunning with svc-sandbox-runner 17.5.0`,
     sectionStart(epoch, 'prepare_executor', 'Preparing the "shell" executor'),

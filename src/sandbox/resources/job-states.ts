@@ -4,12 +4,23 @@
 // and the old one is kept as retried. A pipeline's status is the composite of its latest jobs.
 import type { JobRec, PipelineRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
+import { type BridgeRec, type JobTiming, pipelineBridges, pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
 
-/** Each step of a created job takes this long. */
+/** Each step of a created job takes this long, unless the pipeline's variables set the pending and running steps. */
 export const JOB_STEP_MS = 100;
+
+export function jobTiming(w: World, pipelineId: number): JobTiming {
+  return pipelineStore(w).timing.get(pipelineId) ?? { queuedMs: JOB_STEP_MS, runningMs: JOB_STEP_MS };
+}
+
+/** When a job of the pipeline that started at `start` ends. */
+export function jobEnd(w: World, pipelineId: number, start: number): number {
+  const { queuedMs, runningMs } = jobTiming(w, pipelineId);
+  return start + JOB_STEP_MS + queuedMs + runningMs;
+}
 const ACTIVE = ['running', 'pending', 'created'] as const;
 const CANCELABLE = new Set<string>(ACTIVE);
+const ACTIVE_PIPELINE = new Set<string>([...ACTIVE, 'canceling']);
 
 export interface JobState {
   status: string;
@@ -60,14 +71,22 @@ export function jobState(w: World, job: JobRec, now = Date.now()): JobState {
   const canceledAt = pipelineStore(w).canceledAt.get(job.id);
   const at = canceledAt === undefined ? now : Math.min(now, canceledAt);
   const s = JOB_STEP_MS;
+  const { queuedMs, runningMs } = jobTiming(w, pl.id);
   const t = at - run.start;
-  const runningFrom = run.start + 2 * s;
+  const runningFrom = run.start + s + queuedMs;
+  const end = runningFrom + runningMs;
   let state: JobState;
   if (t < s) state = { status: 'created', startedAt: null, finishedAt: null, updatedAt: run.start, progress: 0 };
-  else if (t < 2 * s) state = { status: 'pending', startedAt: null, finishedAt: null, updatedAt: run.start + s, progress: 0 };
-  else if (t < 3 * s)
-    state = { status: 'running', startedAt: runningFrom, finishedAt: null, updatedAt: runningFrom, progress: (t - 2 * s) / s };
-  else return { status: run.outcome, startedAt: runningFrom, finishedAt: run.start + 3 * s, updatedAt: run.start + 3 * s, progress: 1 };
+  else if (t < s + queuedMs) state = { status: 'pending', startedAt: null, finishedAt: null, updatedAt: run.start + s, progress: 0 };
+  else if (at < end)
+    state = {
+      status: 'running',
+      startedAt: runningFrom,
+      finishedAt: null,
+      updatedAt: runningFrom,
+      progress: (at - runningFrom) / runningMs,
+    };
+  else return { status: run.outcome, startedAt: runningFrom, finishedAt: end, updatedAt: end, progress: 1 };
   if (canceledAt === undefined) return state;
   return { ...state, status: 'canceled', finishedAt: canceledAt, updatedAt: canceledAt };
 }
@@ -90,11 +109,27 @@ export function pipelineJobs(w: World, pl: PipelineRec, includeRetried: boolean)
   return [...ids].sort((a, b) => a - b).map((id) => jobById(w, id)!);
 }
 
+/**
+ * A bridge waits for the jobs before it, runs while the pipeline it started runs, and ends as it
+ * ends (strategy `depend`); one whose downstream project was not found fails when it starts.
+ */
+export function bridgeState(w: World, bridge: BridgeRec, now = Date.now()): Omit<JobState, 'progress'> {
+  const canceledAt = pipelineStore(w).canceledAt.get(bridge.id);
+  if (canceledAt !== undefined && canceledAt < bridge.startsAt)
+    return { status: 'canceled', startedAt: null, finishedAt: canceledAt, updatedAt: canceledAt };
+  const created = pipelineById(w, bridge.pipelineId)!.createdAt;
+  if (now < bridge.startsAt) return { status: 'created', startedAt: null, finishedAt: null, updatedAt: created };
+  const downstream = bridge.downstreamId === null ? null : pipelineById(w, bridge.downstreamId);
+  if (!downstream) return { status: 'failed', startedAt: bridge.startsAt, finishedAt: bridge.startsAt, updatedAt: bridge.startsAt };
+  const st = pipelineState(w, downstream);
+  const status = ACTIVE_PIPELINE.has(st.status) ? 'running' : st.status;
+  return { status, startedAt: bridge.startsAt, finishedAt: st.finishedAt, updatedAt: Math.max(bridge.startsAt, st.updatedAt) };
+}
+
 export function pipelineState(w: World, pl: PipelineRec): Omit<JobState, 'progress'> {
-  const states = pipelineJobs(w, pl, false)
-    .map((job) => jobState(w, job))
-    .filter((st) => st.status !== 'manual');
-  const all = pipelineJobs(w, pl, true).map((job) => jobState(w, job));
+  const bridges = pipelineBridges(w, pl).map((bridge) => bridgeState(w, bridge));
+  const states = [...pipelineJobs(w, pl, false).map((job) => jobState(w, job)), ...bridges].filter((st) => st.status !== 'manual');
+  const all = [...pipelineJobs(w, pl, true).map((job) => jobState(w, job)), ...bridges];
   const has = (status: string) => states.some((st) => st.status === status);
   const active = ACTIVE.find(has);
   const status = active ?? (has('failed') ? 'failed' : has('canceled') ? 'canceled' : 'success');
@@ -105,6 +140,17 @@ export function pipelineState(w: World, pl: PipelineRec): Omit<JobState, 'progre
     finishedAt: active ? null : Math.max(...states.map((st) => st.finishedAt ?? 0)),
     updatedAt: Math.max(pl.createdAt, ...all.map((st) => st.updatedAt)),
   };
+}
+
+/** Cancels the pipeline's active jobs and bridges, and through them the pipelines they started. */
+export function cancelPipeline(w: World, pl: PipelineRec): void {
+  for (const job of pipelineJobs(w, pl, false)) cancelJob(w, job);
+  const now = Date.now();
+  for (const bridge of pipelineBridges(w, pl)) {
+    if (now < bridge.startsAt) pipelineStore(w).canceledAt.set(bridge.id, now);
+    const downstream = bridge.downstreamId === null ? null : pipelineById(w, bridge.downstreamId);
+    if (downstream) cancelPipeline(w, downstream);
+  }
 }
 
 /** Cancels the job if it is still active; true if it was. */

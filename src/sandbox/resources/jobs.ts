@@ -107,8 +107,11 @@ export function mountJobs({ root, project }: Mounts): void {
     const w = ctx.world;
     const keep = scopeFilter(ctx);
     const retried = boolParam(ctx, 'include_retried') ?? false;
+    const now = Date.now();
+    // A downstream pipeline exists before its bridge starts it; its jobs do not show until then.
     const jobs = pipelineStore(w)
       .pipelines.list(p.id)
+      .filter((pl) => pl.createdAt <= now)
       .flatMap((pl) => pipelineJobs(w, pl, retried))
       .filter(keep)
       .sort((a, b) => b.id - a.id);
@@ -118,7 +121,7 @@ export function mountJobs({ root, project }: Mounts): void {
       offsetPage(ctx, jobs.length, (off, lim) => jobs.slice(off, off + lim), { uncounted: true }).map((j) => jobJson(w, j)),
     );
   });
-  project.get('/pipelines/:pipeline_id/jobs', { auth: 'public' }, (ctx, p) => {
+  project.get('/pipelines/:pipeline_id/jobs', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');
     const keep = scopeFilter(ctx);
     const retried = boolParam(ctx, 'include_retried') ?? false;

@@ -4,18 +4,17 @@
 import { E } from '../server/errors.js';
 import { strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
-import { cancelJob, jobState, pipelineJobs, retryJob } from './job-states.js';
+import { cancelPipeline, jobState, pipelineJobs, retryJob } from './job-states.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { pipelineStore } from './pipeline-store.js';
-import { findPipeline, pipelineJson } from './pipelines.js';
+import { findPipeline, listedPipelines, pipelineJson } from './pipelines.js';
 
 export function mountPipelineActions({ project }: Mounts): void {
   project.get('/pipelines/latest', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');
     const ref = strParam(ctx, 'ref') || 'main';
-    const latest = pipelineStore(ctx.world)
-      .pipelines.list(p.id)
+    const latest = listedPipelines(ctx.world, p, undefined)
       .filter((pl) => pl.ref === ref)
       .reduce<number | null>((best, pl) => (best === null || pl.id > best ? pl.id : best), null);
     if (latest === null) throw E.forbidden();
@@ -24,7 +23,7 @@ export function mountPipelineActions({ project }: Mounts): void {
   project.post('/pipelines/:pipeline_id/cancel', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'update_pipeline');
     const pl = findPipeline(ctx, p);
-    for (const job of pipelineJobs(ctx.world, pl, false)) cancelJob(ctx.world, job);
+    cancelPipeline(ctx.world, pl);
     sendJson(ctx, 200, pipelineJson(ctx.world, pl, true));
   });
   project.post('/pipelines/:pipeline_id/retry', { auth: 'user' }, (ctx, p) => {

@@ -33,6 +33,24 @@ function derivePipeline(w: World, pid: number, id: number): PipelineRec | null {
   };
 }
 
+/** A trigger job: it starts `downstreamId` once the jobs before it ended, and ends as that pipeline ends. */
+export interface BridgeRec {
+  id: number;
+  pipelineId: number;
+  projectId: number;
+  name: string;
+  stage: string;
+  /** null: the downstream project could not be found, so the bridge fails when it starts */
+  downstreamId: number | null;
+  startsAt: number;
+}
+
+/** How long each job of a pipeline waits in `pending` and runs, where a variable set them. */
+export interface JobTiming {
+  queuedMs: number;
+  runningMs: number;
+}
+
 export interface PipelineStore {
   pipelines: ChildCollection<number, PipelineRec>;
   /** created pipeline id → project id */
@@ -45,6 +63,12 @@ export interface PipelineStore {
   canceledAt: Map<number, number>;
   /** job id → the job that retried it */
   retriedBy: Map<number, number>;
+  /** pipeline id → its bridges */
+  bridges: Map<number, BridgeRec[]>;
+  /** pipeline id → how it started, for pipelines not created by `POST /pipeline` */
+  sources: Map<number, string>;
+  /** pipeline id → its jobs' timing, when not the default steps */
+  timing: Map<number, JobTiming>;
   nextPipelineId: number;
   nextJobId: number;
 }
@@ -62,9 +86,50 @@ export const pipelineStore = storeFor<PipelineStore>((w) => ({
   runs: new Map(),
   canceledAt: new Map(),
   retriedBy: new Map(),
+  bridges: new Map(),
+  sources: new Map(),
+  timing: new Map(),
   nextPipelineId: w.seededProjects * SEEDED_PIPELINES + 1,
   nextJobId: w.seededProjects * SEEDED_PIPELINES * SEEDED_JOBS + 1,
 }));
+
+/** Seeded bridges take ids of their own, far above every job id, so that created job ids stay as they were. */
+const SEEDED_BRIDGE_IDS = 900_000_000;
+
+/**
+ * The newest seeded pipeline of seeded project p with p % 4 = 1 has a bridge that started the
+ * newest seeded pipeline of project p + 1 (a multi-project downstream pipeline): 3 starts 6, 15 starts 18, ...
+ */
+function seededBridges(w: World, pl: PipelineRec): BridgeRec[] {
+  const pid = pl.projectId;
+  if (pl.fixedStatus === null || pl.iid !== SEEDED_PIPELINES || pid % 4 !== 1 || pid + 1 > w.seededProjects) return [];
+  const downstreamId = pid * SEEDED_PIPELINES + SEEDED_PIPELINES;
+  const name = `trigger:${w.projects.get(pid + 1)?.fullPath ?? pid + 1}`;
+  return [
+    {
+      id: SEEDED_BRIDGE_IDS + pl.id,
+      pipelineId: pl.id,
+      projectId: pid,
+      name,
+      stage: 'downstream',
+      downstreamId,
+      startsAt: pl.createdAt + 320_000,
+    },
+  ];
+}
+
+export function pipelineBridges(w: World, pl: PipelineRec): BridgeRec[] {
+  return pipelineStore(w).bridges.get(pl.id) ?? seededBridges(w, pl);
+}
+
+/** How the pipeline started: seeded ones by a push (or a seeded bridge), created ones by the API unless a trigger or bridge made them. */
+export function pipelineSource(w: World, pl: PipelineRec): string {
+  const own = pipelineStore(w).sources.get(pl.id);
+  if (own) return own;
+  if (!pl.fixedStatus) return 'api';
+  const upstream = pl.projectId > 1 ? pipelineById(w, (pl.projectId - 2) * SEEDED_PIPELINES + SEEDED_PIPELINES) : null;
+  return upstream && seededBridges(w, upstream).some((b) => b.downstreamId === pl.id) ? 'pipeline' : 'push';
+}
 
 export function pipelineById(w: World, id: number): PipelineRec | null {
   const store = pipelineStore(w);

@@ -13,8 +13,11 @@ import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { pipelineState } from './job-states.js';
-import { pipelineStore } from './pipeline-store.js';
+import { canReadProject } from '../access.js';
+import { mountBridges } from './bridges.js';
+import { mountTriggers } from './triggers.js';
+import { JOB_STEP_MS, jobEnd, pipelineState } from './job-states.js';
+import { type JobTiming, pipelineSource, pipelineStore } from './pipeline-store.js';
 import { userBasic } from './users.js';
 
 export const STATUSES = [
@@ -85,7 +88,7 @@ export function pipelineJson(w: World, pl: PipelineRec, full: boolean): Record<s
     sha: pl.sha,
     ref: pl.ref,
     status: st.status,
-    source: pl.fixedStatus ? 'push' : 'api',
+    source: pipelineSource(w, pl),
     created_at: iso(pl.createdAt),
     updated_at: iso(st.updatedAt),
     web_url: `${w.base()}/${p.fullPath}/-/pipelines/${pl.id}`,
@@ -145,20 +148,18 @@ function listPipelines(ctx: Ctx, p: ProjectRec): PipelineRec[] {
     [timeParam(ctx, 'created_after'), (pl) => pl.createdAt, 1],
     [timeParam(ctx, 'created_before'), (pl) => pl.createdAt, -1],
   ];
-  let list = pipelineStore(w)
-    .pipelines.list(p.id)
-    .filter((pl) => {
-      const st = pipelineState(w, pl).status;
-      if (scope === 'running' && st !== 'running') return false;
-      if (scope === 'pending' && st !== 'pending') return false;
-      if (scope === 'finished' && !FINISHED.has(st)) return false;
-      if (status !== undefined && st !== status) return false;
-      if (source !== undefined && (pl.fixedStatus ? 'push' : 'api') !== source) return false;
-      if (ref !== undefined && pl.ref !== ref) return false;
-      if (sha !== undefined && pl.sha !== sha) return false;
-      if (uid !== undefined && pl.userId !== uid) return false;
-      return times.every(([t, value, dir]) => t === undefined || (dir === 1 ? value(pl) >= t : value(pl) <= t));
-    });
+  let list = listedPipelines(w, p, source).filter((pl) => {
+    const st = pipelineState(w, pl).status;
+    if (scope === 'running' && st !== 'running') return false;
+    if (scope === 'pending' && st !== 'pending') return false;
+    if (scope === 'finished' && !FINISHED.has(st)) return false;
+    if (status !== undefined && st !== status) return false;
+    if (source !== undefined && pipelineSource(w, pl) !== source) return false;
+    if (ref !== undefined && pl.ref !== ref) return false;
+    if (sha !== undefined && pl.sha !== sha) return false;
+    if (uid !== undefined && pl.userId !== uid) return false;
+    return times.every(([t, value, dir]) => t === undefined || (dir === 1 ? value(pl) >= t : value(pl) <= t));
+  });
   if (scope === 'branches' || scope === 'tags') {
     // The latest pipeline of each branch (or tag).
     const isBranch = (r: string) => BRANCHES.includes(r);
@@ -188,19 +189,39 @@ function parseVariables(ctx: Ctx): PipelineRec['variables'] {
   return out;
 }
 
-function createPipeline(
-  w: World,
-  p: ProjectRec,
-  ref: string,
-  sha: string,
-  userId: number,
-  variables: PipelineRec['variables'],
-): PipelineRec {
+/** A variable naming the pipelines this one starts: hops `child` or a project path or id, joined by `>`. */
+export const DOWNSTREAM_VARIABLE = 'SANDBOX_DOWNSTREAM';
+const RESULT_VARIABLE = 'SANDBOX_PIPELINE_RESULT';
+
+export interface NewPipeline {
+  ref: string;
+  sha: string;
+  userId: number;
+  variables: PipelineRec['variables'];
+  source?: string;
+  createdAt?: number;
+}
+
+function downstreamProject(w: World, hop: string, from: ProjectRec, userId: number): ProjectRec | null {
+  if (hop === 'child') return from;
+  const target = /^\d+$/.test(hop) ? w.projects.get(Number(hop)) : w.findProjectByPath(hop)?.project;
+  return target && canReadProject(w, w.users.get(userId) ?? null, target) ? target : null;
+}
+
+/**
+ * A pipeline with `build` and `test` (and a manual `deploy` on a tag); with `SANDBOX_DOWNSTREAM`
+ * also a bridge that starts the next hop once they ended. A failure asked for (a `fail/` ref or
+ * `SANDBOX_PIPELINE_RESULT=failed`) is passed down the hops to the last pipeline, which fails.
+ */
+export function createPipeline(w: World, p: ProjectRec, input: NewPipeline): PipelineRec {
   const store = pipelineStore(w);
   const id = store.nextPipelineId++;
-  const willFail = ref.startsWith('fail/') || variables.some((v) => v.key === 'SANDBOX_PIPELINE_RESULT' && v.value === 'failed');
+  const createdAt = input.createdAt ?? Date.now();
+  const hops = (input.variables.find((v) => v.key === DOWNSTREAM_VARIABLE)?.value ?? '').split('>').map((hop) => hop.trim());
+  const [hop, ...rest] = hops[0] ? hops : [];
+  const failing = input.ref.startsWith('fail/') || input.variables.some((v) => v.key === RESULT_VARIABLE && v.value === 'failed');
   const jobIds = [];
-  const isTag = w.repos.tags(p.id).some((t) => t.name === ref);
+  const isTag = w.repos.tags(p.id).some((t) => t.name === input.ref);
   for (const name of isTag ? ['build', 'test', 'deploy'] : ['build', 'test']) {
     const jid = store.nextJobId++;
     store.jobs.set(jid, { id: jid, pipelineId: id, projectId: p.id, name, stage: name, hasArtifacts: name === 'build' });
@@ -210,30 +231,98 @@ function createPipeline(
     id,
     iid: store.pipelines.count(p.id) + 1,
     projectId: p.id,
-    ref,
-    sha,
-    createdAt: Date.now(),
-    userId,
+    ref: input.ref,
+    sha: input.sha,
+    createdAt,
+    userId: input.userId,
     fixedStatus: null,
-    willFail,
-    variables,
+    willFail: failing && hop === undefined,
+    variables: input.variables,
     jobIds,
   };
   store.pipelines.insert(p.id, id, rec);
   store.projectOf.set(id, p.id);
+  if (input.source) store.sources.set(id, input.source);
+  const timing = jobTimingOf(input.variables);
+  if (timing) store.timing.set(id, timing);
+  if (hop !== undefined) addBridge(w, p, rec, hop, rest, failing);
   return rec;
 }
 
+function addBridge(w: World, p: ProjectRec, parent: PipelineRec, hop: string, rest: string[], failing: boolean): void {
+  const startsAt = jobEnd(w, parent.id, parent.createdAt);
+  const target = downstreamProject(w, hop, p, parent.userId);
+  const variables = [
+    ...parent.variables.filter((v) => v.key.startsWith('SANDBOX_JOB_')),
+    ...(rest.length ? [{ key: DOWNSTREAM_VARIABLE, value: rest.join('>'), variable_type: 'env_var' }] : []),
+    ...(failing ? [{ key: RESULT_VARIABLE, value: 'failed', variable_type: 'env_var' }] : []),
+  ];
+  const child = hop === 'child';
+  const downstream = target
+    ? createPipeline(w, target, {
+        ref: child ? parent.ref : 'main',
+        sha: child ? parent.sha : w.repos.resolveRef(target.id, 'main')!,
+        userId: parent.userId,
+        variables,
+        source: child ? 'parent_pipeline' : 'pipeline',
+        createdAt: startsAt,
+      })
+    : null;
+  const store = pipelineStore(w);
+  const name = child ? 'trigger:child' : `trigger:${target?.fullPath ?? hop}`;
+  const bridge = {
+    id: store.nextJobId++,
+    pipelineId: parent.id,
+    projectId: p.id,
+    name,
+    stage: 'downstream',
+    downstreamId: downstream?.id ?? null,
+    startsAt,
+  };
+  store.bridges.set(parent.id, [...(store.bridges.get(parent.id) ?? []), bridge]);
+}
+
+/** `SANDBOX_JOB_QUEUED_SECONDS` and `SANDBOX_JOB_RUNNING_SECONDS`: how long each job stays pending and runs. */
+function jobTimingOf(variables: PipelineRec['variables']): JobTiming | undefined {
+  const seconds = (key: string) => {
+    const value = variables.find((v) => v.key === key)?.value;
+    return value !== undefined && /^\d+(\.\d+)?$/.test(value) && Number(value) <= 3600 ? Number(value) * 1000 : undefined;
+  };
+  const queuedMs = seconds('SANDBOX_JOB_QUEUED_SECONDS');
+  const runningMs = seconds('SANDBOX_JOB_RUNNING_SECONDS');
+  if (queuedMs === undefined && runningMs === undefined) return undefined;
+  return { queuedMs: queuedMs ?? JOB_STEP_MS, runningMs: runningMs || JOB_STEP_MS };
+}
+
+/** Pipelines a list shows: started ones, and child pipelines only when asked for by source. */
+export function listedPipelines(w: World, p: ProjectRec, source: string | undefined): PipelineRec[] {
+  const now = Date.now();
+  return pipelineStore(w)
+    .pipelines.list(p.id)
+    .filter((pl) => pl.createdAt <= now && (source === 'parent_pipeline') === (pipelineSource(w, pl) === 'parent_pipeline'));
+}
+
+/** Bridges and triggers mount here with the pipelines they make. */
 export function mountPipelines(mounts: Mounts): void {
   const { project } = mounts;
-  project.get('/pipelines', { auth: 'public' }, (ctx, p) => {
+  mountBridges(mounts);
+  mountTriggers(mounts);
+  project.get('/pipelines/:pipeline_id/variables', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'update_pipeline');
+    sendJson(
+      ctx,
+      200,
+      findPipeline(ctx, p).variables.map((v) => ({ variable_type: v.variable_type, key: v.key, value: v.value })),
+    );
+  });
+  project.get('/pipelines', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');
     sendList(
       ctx,
       pageOf(ctx, listPipelines(ctx, p)).map((pl) => pipelineJson(ctx.world, pl, false)),
     );
   });
-  project.get('/pipelines/:pipeline_id', { auth: 'public' }, (ctx, p) => {
+  project.get('/pipelines/:pipeline_id', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');
     sendJson(ctx, 200, pipelineJson(ctx.world, findPipeline(ctx, p), true));
   });
@@ -246,6 +335,7 @@ export function mountPipelines(mounts: Mounts): void {
     const isBranchOrTag = BRANCHES.includes(ref) || repos.tags(p.id).some((t) => t.name === ref);
     const sha = isBranchOrTag ? repos.resolveRef(p.id, ref) : null;
     if (!sha) throw E.validation({ base: ['Reference not found'] });
-    sendJson(ctx, 201, pipelineJson(ctx.world, createPipeline(ctx.world, p, ref, sha, ctx.user!.id, variables), true));
+    const pl = createPipeline(ctx.world, p, { ref, sha, userId: ctx.user!.id, variables });
+    sendJson(ctx, 201, pipelineJson(ctx.world, pl, true));
   });
 }

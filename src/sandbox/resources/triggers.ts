@@ -1,0 +1,125 @@
+// Pipeline trigger tokens (`GET/POST /projects/:id/triggers`, maintainers) and the trigger API
+// (reference endpoints §3 Trigger): `token` and `ref` required and no credentials needed;
+// `variables` a hash of strings; an unknown project or a token that cannot be used → 404
+// `404 Not Found`; a request carrying the pipeline webhook's event header → 403. A trigger token
+// makes a pipeline with source `trigger`, a CI job token one with source `pipeline`.
+import { randomBytes } from 'node:crypto';
+import { can } from '../access.js';
+import type { Ctx } from '../server/context.js';
+import { ApiError, E } from '../server/errors.js';
+import { strParam } from '../server/params.js';
+import { sendJson, sendList } from '../server/respond.js';
+import { storeFor } from '../store/collection.js';
+import type { PipelineRec, ProjectRec } from '../store/records.js';
+import { BRANCHES } from '../store/repository.js';
+import type { World } from '../store/world.js';
+import { iso } from '../util.js';
+import { requireAbility } from './guards.js';
+import type { Mounts } from './mounts.js';
+import { createPipeline, pipelineJson } from './pipelines.js';
+import { userBasic } from './users.js';
+
+interface TriggerRec {
+  id: number;
+  projectId: number;
+  ownerId: number;
+  description: string;
+  token: string;
+  createdAt: number;
+  lastUsed: number | null;
+}
+
+const triggers = storeFor(() => ({ list: [] as TriggerRec[], nextId: 1 }));
+
+/** The webhook header of a pipeline event: a hook must not trigger pipelines in a loop. */
+const WEBHOOK_EVENT = 'x-gitlab-event';
+
+function triggerJson(w: World, t: TriggerRec, viewerId: number | undefined): Record<string, unknown> {
+  return {
+    id: t.id,
+    token: viewerId === t.ownerId ? t.token : t.token.slice(0, 4),
+    description: t.description,
+    created_at: iso(t.createdAt),
+    updated_at: iso(t.createdAt),
+    last_used: t.lastUsed === null ? null : iso(t.lastUsed),
+    owner: userBasic(w, w.users.get(t.ownerId)!),
+  };
+}
+
+/** `variables` must be a hash whose keys and values are all strings. */
+function triggerVariables(ctx: Ctx): PipelineRec['variables'] {
+  const raw = ctx.params.variables;
+  if (raw === undefined || raw === null || raw === '') return [];
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw E.invalid('variables');
+  const entries = Object.entries(raw as Record<string, unknown>);
+  if (entries.some(([, value]) => typeof value !== 'string')) throw E.badRequest('variables needs to be a map of key-valued strings');
+  return entries.map(([key, value]) => ({ key, value: value as string, variable_type: 'env_var' }));
+}
+
+function findProject(w: World, id: string): ProjectRec | null {
+  return /^\d+$/.test(id) ? w.projects.get(Number(id)) : (w.findProjectByPath(id)?.project ?? null);
+}
+
+/** Who the pipeline runs as, and how it started; null when the token cannot be used on this project. */
+function tokenUser(ctx: Ctx, p: ProjectRec, token: string): { userId: number; source: string } | null {
+  const w = ctx.world;
+  const trigger = triggers(w).list.find((t) => t.token === token && t.projectId === p.id);
+  if (trigger) {
+    trigger.lastUsed = Date.now();
+    return { userId: trigger.ownerId, source: 'trigger' };
+  }
+  const job = ctx.core.tokens.get(token);
+  if (job?.kind !== 'job') return null;
+  return can(w, w.users.get(job.userId) ?? null, p, 'create_pipeline') ? { userId: job.userId, source: 'pipeline' } : null;
+}
+
+function trigger(ctx: Ctx, refFromPath?: string): void {
+  const token = strParam(ctx, 'token');
+  const ref = refFromPath ?? strParam(ctx, 'ref');
+  const missing = [token === undefined && 'token', ref === undefined && 'ref'].filter((n): n is string => Boolean(n));
+  if (missing.length) throw E.missing(...missing);
+  if (ref === '') throw new ApiError(400, { error: 'ref is empty' });
+  const variables = triggerVariables(ctx);
+  if (String(ctx.req.headers[WEBHOOK_EVENT] ?? '') === 'Pipeline Hook') throw E.forbidden();
+  const w = ctx.world;
+  const p = findProject(w, ctx.p.id!);
+  const as = p && tokenUser(ctx, p, token!);
+  if (!p || !as) throw E.notFound();
+  const isBranchOrTag = BRANCHES.includes(ref!) || w.repos.tags(p.id).some((t) => t.name === ref);
+  const sha = isBranchOrTag ? w.repos.resolveRef(p.id, ref!) : null;
+  if (!sha) throw E.validation({ base: ['Reference not found'] });
+  const pl = createPipeline(w, p, { ref: ref!, sha, userId: as.userId, variables, source: as.source });
+  sendJson(ctx, 201, pipelineJson(w, pl, true));
+}
+
+export function mountTriggers({ root, project }: Mounts): void {
+  project.get('/triggers', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'admin_project');
+    sendList(
+      ctx,
+      triggers(ctx.world)
+        .list.filter((t) => t.projectId === p.id)
+        .map((t) => triggerJson(ctx.world, t, ctx.user?.id)),
+    );
+  });
+  project.post('/triggers', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'admin_project');
+    const description = strParam(ctx, 'description');
+    if (description === undefined) throw E.missing('description');
+    const store = triggers(ctx.world);
+    const rec: TriggerRec = {
+      id: store.nextId++,
+      projectId: p.id,
+      ownerId: ctx.user!.id,
+      description,
+      token: `glptt-${randomBytes(20).toString('hex')}`,
+      createdAt: Date.now(),
+      lastUsed: null,
+    };
+    store.list.push(rec);
+    sendJson(ctx, 201, triggerJson(ctx.world, rec, ctx.user!.id));
+  });
+  // Outside the project scope: the token, not the caller, decides who may see the project.
+  root.post('/projects/:id/trigger/pipeline', { auth: 'public', job: true }, (ctx) => trigger(ctx));
+  root.post('/projects/:id/ref/:ref/trigger/pipeline', { auth: 'public', job: true }, (ctx) => trigger(ctx, ctx.p.ref));
+}

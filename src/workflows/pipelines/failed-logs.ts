@@ -1,0 +1,49 @@
+import { lastLines, LogFilter, type LogMode } from './log-filter.js';
+import { nodeName, type PipelineView, type TreeNode } from './tree.js';
+
+/** Lines of each failed job's log shown when `--log-failed` names no number. */
+export const DEFAULT_FAILED_LOG_LINES = 50;
+
+export interface FailedJobView {
+  id: number;
+  name: string;
+  stage: string;
+  status: string;
+  web_url: string;
+  failure_reason?: string;
+  allow_failure?: boolean;
+}
+
+export interface FailedJobSource {
+  /** The pipeline's failed jobs, retried ones left out. */
+  failedJobs(projectId: string | number, pipelineId: number): Promise<FailedJobView[]>;
+  log(projectId: string | number, jobId: number): Promise<Buffer>;
+}
+
+export interface FailedLogOutput {
+  lines: number;
+  mode: LogMode;
+  info(line: string): void;
+  write(bytes: Buffer): Promise<void>;
+}
+
+/**
+ * For every pipeline of the tree that did not succeed, each job that made it fail (a job allowed
+ * to fail did not): where it ran, why it failed, and the end of its log.
+ */
+export async function showFailedJobs(source: FailedJobSource, nodes: Array<TreeNode<PipelineView>>, out: FailedLogOutput): Promise<void> {
+  for (const node of nodes) {
+    if (node.record.status === 'success') continue;
+    const jobs = (await source.failedJobs(node.project, node.id)).filter((job) => job.status === 'failed' && !job.allow_failure);
+    for (const job of jobs) {
+      out.info(
+        `failed job ${job.id} in ${nodeName(node)}: stage ${job.stage}, name ${job.name}, reason ${job.failure_reason ?? 'unknown'}`,
+      );
+      out.info(job.web_url);
+      if (out.lines === 0) continue;
+      const filter = new LogFilter(out.mode);
+      const shown = Buffer.concat([filter.push(lastLines(await source.log(node.project, job.id), out.lines)), filter.end()]);
+      await out.write(shown.length === 0 || shown.at(-1) === 0x0a ? shown : Buffer.concat([shown, Buffer.from('\n')]));
+    }
+  }
+}
