@@ -8,7 +8,6 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { Ctx } from '../server/context.js';
 import { cmp, type Compare, ordered } from '../store/collection.js';
 import type { PipelineRec, ProjectRec } from '../store/records.js';
-import { BRANCHES } from '../store/repository.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
@@ -162,7 +161,7 @@ function listPipelines(ctx: Ctx, p: ProjectRec): PipelineRec[] {
   });
   if (scope === 'branches' || scope === 'tags') {
     // The latest pipeline of each branch (or tag).
-    const isBranch = (r: string) => BRANCHES.includes(r);
+    const isBranch = (r: string) => w.repos.hasBranch(p.id, r);
     const latest = new Map<string, PipelineRec>();
     for (const pl of list) if (isBranch(pl.ref) === (scope === 'branches') && (latest.get(pl.ref)?.id ?? 0) < pl.id) latest.set(pl.ref, pl);
     list = [...latest.values()];
@@ -332,8 +331,7 @@ export function mountPipelines(mounts: Mounts): void {
     if (!ref) throw E.missing('ref');
     const variables = parseVariables(ctx);
     const repos = ctx.world.repos;
-    const isBranchOrTag = BRANCHES.includes(ref) || repos.tags(p.id).some((t) => t.name === ref);
-    const sha = isBranchOrTag ? repos.resolveRef(p.id, ref) : null;
+    const sha = repos.isBranchOrTag(p.id, ref) ? repos.resolveRef(p.id, ref) : null;
     if (!sha) throw E.validation({ base: ['Reference not found'] });
     const pl = createPipeline(ctx.world, p, { ref, sha, userId: ctx.user!.id, variables });
     sendJson(ctx, 201, pipelineJson(ctx.world, pl, true));

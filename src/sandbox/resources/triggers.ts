@@ -11,7 +11,6 @@ import { strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { PipelineRec, ProjectRec } from '../store/records.js';
-import { BRANCHES } from '../store/repository.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
@@ -85,8 +84,7 @@ function trigger(ctx: Ctx, refFromPath?: string): void {
   const p = findProject(w, ctx.p.id!);
   const as = p && tokenUser(ctx, p, token!);
   if (!p || !as) throw E.notFound();
-  const isBranchOrTag = BRANCHES.includes(ref!) || w.repos.tags(p.id).some((t) => t.name === ref);
-  const sha = isBranchOrTag ? w.repos.resolveRef(p.id, ref!) : null;
+  const sha = w.repos.isBranchOrTag(p.id, ref!) ? w.repos.resolveRef(p.id, ref!) : null;
   if (!sha) throw E.validation({ base: ['Reference not found'] });
   const pl = createPipeline(w, p, { ref: ref!, sha, userId: as.userId, variables, source: as.source });
   sendJson(ctx, 201, pipelineJson(w, pl, true));

@@ -110,6 +110,11 @@ export class Repositories {
     return [...own.reverse(), ...main.slice(0, base + 1).reverse()];
   }
 
+  /** A ref a pipeline may run for: a branch or a tag of the project (created ones too). */
+  isBranchOrTag(pid: number, ref: string): boolean {
+    return this.hasBranch(pid, ref) || this.tags(pid).some((t) => t.name === ref);
+  }
+
   tags(pid: number): TagRec[] {
     const out: TagRec[] = [];
     const gone = this.deletedTags.get(pid);

@@ -88,3 +88,20 @@ describe('§7 branches: regex and keyset pages', () => {
     expect(second.headers.link).toBeUndefined();
   });
 });
+
+describe('pipelines on branches created through the API', () => {
+  it('POST /pipeline runs for a created branch (201 at its head) and is refused once it is deleted (400 Reference not found)', async () => {
+    const branch = await c.call('/projects/1/repository/branches', {
+      as: 'user',
+      method: 'POST',
+      json: { branch: 'ci/created', ref: 'develop' },
+    });
+    expect(branch.status).toBe(201);
+    const pipeline = await c.call('/projects/1/pipeline', { as: 'user', method: 'POST', json: { ref: 'ci/created' } });
+    expect([pipeline.status, pipeline.json.ref, pipeline.json.sha]).toEqual([201, 'ci/created', branch.json.commit.id]);
+    const removed = await c.call('/projects/1/repository/branches/ci%2Fcreated', { as: 'user', method: 'DELETE' });
+    expect(removed.status).toBe(204);
+    const refused = await c.call('/projects/1/pipeline', { as: 'user', method: 'POST', json: { ref: 'ci/created' } });
+    expect([refused.status, refused.json]).toEqual([400, { message: { base: ['Reference not found'] } }]);
+  });
+});
