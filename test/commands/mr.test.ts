@@ -2,7 +2,9 @@
 // (1 mergeable, 2 draft, 3 conflicts, 4 merged, 5 needs an approval, 6 closed).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { MERGE_CHECK_MS } from '../../src/sandbox/resources/merge-request-checks.js';
 import { BIN, isolatedEnv, tempDir } from '../support/harness.js';
 import { spawnPty } from '../support/pty.js';
 import { sandboxEnv } from '../support/sandbox.js';
@@ -18,6 +20,9 @@ async function freshProject(name: string): Promise<string> {
   expect(r.exitCode).toBe(0);
   return String(json(r.stdout).id);
 }
+
+/** A new merge request is `preparing` for the sandbox's check window; tests that merge wait it out. */
+const checkEnded = () => delay(MERGE_CHECK_MS + 30);
 
 describe('svc mr list', () => {
   it('lists a project with filters sent as the service names them', async () => {
@@ -159,6 +164,7 @@ describe('svc mr create, update, close, reopen', () => {
       title: 'Draft: Add login',
     });
     expect(r.stderr.split('\n')[0]).toBe('created !1');
+    await checkEnded();
     const ready = await suite.run(
       ['mr', 'update', pid, '1', '--title', 'Add login', '--ready', '--add-labels', 'ui', '-o', 'json'],
       asJdoe(),
@@ -210,6 +216,7 @@ describe('svc mr merge: one line per refusal, with its exit code', () => {
   it('a pipeline still running, then failed', async () => {
     const pid = await freshProject('mr-cli-pipeline');
     await suite.run(['mr', 'create', pid, '--source', 'fail/broken-build', '--target', 'develop', '--title', 'Build'], asJdoe());
+    await checkEnded();
     const pipeline = await suite.run(['pipeline', 'create', pid, '--ref', 'fail/broken-build', '-o', 'json'], asJdoe());
     const id = json(pipeline.stdout).id;
     const running = await suite.run(['mr', 'merge', pid, '1'], asJdoe());
@@ -246,13 +253,48 @@ describe('svc mr merge: one line per refusal, with its exit code', () => {
     ]);
   });
 
+  it('right after it was opened: still being prepared, try again (exit 6); get says the same', async () => {
+    const pid = await freshProject('mr-cli-preparing');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    const r = await suite.run(['mr', 'merge', pid, '1'], asJdoe());
+    expect([r.exitCode, r.stderr]).toEqual([
+      6,
+      'svc: cannot merge !1: it was just opened and the service is still preparing it; try again in a few seconds\n',
+    ]);
+    const shown = await suite.run(['mr', 'get', pid, '1', '-o', 'json'], asJdoe());
+    expect(shown.stderr).toBe(
+      `!1 was just opened and the service is still preparing it; try again in a few seconds: ${json(shown.stdout).web_url}\n`,
+    );
+  });
+
+  it('while the service checks it after an approval: try again (exit 6); a list shows it unchecked', async () => {
+    const pid = await freshProject('mr-cli-checking');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    await checkEnded();
+    await suite.run(['mr', 'approve', pid, '1'], asJdoe());
+    const listed = await suite.run(['mr', 'list', pid, '-o', 'tsv', '--fields', 'iid,detailed_merge_status'], asJdoe());
+    expect(listed.stdout).toBe('iid\tdetailed_merge_status\n1\tunchecked\n');
+    const shown = await suite.run(['mr', 'get', pid, '1', '-o', 'json'], asJdoe());
+    expect(shown.stderr).toBe(`!1 is being checked by the service right now; try again in a few seconds: ${json(shown.stdout).web_url}\n`);
+    const r = await suite.run(['mr', 'merge', pid, '1'], asJdoe());
+    expect([r.exitCode, r.stderr]).toEqual([
+      6,
+      'svc: cannot merge !1: it is being checked by the service right now; try again in a few seconds\n',
+    ]);
+    await checkEnded();
+    const merged = await suite.run(['mr', 'merge', pid, '1', '-o', 'json'], asJdoe());
+    expect([merged.exitCode, json(merged.stdout).state]).toEqual([0, 'merged']);
+  });
+
   it('merges with --squash --remove-source-branch, and --when-pipeline-succeeds waits for the pipeline', async () => {
     const pid = await freshProject('mr-cli-merge');
     await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    await checkEnded();
     const merged = await suite.run(['mr', 'merge', pid, '1', '--squash', '--remove-source-branch', '-o', 'json'], asJdoe());
     expect([merged.exitCode, json(merged.stdout).state, merged.stderr]).toEqual([0, 'merged', 'merged !1 into main\n']);
     expect(onlyRequest(suite, 'PUT', /merge$/).bodyJson).toEqual({ squash: true, should_remove_source_branch: true });
     await suite.run(['mr', 'create', pid, '--source', 'feature/login', '--target', 'develop', '--title', 'Login'], asJdoe());
+    await checkEnded();
     await suite.run(['pipeline', 'create', pid, '--ref', 'feature/login'], asJdoe());
     const auto = await suite.run(['mr', 'merge', pid, '2', '--when-pipeline-succeeds', '-o', 'json'], asJdoe());
     expect([auto.exitCode, json(auto.stdout).state, auto.stderr]).toEqual([

@@ -20,9 +20,11 @@ import {
   type MergeRequestRec,
   mergeNow,
   mergeRequestJson,
+  rechecked,
   saveMergeRequest,
   sourceHead,
 } from './merge-request-store.js';
+import { uncheck } from './merge-request-checks.js';
 import type { Mounts } from './mounts.js';
 import { userBasic } from './users.js';
 
@@ -96,7 +98,7 @@ function noteJson(w: World, mr: MergeRequestRec, n: NoteView): Record<string, un
 
 export function mountMergeRequestActions({ project }: Mounts): void {
   project.put('/merge_requests/:merge_request_iid/merge', { auth: 'user' }, (ctx, p) => {
-    const mr = findMergeRequest(ctx, p);
+    const mr = rechecked(ctx.world, findMergeRequest(ctx, p), true);
     if (!canMerge(ctx, p, mr)) throw E.unauthorized();
     shaMismatch(ctx, mr);
     const squash = boolParam(ctx, 'squash') ?? mr.squash;
@@ -122,7 +124,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     if (!can(ctx.world, ctx.user, p, 'approve_merge_request') || mr.state !== 'opened') throw E.forbidden();
     shaMismatch(ctx, mr);
     if (mr.approvals.some((a) => a.userId === ctx.user!.id)) return sendJson(ctx, 304, null);
-    const approved = { ...mr, approvals: [...mr.approvals, { userId: ctx.user!.id, at: Date.now() }] };
+    const approved = uncheck({ ...mr, approvals: [...mr.approvals, { userId: ctx.user!.id, at: Date.now() }] });
     saveMergeRequest(ctx.world, approved);
     sendJson(ctx, 201, approvalsJson(ctx, p, approved));
   });
@@ -130,7 +132,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     const mr = findMergeRequest(ctx, p);
     if (!can(ctx.world, ctx.user, p, 'approve_merge_request')) throw E.forbidden();
     if (!mr.approvals.some((a) => a.userId === ctx.user!.id)) return sendJson(ctx, 304, null);
-    const left = { ...mr, approvals: mr.approvals.filter((a) => a.userId !== ctx.user!.id) };
+    const left = uncheck({ ...mr, approvals: mr.approvals.filter((a) => a.userId !== ctx.user!.id) });
     saveMergeRequest(ctx.world, left);
     sendJson(ctx, 201, approvalsJson(ctx, p, left));
   });

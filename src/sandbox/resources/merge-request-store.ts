@@ -17,6 +17,7 @@ import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { iso, sha1 } from '../util.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
+import { checkStatus, type MergeCheck, mergeStatusOf, recheck, SEEDED_CHECK } from './merge-request-checks.js';
 import { pipelineState } from './job-states.js';
 import { pipelineStore } from './pipeline-store.js';
 import { pipelineJson } from './pipelines.js';
@@ -24,7 +25,7 @@ import { userBasic } from './users.js';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 
-export interface MergeRequestRec {
+export interface MergeRequestRec extends MergeCheck {
   id: number;
   iid: number;
   projectId: number;
@@ -168,6 +169,7 @@ function deriveMergeRequest(w: World, pid: number, iid: number): MergeRequestRec
     seededNotes: w.h(82, pid, iid) % 4,
     deletedNotes: [],
     createdNotes: [],
+    ...SEEDED_CHECK,
   };
 }
 
@@ -193,6 +195,13 @@ export function findMergeRequest(ctx: Ctx, p: ProjectRec, notFound = E.findNotFo
   const mr = mergeRequestStore(ctx.world).mrs.get(p.id, intSeg(ctx, 'merge_request_iid'));
   if (!mr) throw notFound();
   return settleAutoMerge(ctx.world, mr);
+}
+
+/** A read that wants the status starts the check of an unchecked merge request (a merge runs it at once). */
+export function rechecked(w: World, mr: MergeRequestRec, sync: boolean): MergeRequestRec {
+  const next = recheck(mr, sync);
+  if (next !== mr) saveMergeRequest(w, next);
+  return next;
 }
 
 /** Every merge request of a project, auto-merges settled. */
@@ -221,6 +230,8 @@ export function headPipeline(w: World, mr: MergeRequestRec) {
 /** The one blocker `detailed_merge_status` names, in the order the sandbox checks them. */
 export function detailedMergeStatus(w: World, mr: MergeRequestRec): string {
   if (mr.state !== 'opened') return 'not_open';
+  const checking = checkStatus(mr);
+  if (checking) return checking;
   if (isDraft(mr.title)) return 'draft_status';
   if (mr.conflicts) return 'conflict';
   const pipeline = headPipeline(w, mr);
@@ -254,7 +265,7 @@ export function mergeNow(w: World, mr: MergeRequestRec, userId: number, squash: 
 function settleAutoMerge(w: World, mr: MergeRequestRec): MergeRequestRec {
   if (!mr.autoMerge || mr.state !== 'opened') return mr;
   const status = detailedMergeStatus(w, mr);
-  if (status === 'ci_still_running') return mr;
+  if (status === 'ci_still_running' || checkStatus(mr)) return mr;
   if (status === 'mergeable') return mergeNow(w, mr, mr.authorId, mr.squash);
   const dropped = { ...mr, autoMerge: false };
   saveMergeRequest(w, dropped);
@@ -299,7 +310,7 @@ export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, s
     work_in_progress: draft,
     milestone: null,
     merge_when_pipeline_succeeds: mr.autoMerge,
-    merge_status: mr.conflicts ? 'cannot_be_merged' : 'can_be_merged',
+    merge_status: mergeStatusOf(detailed, mr.conflicts),
     detailed_merge_status: detailed,
     merge_after: null,
     sha: sourceHead(w, mr),
@@ -308,7 +319,7 @@ export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, s
     discussion_locked: null,
     should_remove_source_branch: mr.removeSourceBranch,
     force_remove_source_branch: mr.removeSourceBranch ?? false,
-    prepared_at: iso(mr.createdAt),
+    prepared_at: mr.preparedAt > Date.now() ? null : iso(Math.max(mr.createdAt, mr.preparedAt)),
     reference: ref,
     references: { short: ref, relative: ref, full: `${p.fullPath}${ref}` },
     web_url: `${w.base()}/${p.fullPath}/-/merge_requests/${mr.iid}`,

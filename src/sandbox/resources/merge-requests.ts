@@ -18,8 +18,10 @@ import {
   mergeRequestJson,
   mergeRequestStore,
   projectMergeRequests,
+  rechecked,
   saveMergeRequest,
 } from './merge-request-store.js';
+import { newCheck, uncheck } from './merge-request-checks.js';
 import type { Mounts } from './mounts.js';
 
 const EDITABLE = [
@@ -56,9 +58,10 @@ function sendMergeRequests(ctx: Ctx, projects: ProjectRec[], defaultScope: Merge
     for (const mr of projectMergeRequests(ctx.world, p.id)) if (keep(mr)) list.push(mr);
   }
   const page = pageOf(ctx, ordered(list, MR_ORDERS, MR_ORDERS[orderBy] ? orderBy : 'created_at', sort));
+  const recheck = boolParam(ctx, 'with_merge_status_recheck') === true;
   sendList(
     ctx,
-    page.map((mr) => mergeRequestJson(ctx, projectOf.get(mr.projectId)!, mr, false)),
+    page.map((mr) => mergeRequestJson(ctx, projectOf.get(mr.projectId)!, recheck ? rechecked(ctx.world, mr, false) : mr, false)),
   );
 }
 
@@ -151,7 +154,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
   });
   project.get('/merge_requests/:merge_request_iid', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
-    sendJson(ctx, 200, mergeRequestJson(ctx, p, findMergeRequest(ctx, p), true));
+    sendJson(ctx, 200, mergeRequestJson(ctx, p, rechecked(ctx.world, findMergeRequest(ctx, p), false), true));
   });
   project.post('/merge_requests', { auth: 'user' }, (ctx, p) => {
     const missing = ['title', 'source_branch', 'target_branch'].filter((k) => strParam(ctx, k) === undefined);
@@ -195,6 +198,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
       seededNotes: 0,
       deletedNotes: [],
       createdNotes: [],
+      ...newCheck(now),
     };
     applyFields(ctx, mr);
     validateBranches(ctx.world, p, mr);
@@ -209,7 +213,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
     if (!EDITABLE.some((k) => ctx.params[k] !== undefined)) throw E.atLeastOne(...EDITABLE);
     const stateEvent = enumParam(ctx, 'state_event', ['close', 'reopen'] as const);
     if (found.authorId !== ctx.user!.id) requireAbility(ctx, p, 'update_merge_request');
-    const mr: MergeRequestRec = { ...found, updatedAt: Date.now() };
+    let mr: MergeRequestRec = { ...found, updatedAt: Date.now() };
     for (const key of ['title', 'target_branch'] as const) {
       const value = strParam(ctx, key);
       if (value === undefined) continue;
@@ -217,7 +221,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
       if (key === 'title') mr.title = value;
       else {
         requireBranch(key, value);
-        mr.targetBranch = value;
+        if (value !== mr.targetBranch) mr = uncheck({ ...mr, targetBranch: value });
       }
     }
     applyFields(ctx, mr);

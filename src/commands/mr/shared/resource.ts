@@ -101,11 +101,13 @@ export function mergeStatusWords(mr: MergeRequest): string {
       return `must be rebased onto ${mr.target_branch}`;
     case 'blocked_status':
       return 'is blocked by another merge request';
-    case 'checking':
-    case 'unchecked':
     case 'preparing':
+      return 'was just opened and the service is still preparing it; try again in a few seconds';
+    case 'checking':
     case 'approvals_syncing':
-      return 'is still being checked by the service; try again shortly';
+      return 'is being checked by the service right now; try again in a few seconds';
+    case 'unchecked':
+      return 'has changed since the service last checked it; svc mr get starts the check';
     default:
       return `cannot be merged (${mr.detailed_merge_status})`;
   }
