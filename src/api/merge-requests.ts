@@ -66,9 +66,3 @@ export function setApproval(
 export function mergeRequestDiffs(http: HttpClient, project: string, iid: string): AsyncGenerator<Page<MergeRequestDiff>> {
   return http.pages<MergeRequestDiff>(`${mrPath(project, iid)}/diffs`, { per_page: 100 });
 }
-
-/** The id of the user with this username (the service's filters and bodies take ids). */
-export async function userIdByUsername(http: HttpClient, username: string): Promise<number | undefined> {
-  const res = await http.request<Array<{ id: number }>>({ path: '/users', query: { username } });
-  return Array.isArray(res.data) ? res.data[0]?.id : undefined;
-}

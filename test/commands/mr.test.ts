@@ -181,6 +181,89 @@ describe('svc mr create, update, close, reopen', () => {
     expect([reopened.exitCode, json(reopened.stdout).state]).toEqual([0, 'opened']);
   });
 
+  it('takes the description from stdin, several assignees by username or id, labels and --remove-source-branch', async () => {
+    const pid = await freshProject('mr-cli-stdin');
+    const r = await suite.run(
+      [
+        'mr',
+        'create',
+        pid,
+        '--source',
+        'feature/login',
+        '--target',
+        'main',
+        '--title',
+        'Release prep',
+        '--assignee',
+        'jdoe',
+        '--assignee',
+        '1',
+        '--labels',
+        'release,backend',
+        '--remove-source-branch',
+        '-o',
+        'json',
+      ],
+      { ...asJdoe(), input: '- Update docs\n- Bump deps\n' },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(onlyRequest(suite, 'POST', /merge_requests$/).bodyJson).toEqual({
+      target_branch: 'main',
+      source_branch: 'feature/login',
+      labels: 'release,backend',
+      assignee_ids: [2, 1],
+      remove_source_branch: true,
+      description: '- Update docs\n- Bump deps\n',
+      title: 'Release prep',
+    });
+    const mr = json(r.stdout);
+    expect([mr.description, mr.labels, mr.assignees.map((u: { username: string }) => u.username), mr.should_remove_source_branch]).toEqual([
+      '- Update docs\n- Bump deps\n',
+      ['release', 'backend'],
+      ['jdoe', 'root'],
+      true,
+    ]);
+    const updated = await suite.run(
+      [
+        'mr',
+        'update',
+        pid,
+        '1',
+        '--remove-labels',
+        'backend',
+        '--target',
+        'develop',
+        '--assignee',
+        'root',
+        '--description-file',
+        '-',
+        '-o',
+        'json',
+      ],
+      { ...asJdoe(), input: 'Only docs now.\n' },
+    );
+    expect(updated.exitCode).toBe(0);
+    expect(onlyRequest(suite, 'PUT', /merge_requests\/1$/).bodyJson).toEqual({
+      target_branch: 'develop',
+      remove_labels: 'backend',
+      assignee_ids: [1],
+      description: 'Only docs now.\n',
+    });
+    const after = json(updated.stdout);
+    expect([after.target_branch, after.labels, after.assignees.map((u: { username: string }) => u.username), after.description]).toEqual([
+      'develop',
+      ['release'],
+      ['root'],
+      'Only docs now.\n',
+    ]);
+  });
+
+  it('update reads no stdin and wants something to change (exit 2)', async () => {
+    const r = await suite.run(['mr', 'update', '1', '1'], { ...asJdoe(), input: 'not read\n' });
+    expect([r.exitCode, r.stderr]).toEqual([2, 'svc: nothing to change: give at least one option\n']);
+    expect(suite.requests()).toEqual([]);
+  });
+
   it('a second open merge request from the same branch: the 409 array in one line, exit 6', async () => {
     const r = await suite.run(['mr', 'create', '1', '--source', 'feature/search-v2', '--target', 'develop', '--title', 'again'], asJdoe());
     expect(r.exitCode).toBe(6);
@@ -194,7 +277,7 @@ describe('svc mr create, update, close, reopen', () => {
       ['mr', 'create', '1', '--source', 'develop', '--target', 'main', '--title', 't', '--reviewer', 'nobody-here'],
       asJdoe(),
     );
-    expect([r.exitCode, r.stderr]).toEqual([5, "svc: no user named 'nobody-here'\n"]);
+    expect([r.exitCode, r.stderr]).toEqual([5, "svc: no user with the username 'nobody-here'\n"]);
     expect(suite.requests().filter((q) => q.method === 'POST')).toEqual([]);
   });
 });
@@ -329,9 +412,23 @@ describe('svc mr comment, notes', () => {
     expect(notes.stdout).toBe('author.username\tbody\njdoe\tfrom a pipe\\n\njdoe\tPipeline passed\n');
   });
 
+  it('comments from --body-file, a path or - for stdin', async () => {
+    const file = join(tempDir(), 'report.md');
+    writeFileSync(file, '## Coverage\n\n91%\n');
+    const fromFile = await suite.run(['mr', 'comment', '1', '1', '--body-file', file, '-o', 'json'], asJdoe());
+    expect([fromFile.exitCode, json(fromFile.stdout).body]).toEqual([0, '## Coverage\n\n91%\n']);
+    const dash = await suite.run(['mr', 'comment', '1', '1', '--body-file', '-', '-o', 'json'], { ...asJdoe(), input: 'piped\n' });
+    expect([dash.exitCode, json(dash.stdout).body]).toEqual([0, 'piped\n']);
+    const both = await suite.run(['mr', 'comment', '1', '1', '--body', 'a', '--body-file', file], asJdoe());
+    expect([both.exitCode, both.stderr]).toEqual([2, 'svc: give either --body or --body-file, not both\n']);
+  });
+
   it('an empty comment is refused before the request (exit 2)', async () => {
     const r = await suite.run(['mr', 'comment', '1', '1', '--body', '  '], asJdoe());
-    expect([r.exitCode, r.stderr]).toEqual([2, 'svc: the comment is empty; no comment: give --body, --body-file, or pipe it on stdin\n']);
+    expect([r.exitCode, r.stderr]).toEqual([2, 'svc: --body is empty\n']);
+    const none = await suite.run(['mr', 'comment', '1', '1'], { ...asJdoe(), input: '' });
+    expect([none.exitCode, none.stderr]).toEqual([2, 'svc: stdin is empty: give --body or --body-file, or pipe the text on stdin\n']);
+    expect(suite.requests()).toEqual([]);
   });
 });
 
