@@ -176,6 +176,11 @@ function deriveMergeRequest(w: World, pid: number, iid: number): MergeRequestRec
 interface MergeRequestStore {
   mrs: ChildCollection<number, MergeRequestRec>;
   nextId: number;
+  /** projects whose merge requests were created, changed or deleted */
+  changed: Set<number>;
+  /** bumped by every write, so cached listings are rebuilt */
+  version: number;
+  listings: Map<string, unknown>;
 }
 
 export const mergeRequestStore = storeFor<MergeRequestStore>((w) => ({
@@ -184,10 +189,29 @@ export const mergeRequestStore = storeFor<MergeRequestStore>((w) => ({
     derive: (pid, iid) => deriveMergeRequest(w, pid, iid),
   }),
   nextId: MR_ID_BASE + w.seededProjects * MR_SLOTS + 1,
+  changed: new Set(),
+  version: 0,
+  listings: new Map(),
 }));
 
+/** Every write goes through here: its project's merge requests leave their seeded time window. */
+export function markMergeRequestsChanged(w: World, pid: number): void {
+  const store = mergeRequestStore(w);
+  store.changed.add(pid);
+  store.version++;
+}
+
 export function saveMergeRequest(w: World, mr: MergeRequestRec): void {
+  markMergeRequestsChanged(w, mr.projectId);
   mergeRequestStore(w).mrs.update(mr.projectId, mr.iid, mr);
+}
+
+/** Where the seeded merge requests of an unchanged project fall in time, for the orders that have such a window. */
+export function seededMergeRequestWindow(w: World, p: ProjectRec, orderBy: string): [number, number] | null {
+  if (!p.seeded || mergeRequestStore(w).changed.has(p.id)) return null;
+  const created: [number, number] = [p.createdAt + 2 * 86_400_000 + HOUR, p.createdAt + 2 * 86_400_000 + MR_SLOTS * HOUR + 999];
+  if (orderBy === 'created_at') return created;
+  return orderBy === 'updated_at' ? [created[0], created[1] + 48 * HOUR] : null;
 }
 
 /** The merge request of `:merge_request_iid`, with an auto-merge settled; a missing one is `.find`'s 404. */

@@ -1,12 +1,11 @@
 // Merge requests: lists (project, group with its subgroups, instance), read,
 // create, edit (state_event close/reopen), delete (reference endpoints §2).
-import { can, canReadProject } from '../access.js';
+import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intParam, listParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
-import { ordered } from '../store/collection.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import { BRANCHES } from '../store/repository.js';
 import type { World } from '../store/world.js';
@@ -16,13 +15,16 @@ import {
   findMergeRequest,
   type MergeRequestRec,
   mergeRequestJson,
+  markMergeRequestsChanged,
   mergeRequestStore,
   projectMergeRequests,
   rechecked,
   saveMergeRequest,
+  seededMergeRequestWindow,
 } from './merge-request-store.js';
 import { newCheck, uncheck } from './merge-request-checks.js';
 import type { Mounts } from './mounts.js';
+import { OrderedScan } from './ordered-scan.js';
 
 const EDITABLE = [
   'assignee_id',
@@ -45,23 +47,39 @@ const EDITABLE = [
   'merge_after',
 ];
 
-/** Sorted, paged and rendered merge requests of several projects. */
-function sendMergeRequests(ctx: Ctx, projects: ProjectRec[], defaultScope: MergeRequestScope): void {
+/** A listing's merge requests in order, kept (with how far it has read) for its next pages until one changes. */
+function listingOf(ctx: Ctx, projects: () => ProjectRec[], defaultScope: MergeRequestScope): OrderedScan<MergeRequestRec> {
+  const w = ctx.world;
+  const store = mergeRequestStore(w);
+  const query = Object.entries(ctx.params).filter(([k]) => k !== 'page' && k !== 'per_page');
+  const key = JSON.stringify([ctx.user?.id ?? 0, ctx.rawPath, store.version, w.allIds.length, query.sort()]);
+  const cached = store.listings.get(key) as OrderedScan<MergeRequestRec> | undefined;
+  if (cached) return cached;
   const orderBy = enumParam(ctx, 'order_by', MR_ORDER_KEYS, 'created_at');
   const sort = enumParam(ctx, 'sort', SORTS, 'desc');
   const keep = mergeRequestFilter(ctx, defaultScope);
-  const projectOf = new Map<number, ProjectRec>();
-  const list: MergeRequestRec[] = [];
-  for (const p of projects) {
-    if (!can(ctx.world, ctx.user, p, 'read_merge_request') || !p.mergeRequestsEnabled) continue;
-    projectOf.set(p.id, p);
-    for (const mr of projectMergeRequests(ctx.world, p.id)) if (keep(mr)) list.push(mr);
-  }
-  const page = pageOf(ctx, ordered(list, MR_ORDERS, MR_ORDERS[orderBy] ? orderBy : 'created_at', sort));
+  const by = MR_ORDERS[orderBy] ? orderBy : 'created_at';
+  const scan = new OrderedScan<MergeRequestRec>({
+    projects: projects().filter((p) => p.mergeRequestsEnabled),
+    records: (p) => (can(w, ctx.user, p, 'read_merge_request') ? projectMergeRequests(w, p.id).filter(keep) : []),
+    compare: MR_ORDERS[by]!,
+    desc: sort === 'desc',
+    key: (mr) => (by === 'updated_at' ? mr.updatedAt : mr.createdAt),
+    window: (p) => seededMergeRequestWindow(w, p, by),
+  });
+  store.listings.set(key, scan);
+  if (store.listings.size > 8) store.listings.delete(store.listings.keys().next().value as string);
+  return scan;
+}
+
+/** Sorted, paged and rendered merge requests of several projects. */
+function sendMergeRequests(ctx: Ctx, projects: () => ProjectRec[], defaultScope: MergeRequestScope): void {
+  const w = ctx.world;
+  const page = pageOf(ctx, listingOf(ctx, projects, defaultScope).forPage(ctx));
   const recheck = boolParam(ctx, 'with_merge_status_recheck') === true;
   sendList(
     ctx,
-    page.map((mr) => mergeRequestJson(ctx, projectOf.get(mr.projectId)!, recheck ? rechecked(ctx.world, mr, false) : mr, false)),
+    page.map((mr) => mergeRequestJson(ctx, w.projects.get(mr.projectId)!, recheck ? rechecked(w, mr, false) : mr, false)),
   );
 }
 
@@ -141,16 +159,15 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
     ] as const);
     if (!ctx.user && scope !== 'all') throw E.unauthorized();
     const w = ctx.world;
-    const visible = w.allIds.map((id) => w.projects.get(id)!).filter((p) => canReadProject(w, ctx.user, p));
-    sendMergeRequests(ctx, visible, 'created_by_me');
+    sendMergeRequests(ctx, () => w.visibleIds(ctx.user).map((id) => w.projects.get(id)!), 'created_by_me');
   });
   group.get('/merge_requests', { auth: 'public' }, (ctx, g) => {
-    sendMergeRequests(ctx, groupProjects(ctx.world, g), 'all');
+    sendMergeRequests(ctx, () => groupProjects(ctx.world, g), 'all');
   });
   project.get('/merge_requests', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     if (!p.mergeRequestsEnabled) throw E.forbidden();
-    sendMergeRequests(ctx, [p], 'all');
+    sendMergeRequests(ctx, () => [p], 'all');
   });
   project.get('/merge_requests/:merge_request_iid', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
@@ -205,6 +222,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
     requireBranch('source_branch', source);
     requireBranch('target_branch', target);
     store.nextId++;
+    markMergeRequestsChanged(ctx.world, p.id);
     store.mrs.insert(p.id, iid, mr);
     sendJson(ctx, 201, mergeRequestJson(ctx, p, mr, true));
   });
@@ -235,6 +253,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
   project.delete('/merge_requests/:merge_request_iid', { auth: 'user' }, (ctx, p) => {
     const mr = findMergeRequest(ctx, p);
     requireAbility(ctx, p, 'delete_merge_request');
+    markMergeRequestsChanged(ctx.world, p.id);
     mergeRequestStore(ctx.world).mrs.remove(p.id, mr.iid);
     sendJson(ctx, 204, null);
   });
