@@ -423,6 +423,23 @@ describe('svc mr comment, notes', () => {
     expect([both.exitCode, both.stderr]).toEqual([2, 'svc: give either --body or --body-file, not both\n']);
   });
 
+  it('notes edit replaces a comment from --body or stdin; a missing note exits 5 with its hint', async () => {
+    const made = json((await suite.run(['mr', 'comment', '1', '1', '--body', 'Coverage 90%', '-o', 'json'], asJdoe())).stdout);
+    const edited = await suite.run(['mr', 'notes', 'edit', '1', '1', String(made.id), '--body', 'Coverage 91%', '-o', 'json'], asJdoe());
+    expect([edited.exitCode, edited.stderr, json(edited.stdout).body]).toEqual([0, `edited note ${made.id} of !1 of 1\n`, 'Coverage 91%']);
+    expect(onlyRequest(suite, 'PUT', /notes/).bodyJson).toEqual({ body: 'Coverage 91%' });
+    const piped = await suite.run(['mr', 'notes', 'edit', '1', '1', String(made.id), '-o', 'json'], {
+      ...asJdoe(),
+      input: 'Coverage 92%\n',
+    });
+    expect(json(piped.stdout).body).toBe('Coverage 92%\n');
+    const missing = await suite.run(['mr', 'notes', 'edit', '1', '1', '1', '--body', 'x'], asJdoe());
+    expect([missing.exitCode, missing.stderr]).toEqual([
+      5,
+      'svc: PUT /projects/1/merge_requests/1/notes/1 failed: 404 Not found (is 1 a comment of this merge request? svc mr notes lists them)\n',
+    ]);
+  });
+
   it('an empty comment is refused before the request (exit 2)', async () => {
     const r = await suite.run(['mr', 'comment', '1', '1', '--body', '  '], asJdoe());
     expect([r.exitCode, r.stderr]).toEqual([2, 'svc: --body is empty\n']);

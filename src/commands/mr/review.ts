@@ -5,6 +5,10 @@ import { apiPath } from '../../http/encode.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { readText } from '../issues/shared/text-source.js';
+import type { Command } from 'commander';
+import type { Runtime } from '../../runtime.js';
+import type { Resource } from '../generic/resource.js';
+import { addNoteVerbs, noteEditVerb, noteParam } from '../issues/shared/note-edit.js';
 import { MERGE_REQUESTS, parseMergeRequestIid } from './shared/resource.js';
 
 const ARGS = [
@@ -39,6 +43,23 @@ export const APPROVALS = getVerb(MERGE_REQUESTS, {
   fields: APPROVAL_FIELDS,
   examples: ['svc mr approvals acme/platform/api 12', 'svc mr approvals 42 3 -o json'],
 });
+
+const NOTE_RESOURCE: Resource = {
+  path: '/projects/:project/merge_requests/:iid/notes',
+  id: 'note',
+  params: { ...MERGE_REQUESTS.params, note: noteParam('this merge request', 'svc mr notes') },
+  fields: ['id', 'author.username', 'created_at', 'updated_at', 'body'],
+};
+
+export const NOTE_EDIT = noteEditVerb(NOTE_RESOURCE, 'a merge request', ([project, iid]) => `!${String(iid)} of ${String(project)}`, [
+  'svc mr notes edit acme/platform/api 12 5001 --body "Pipeline passed (after a retry)"',
+  './coverage-report.sh | svc mr notes edit 42 3 5001',
+]);
+
+/** `svc mr notes edit …` lives under the `notes` listing, which keeps its own arguments. */
+export function registerNoteVerbs(noun: Command, runtime: Runtime): void {
+  addNoteVerbs(noun, runtime, [NOTE_EDIT]);
+}
 
 export const NOTES = listVerb(MERGE_REQUESTS, {
   name: 'notes',

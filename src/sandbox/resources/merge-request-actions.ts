@@ -26,6 +26,7 @@ import {
 } from './merge-request-store.js';
 import { uncheck } from './merge-request-checks.js';
 import type { Mounts } from './mounts.js';
+import { noteBody } from './notes.js';
 import { userBasic } from './users.js';
 
 const NOTE_ID_BASE = 5_000_000;
@@ -57,6 +58,7 @@ interface NoteView {
   body: string;
   authorId: number;
   createdAt: number;
+  updatedAt?: number;
 }
 
 /** Seeded notes (minus deleted ones), then created ones, oldest first. */
@@ -72,7 +74,10 @@ function notesOf(w: World, mr: MergeRequestRec): NoteView[] {
       createdAt: mr.createdAt + n * 600_000,
     });
   }
-  return [...out, ...mr.createdNotes];
+  return [...out, ...mr.createdNotes].map((n) => {
+    const edit = mr.editedNotes.find((e) => e.id === n.id);
+    return edit ? { ...n, body: edit.body, updatedAt: edit.updatedAt } : n;
+  });
 }
 
 function noteJson(w: World, mr: MergeRequestRec, n: NoteView): Record<string, unknown> {
@@ -83,7 +88,7 @@ function noteJson(w: World, mr: MergeRequestRec, n: NoteView): Record<string, un
     attachment: null,
     author: userBasic(w, w.users.get(n.authorId)!),
     created_at: iso(n.createdAt),
-    updated_at: iso(n.createdAt),
+    updated_at: iso(n.updatedAt ?? n.createdAt),
     system: false,
     noteable_id: mr.id,
     noteable_type: 'MergeRequest',
@@ -152,12 +157,22 @@ export function mountMergeRequestActions({ project }: Mounts): void {
   project.post('/merge_requests/:merge_request_iid/notes', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
-    const body = strParam(ctx, 'body');
-    if (body === undefined) throw E.missing('body');
-    if (body.trim() === '') throw E.badRequest('400 Bad request - Note {:note=>["can\'t be blank"]}');
+    const body = noteBody(ctx);
     const note = { id: noteIds(ctx.world).next++, body, authorId: ctx.user!.id, createdAt: Date.now() };
     saveMergeRequest(ctx.world, { ...mr, createdNotes: [...mr.createdNotes, note] });
     sendJson(ctx, 201, noteJson(ctx.world, mr, note));
+  });
+  project.put('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_merge_request');
+    const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
+    const id = intSeg(ctx, 'note_id');
+    const note = notesOf(ctx.world, mr).find((n) => n.id === id);
+    if (!note) throw E.findNotFound();
+    const body = noteBody(ctx);
+    if (note.authorId !== ctx.user!.id) requireAbility(ctx, p, 'admin_project');
+    const edit = { id, body, updatedAt: Date.now() };
+    saveMergeRequest(ctx.world, { ...mr, editedNotes: [...mr.editedNotes.filter((e) => e.id !== id), edit] });
+    sendJson(ctx, 200, noteJson(ctx.world, mr, { ...note, body, updatedAt: edit.updatedAt }));
   });
   project.delete('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));

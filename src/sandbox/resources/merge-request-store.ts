@@ -59,6 +59,8 @@ export interface MergeRequestRec extends MergeCheck {
   /** seeded notes deleted through the API, by number (1-based) */
   deletedNotes: number[];
   createdNotes: CreatedNote[];
+  /** notes edited through the API, by id */
+  editedNotes: Array<{ id: number; body: string; updatedAt: number }>;
 }
 
 export interface CreatedNote {
@@ -169,6 +171,7 @@ function deriveMergeRequest(w: World, pid: number, iid: number): MergeRequestRec
     seededNotes: w.h(82, pid, iid) % 4,
     deletedNotes: [],
     createdNotes: [],
+    editedNotes: [],
     ...SEEDED_CHECK,
   };
 }

@@ -215,6 +215,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
       seededNotes: 0,
       deletedNotes: [],
       createdNotes: [],
+      editedNotes: [],
       ...newCheck(now),
     };
     applyFields(ctx, mr);

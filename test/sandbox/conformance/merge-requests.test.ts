@@ -351,6 +351,19 @@ describe('§1 notes of a merge request', () => {
     expect((await c.call('/projects/1/merge_requests/3/notes', asUser)).json.map((n: any) => n.id)).not.toContain(created.json.id);
   });
 
+  it('edits a created and a seeded note (200); a blank body is the model error', async () => {
+    const created = await post('/projects/1/merge_requests/3/notes', { body: 'Pipeline passed' });
+    const edited = await put(`/projects/1/merge_requests/3/notes/${created.json.id}`, { body: 'Pipeline passed (retried)' });
+    expect([edited.status, edited.json.id, edited.json.body]).toEqual([200, created.json.id, 'Pipeline passed (retried)']);
+    const seeded = (await c.call('/projects/1/merge_requests/1/notes?sort=asc', { as: 'admin' })).json[0];
+    const r = await c.call(`/projects/1/merge_requests/1/notes/${seeded.id}`, { as: 'admin', method: 'PUT', json: { body: 'Edited' } });
+    expect([r.status, r.json.body, r.json.created_at]).toEqual([200, 'Edited', seeded.created_at]);
+    const listed = (await c.call('/projects/1/merge_requests/1/notes?sort=asc', { as: 'admin' })).json[0];
+    expect([listed.id, listed.body]).toEqual([seeded.id, 'Edited']);
+    const blank = await put(`/projects/1/merge_requests/3/notes/${created.json.id}`, { body: '' });
+    expect([blank.status, blank.json]).toEqual([400, { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' }]);
+  });
+
   it('notes of a missing merge request: 404 MergeRequest Not Found', async () => {
     const r = await c.call('/projects/1/merge_requests/99/notes', asUser);
     expect([r.status, r.json]).toEqual([404, { message: '404 MergeRequest Not Found' }]);
