@@ -388,6 +388,49 @@ describe('svc mr merge: one line per refusal, with its exit code', () => {
   });
 });
 
+describe('svc mr rebase', () => {
+  it("starts a rebase (202) and says how to wait; a second one meanwhile exits 6 with the service's reason", async () => {
+    const pid = await freshProject('mr-cli-rebase');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    const r = await suite.run(['mr', 'rebase', pid, '1', '--skip-ci', '-o', 'json'], asJdoe());
+    expect([r.exitCode, json(r.stdout), r.stderr]).toEqual([
+      0,
+      { rebase_in_progress: true },
+      `rebase of !1 started; \`svc mr rebase ${pid} 1 --wait\` waits for it\n`,
+    ]);
+    expect(onlyRequest(suite, 'PUT', /rebase$/).bodyJson).toEqual({ skip_ci: true });
+    const again = await suite.run(['mr', 'rebase', pid, '1'], asJdoe());
+    expect([again.exitCode, again.stderr]).toEqual([
+      6,
+      `svc: PUT /projects/${pid}/merge_requests/1/rebase failed: 409 Conflict: Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.\n`,
+    ]);
+  });
+
+  it('--wait polls until the rebase is done and prints the merge request', async () => {
+    const pid = await freshProject('mr-cli-rebase-wait');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    const r = await suite.run(['mr', 'rebase', pid, '1', '--wait', '--interval', '0.1', '-o', 'json'], asJdoe());
+    expect(r.exitCode).toBe(0);
+    expect(json(r.stdout).iid).toBe(1);
+    expect(r.stderr).toMatch(/^rebase of !1: running\nrebase of !1: done\nrebase of !1 done in \d+(\.\d)? s\n$/);
+    expect(json(r.stdout).rebase_in_progress).toBe(false);
+    const polls = suite.requests().filter((q) => q.method === 'GET');
+    expect(new Set(polls.map((q) => q.rawQuery))).toEqual(new Set(['include_rebase_in_progress=true']));
+  });
+
+  it('exits 4 for a user who may not push to the source branch, and 2 for --interval without --wait', async () => {
+    const outsider = suite.sandbox.state.user(3)!.username;
+    const r = await suite.run(['mr', 'rebase', '1', '1', '--sudo', outsider]);
+    expect([r.exitCode, r.stderr]).toEqual([
+      4,
+      'svc: PUT /projects/1/merge_requests/1/rebase failed: 403 Forbidden - Cannot push to source branch\n',
+    ]);
+    const usage = await suite.run(['mr', 'rebase', '1', '1', '--interval', '1'], asJdoe());
+    expect([usage.exitCode, usage.stderr]).toEqual([2, 'svc: --interval only applies with --wait\n']);
+    expect(suite.requests()).toEqual([]);
+  });
+});
+
 describe('svc mr approve, unapprove, approvals', () => {
   it('approves, says so when already approved, withdraws', async () => {
     const first = await suite.run(['mr', 'approve', '1', '5', '-o', 'json'], asJdoe());

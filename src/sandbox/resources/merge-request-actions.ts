@@ -24,11 +24,12 @@ import {
   saveMergeRequest,
   sourceHead,
 } from './merge-request-store.js';
-import { uncheck } from './merge-request-checks.js';
+import { rebaseInProgress, rebasing, uncheck } from './merge-request-checks.js';
 import type { Mounts } from './mounts.js';
 import { noteBody } from './notes.js';
 import { userBasic } from './users.js';
 
+const REBASE_LOCKED = 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.';
 const NOTE_ID_BASE = 5_000_000;
 const NOTE_SLOTS = 16;
 const noteIds = storeFor(() => ({ next: 50_000_000 }));
@@ -118,6 +119,16 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     }
     if (status !== 'mergeable') throw new ApiError(405, { message: '405 Method Not Allowed' });
     sendJson(ctx, 200, mergeRequestJson(ctx, p, mergeNow(ctx.world, ready, ctx.user!.id, squash), true));
+  });
+
+  // The 403 and 409 bodies are the service's forbidden!/conflict! texts for these cases.
+  project.put('/merge_requests/:merge_request_iid/rebase', { auth: 'user' }, (ctx, p) => {
+    const mr = findMergeRequest(ctx, p);
+    if (!can(ctx.world, ctx.user, p, 'push_code')) throw new ApiError(403, { message: '403 Forbidden - Cannot push to source branch' });
+    if (rebaseInProgress(mr)) throw new ApiError(409, { message: REBASE_LOCKED });
+    boolParam(ctx, 'skip_ci');
+    saveMergeRequest(ctx.world, rebasing(mr));
+    sendJson(ctx, 202, { rebase_in_progress: true });
   });
 
   project.get('/merge_requests/:merge_request_iid/approvals', { auth: 'public' }, (ctx, p) => {

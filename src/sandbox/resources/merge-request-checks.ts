@@ -2,9 +2,11 @@
 // a new one is `preparing`, an approval or a new target marks it `unchecked`, which
 // lists show as is (they skip the recheck); a single read or a list with
 // `with_merge_status_recheck` starts the check, `checking` for MERGE_CHECK_MS.
-// A merge checks synchronously. Choices where the reference is open: the windows
+// A merge checks synchronously; a rebase runs for REBASE_MS. Choices where the reference is open: the windows
 // last MERGE_CHECK_MS (long enough that two requests of a test fall in one).
 export const MERGE_CHECK_MS = 300;
+/** A rebase takes longer than a check. */
+export const REBASE_MS = 1000;
 
 export interface MergeCheck {
   /** until then the merge request is `preparing` (its diff is being built) */
@@ -13,6 +15,8 @@ export interface MergeCheck {
   uncheckedSince: number | null;
   /** until then the check runs: `checking` */
   checkingUntil: number;
+  /** until then a rebase runs in the background (`rebase_in_progress`) */
+  rebaseUntil: number;
 }
 
 export type CheckStatus = 'preparing' | 'unchecked' | 'checking';
@@ -45,8 +49,17 @@ export function recheck<T extends MergeCheck>(mr: T, sync: boolean, now = Date.n
 
 /** A new merge request: `preparing` for the first window. */
 export function newCheck(now = Date.now()): MergeCheck {
-  return { preparedAt: now + MERGE_CHECK_MS, uncheckedSince: null, checkingUntil: 0 };
+  return { preparedAt: now + MERGE_CHECK_MS, uncheckedSince: null, checkingUntil: 0, rebaseUntil: 0 };
 }
 
 /** A seeded merge request was checked long ago. */
-export const SEEDED_CHECK: MergeCheck = { preparedAt: 0, uncheckedSince: null, checkingUntil: 0 };
+export const SEEDED_CHECK: MergeCheck = { preparedAt: 0, uncheckedSince: null, checkingUntil: 0, rebaseUntil: 0 };
+
+/** A rebase runs for REBASE_MS and leaves the merge request to be checked again. */
+export function rebasing<T extends MergeCheck>(mr: T, now = Date.now()): T {
+  return uncheck({ ...mr, rebaseUntil: now + REBASE_MS }, now);
+}
+
+export function rebaseInProgress(check: MergeCheck, now = Date.now()): boolean {
+  return now < check.rebaseUntil;
+}

@@ -22,7 +22,7 @@ import {
   saveMergeRequest,
   seededMergeRequestWindow,
 } from './merge-request-store.js';
-import { newCheck, uncheck } from './merge-request-checks.js';
+import { newCheck, rebaseInProgress, uncheck } from './merge-request-checks.js';
 import type { Mounts } from './mounts.js';
 import { OrderedScan } from './ordered-scan.js';
 
@@ -171,7 +171,10 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
   });
   project.get('/merge_requests/:merge_request_iid', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
-    sendJson(ctx, 200, mergeRequestJson(ctx, p, rechecked(ctx.world, findMergeRequest(ctx, p), false), true));
+    const mr = rechecked(ctx.world, findMergeRequest(ctx, p), false);
+    const json = mergeRequestJson(ctx, p, mr, true);
+    if (boolParam(ctx, 'include_rebase_in_progress')) json.rebase_in_progress = rebaseInProgress(mr);
+    sendJson(ctx, 200, json);
   });
   project.post('/merge_requests', { auth: 'user' }, (ctx, p) => {
     const missing = ['title', 'source_branch', 'target_branch'].filter((k) => strParam(ctx, k) === undefined);

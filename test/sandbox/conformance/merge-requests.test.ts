@@ -2,7 +2,7 @@
 // and §1 (notes, shared with merge requests). Project 1 holds one merge request per blocker.
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { MERGE_CHECK_MS } from '../../../src/sandbox/resources/merge-request-checks.js';
+import { MERGE_CHECK_MS, REBASE_MS } from '../../../src/sandbox/resources/merge-request-checks.js';
 import { useSandbox } from './setup.js';
 
 const c = useSandbox();
@@ -301,6 +301,36 @@ describe('§2 mergeability checks (merge_status, detailed_merge_status)', () => 
     expect(status(retargeted)).toEqual(['unchecked', 'unchecked']);
     const merged = await put(`/projects/${pid}/merge_requests/1/merge`);
     expect([merged.status, merged.json.state, ...status(merged)]).toEqual([200, 'merged', 'can_be_merged', 'not_open']);
+  });
+});
+
+describe('§2 rebase', () => {
+  it('accepts (202, rebase_in_progress), shows it with include_rebase_in_progress, and refuses a second one meanwhile (409)', async () => {
+    const pid = await preparedMergeRequest('mr-rebase', 'develop', 'main');
+    const r = await put(`/projects/${pid}/merge_requests/1/rebase`, { skip_ci: true });
+    expect([r.status, r.json]).toEqual([202, { rebase_in_progress: true }]);
+    const during = await c.call(`/projects/${pid}/merge_requests/1?include_rebase_in_progress=true`, asUser);
+    expect(during.json.rebase_in_progress).toBe(true);
+    const again = await put(`/projects/${pid}/merge_requests/1/rebase`);
+    expect([again.status, again.json]).toEqual([
+      409,
+      { message: 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.' },
+    ]);
+    await delay(REBASE_MS + 30);
+    const after = await c.call(`/projects/${pid}/merge_requests/1?include_rebase_in_progress=true`, asUser);
+    expect(after.json.rebase_in_progress).toBe(false);
+    expect((await c.call(`/projects/${pid}/merge_requests/1`, asUser)).json.rebase_in_progress).toBeUndefined();
+  });
+
+  it('a caller who may not push to the source branch gets 403 with the reason', async () => {
+    const outsider = c.sb.state.user(3)!.username;
+    const r = await c.call('/projects/1/merge_requests/1/rebase', { as: 'admin', method: 'PUT', headers: { Sudo: outsider } });
+    expect([r.status, r.json]).toEqual([403, { message: '403 Forbidden - Cannot push to source branch' }]);
+  });
+
+  it('an unknown iid is a 404', async () => {
+    const r = await put('/projects/1/merge_requests/99/rebase');
+    expect([r.status, r.json]).toEqual([404, { message: '404 Not found' }]);
   });
 });
 
