@@ -98,7 +98,7 @@ export function mergeStatusWords(mr: MergeRequest): string {
     case 'discussions_not_resolved':
       return 'has unresolved threads';
     case 'need_rebase':
-      return `must be rebased onto ${mr.target_branch}`;
+      return `must be rebased onto ${mr.target_branch} (svc mr rebase does it)`;
     case 'blocked_status':
       return 'is blocked by another merge request';
     case 'preparing':
