@@ -69,6 +69,26 @@ describe('svc mr list', () => {
     expect(json(byReviewer.stdout).map((m: any) => m.iid)).toEqual([4]);
   });
 
+  it('--author and --reviewer take a user id too (author_id, reviewer_id), and None or Any for reviewers', async () => {
+    const res = await fetch(`${suite.sandbox.url}/api/v4/projects/3/merge_requests`, {
+      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin },
+    });
+    const every = (await res.json()) as Array<{ iid: number; author: { id: number; username: string }; reviewers: unknown[] }>;
+    const [first] = every;
+    const byName = await suite.run(['mr', 'list', '3', '--author', `@${first!.author.username}`, '--reviewer', 'None', '-o', 'json']);
+    expect(onlyRequest(suite, 'GET', /merge_requests/).rawQuery).toBe(
+      `author_username=${first!.author.username}&reviewer_id=None&per_page=100`,
+    );
+    expect(json(byName.stdout).map((m: { iid: number }) => m.iid)).toEqual(
+      every.filter((m) => m.author.id === first!.author.id && m.reviewers.length === 0).map((m) => m.iid),
+    );
+    const byId = await suite.run(['mr', 'list', '3', '--author', String(first!.author.id), '--reviewer', 'Any', '-o', 'json']);
+    expect(onlyRequest(suite, 'GET', /merge_requests/).rawQuery).toBe(`author_id=${first!.author.id}&reviewer_id=Any&per_page=100`);
+    expect(json(byId.stdout).map((m: { iid: number }) => m.iid)).toEqual(
+      every.filter((m) => m.author.id === first!.author.id && m.reviewers.length > 0).map((m) => m.iid),
+    );
+  });
+
   it('--draft yes lists drafts; the alias merge-requests works', async () => {
     const r = await suite.run(['merge-requests', 'list', '1', '--draft', 'yes', '-o', 'tsv', '--fields', 'iid,title']);
     expect([r.exitCode, r.stdout]).toEqual([0, 'iid\ttitle\n2\tDraft: Add a login page\n']);
