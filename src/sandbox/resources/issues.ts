@@ -8,10 +8,11 @@ import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intParam, intSeg, listParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import { ChildCollection, cmp, type Compare, storeFor } from '../store/collection.js';
-import type { GroupRec, IssueRec, ProjectRec, UserRec } from '../store/records.js';
+import type { IssueRec, ProjectRec, UserRec } from '../store/records.js';
 import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
+import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
 import { type Issue, issueFilter } from './issue-filters.js';
 import type { Mounts } from './mounts.js';
@@ -256,10 +257,12 @@ function listingOf(ctx: Ctx, projects: () => ProjectRec[], keep: (i: Issue) => b
     const compare = ORDERS[by]!;
     scan = new OrderedScan<[Issue, ProjectRec]>({
       projects: projects(),
-      records: (p) =>
-        can(ctx.world, ctx.user, p, 'read_issue')
-          ? store.issues.list(p.id).flatMap((i) => (keep(i) && canSeeIssue(ctx.world, ctx.user, p, i) ? [[i, p]] : []))
-          : [],
+      records: (p) => {
+        if (!can(ctx.world, ctx.user, p, 'read_issue')) return [];
+        const kept: Array<[Issue, ProjectRec]> = [];
+        for (const i of store.issues.list(p.id)) if (keep(i) && canSeeIssue(ctx.world, ctx.user, p, i)) kept.push([i, p]);
+        return kept;
+      },
       compare: (a, b) => compare(a[0], b[0]),
       desc: enumParam(ctx, 'sort', SORTS, 'desc') === 'desc',
       key: ([i]) => (by === 'updated_at' ? i.updatedAt : i.createdAt),
@@ -292,25 +295,13 @@ function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRe
   return out;
 }
 
-function subtree(w: World, g: GroupRec): Set<number> {
-  const ids = new Set([g.id]);
-  const pending = [g.id];
-  while (pending.length > 0) {
-    for (const child of w.groupChildren.get(pending.pop()!) ?? []) {
-      ids.add(child);
-      pending.push(child);
-    }
-  }
-  return ids;
-}
-
 export function mountIssues({ root, project, group }: Mounts): void {
   project.get('/issues', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     sendIssues(ctx, () => [p]);
   });
   group.get('/issues', { auth: 'public' }, (ctx, g) => {
-    const groups = subtree(ctx.world, g);
+    const groups = groupSubtree(ctx.world, g.id);
     sendIssues(ctx, () => issueProjects(ctx, (p) => p.nsKind === 'group' && groups.has(p.nsOwner)));
   });
   root.get('/issues', { auth: 'public' }, (ctx) => {

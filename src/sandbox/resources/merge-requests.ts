@@ -9,6 +9,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import { BRANCHES } from '../store/repository.js';
 import type { World } from '../store/world.js';
+import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
 import { MR_ORDER_KEYS, MR_ORDERS, type MergeRequestScope, mergeRequestFilter } from './merge-request-filters.js';
 import {
@@ -84,13 +85,7 @@ function sendMergeRequests(ctx: Ctx, projects: () => ProjectRec[], defaultScope:
 }
 
 function groupProjects(w: World, g: GroupRec): ProjectRec[] {
-  const groups = new Set<number>();
-  const pending = [g.id];
-  while (pending.length > 0) {
-    const id = pending.pop()!;
-    groups.add(id);
-    pending.push(...(w.groupChildren.get(id) ?? []));
-  }
+  const groups = groupSubtree(w, g.id);
   return w.allIds.map((id) => w.projects.get(id)!).filter((p) => p.nsKind === 'group' && groups.has(p.nsOwner));
 }
 
