@@ -120,7 +120,6 @@ describe('the README CI cookbook', () => {
       runnerVariables({ DOWNSTREAM_PROJECT: downstream, DOWNSTREAM_READ_TOKEN: sandbox.tokens.readApi, CI_COMMIT_SHA: sha }),
       tempDir(),
     );
-    expect(result.stderr).not.toContain('svc: ');
     expect(result.exitCode).toBe(0);
     const pipeline = tsvRecord(result.stdout);
     expect([pipeline.status, pipeline.ref, pipeline.source]).toEqual(['success', 'main', 'pipeline']);
