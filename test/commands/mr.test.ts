@@ -278,6 +278,21 @@ describe('svc mr create, update, close, reopen', () => {
     ]);
   });
 
+  it('--draft and --ready without --title prefix or unprefix the current title', async () => {
+    const pid = await freshProject('mr-cli-draft');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Ship it'], asJdoe());
+    const draft = await suite.run(['mr', 'update', pid, '1', '--draft', '-o', 'json'], asJdoe());
+    expect([draft.exitCode, json(draft.stdout).title, json(draft.stdout).draft]).toEqual([0, 'Draft: Ship it', true]);
+    expect(onlyRequest(suite, 'PUT', /merge_requests\/1$/).bodyJson).toEqual({ title: 'Draft: Ship it' });
+    const ready = await suite.run(['mr', 'update', pid, '1', '--ready', '-o', 'json'], asJdoe());
+    expect([ready.exitCode, json(ready.stdout).title, json(ready.stdout).draft]).toEqual([0, 'Ship it', false]);
+    const missing = await suite.run(['mr', 'update', pid, '9', '--ready'], asJdoe());
+    expect([missing.exitCode, missing.stderr]).toEqual([
+      5,
+      `svc: GET /projects/${pid}/merge_requests/9 failed: 404 Not found (the path takes the merge request's iid, its number within the project, not the global id; is !9 right?)\n`,
+    ]);
+  });
+
   it('update reads no stdin and wants something to change (exit 2)', async () => {
     const r = await suite.run(['mr', 'update', '1', '1'], { ...asJdoe(), input: 'not read\n' });
     expect([r.exitCode, r.stderr]).toEqual([2, 'svc: nothing to change: give at least one option\n']);

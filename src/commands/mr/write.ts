@@ -32,7 +32,6 @@ async function writeBody(ctx: Context, options: OptionSpec[], opts: WriteOptions
     stdin,
     required: false,
   });
-  if (opts.draft !== undefined && opts.title === undefined) throw new UsageError('--draft and --ready change the title: give --title too');
   const body = await serviceParams(ctx, options, opts);
   if (description !== undefined) body.description = description;
   if (opts.title !== undefined) {
@@ -96,8 +95,8 @@ export const CREATE = defineCommand<WriteOptions>({
 
 const UPDATE_OPTIONS: OptionSpec[] = [
   { flags: '--title <title>', help: 'new title', parse: requiredTextParser('--title') },
-  { flags: '--draft', help: 'mark it as a draft (with --title)' },
-  { flags: '--ready', help: 'mark it ready: drop the "Draft:" prefix (with --title)' },
+  { flags: '--draft', help: 'mark it as a draft: the title (the new one, or the current one) gets the "Draft:" prefix' },
+  { flags: '--ready', help: 'mark it ready: drop the "Draft:" prefix from the title (the new one, or the current one)' },
   TARGET_OPTION,
   { flags: '--add-labels <a,b>', key: 'add_labels', help: 'labels to add' },
   { flags: '--remove-labels <a,b>', key: 'remove_labels', help: 'labels to remove' },
@@ -109,13 +108,24 @@ export const UPDATE = defineCommand<WriteOptions & { ready?: boolean }>({
   description: "Change a merge request's title, description, target, labels, assignees or reviewers",
   args: [PROJECT_ARG, IID_ARG],
   options: UPDATE_OPTIONS,
-  examples: ['svc mr update acme/platform/api 12 --title "Add login" --ready', 'svc mr update 42 3 --add-labels reviewed --reviewer jdoe'],
-  run: async (ctx, [project, iid], opts) => {
+  examples: [
+    'svc mr update acme/platform/api 12 --ready',
+    'svc mr update acme/platform/api 12 --title "Add login" --draft',
+    'svc mr update 42 3 --add-labels reviewed --reviewer jdoe',
+  ],
+  run: async (ctx, args, opts) => {
     if (opts.draft && opts.ready) throw new UsageError('give either --draft or --ready, not both');
-    const body = await writeBody(ctx, UPDATE_OPTIONS, { ...opts, draft: opts.ready ? false : opts.draft }, false);
+    const [project, iid] = args as [string, string];
+    const draft = opts.ready ? false : opts.draft;
+    const http = await ctx.http({ requireToken: true });
+    // The draft state is the title's prefix: without a new title, the current one gets it or loses it.
+    const title =
+      draft !== undefined && opts.title === undefined
+        ? (await withHints(MERGE_REQUESTS, itemPath(MERGE_REQUESTS), args, () => getMergeRequest(http, project, iid))).title
+        : opts.title;
+    const body = await writeBody(ctx, UPDATE_OPTIONS, { ...opts, title, draft }, false);
     if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give at least one option');
-    const mr = await updateMergeRequest(await ctx.http({ requireToken: true }), project as string, iid as string, body);
-    await printMergeRequest(ctx, mr);
+    await printMergeRequest(ctx, await updateMergeRequest(http, project, iid, body));
   },
 });
 
