@@ -69,11 +69,16 @@ describe('svc mr list', () => {
     expect(json(byReviewer.stdout).map((m: any) => m.iid)).toEqual([4]);
   });
 
-  it('--author and --reviewer take a user id too (author_id, reviewer_id), and None or Any for reviewers', async () => {
+  it('--author, --assignee and --reviewer take a user id too (author_id, …), and None or Any', async () => {
     const res = await fetch(`${suite.sandbox.url}/api/v4/projects/3/merge_requests`, {
       headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin },
     });
-    const every = (await res.json()) as Array<{ iid: number; author: { id: number; username: string }; reviewers: unknown[] }>;
+    const every = (await res.json()) as Array<{
+      iid: number;
+      author: { id: number; username: string };
+      assignees: unknown[];
+      reviewers: unknown[];
+    }>;
     const [first] = every;
     const byName = await suite.run(['mr', 'list', '3', '--author', `@${first!.author.username}`, '--reviewer', 'None', '-o', 'json']);
     expect(onlyRequest(suite, 'GET', /merge_requests/).rawQuery).toBe(
@@ -81,6 +86,11 @@ describe('svc mr list', () => {
     );
     expect(json(byName.stdout).map((m: { iid: number }) => m.iid)).toEqual(
       every.filter((m) => m.author.id === first!.author.id && m.reviewers.length === 0).map((m) => m.iid),
+    );
+    const unassigned = await suite.run(['mr', 'list', '3', '--assignee', 'None', '-o', 'json']);
+    expect(onlyRequest(suite, 'GET', /merge_requests/).rawQuery).toBe('assignee_id=None&per_page=100');
+    expect(json(unassigned.stdout).map((m: { iid: number }) => m.iid)).toEqual(
+      every.filter((m) => m.assignees.length === 0).map((m) => m.iid),
     );
     const byId = await suite.run(['mr', 'list', '3', '--author', String(first!.author.id), '--reviewer', 'Any', '-o', 'json']);
     expect(onlyRequest(suite, 'GET', /merge_requests/).rawQuery).toBe(`author_id=${first!.author.id}&reviewer_id=Any&per_page=100`);

@@ -23,6 +23,11 @@ const FILTERS: OptionSpec[] = [
   { flags: '--labels <a,b>', key: 'labels', help: 'carrying every one of these labels (None, Any)', parse: listOption('--labels') },
   { flags: '--author <user>', help: 'opened by this user: username or numeric user id', parse: requiredTextParser('--author') },
   {
+    flags: '--assignee <user>',
+    help: 'assigned to this user: username, numeric user id, None or Any',
+    parse: requiredTextParser('--assignee'),
+  },
+  {
     flags: '--reviewer <user>',
     help: 'with this reviewer: username, numeric user id, None or Any',
     parse: requiredTextParser('--reviewer'),
@@ -81,6 +86,10 @@ async function run(ctx: Context, project: string | undefined, opts: ListOptions)
         ? apiPath`/groups/${opts.group}/merge_requests`
         : '/merge_requests';
   const http = await ctx.http({ requireToken: opts.instance === true && opts.scope !== 'all' });
-  const query = { ...(await serviceParams(ctx, FILTERS, opts)), ...userParams(opts, ['author', 'reviewer']), per_page: perPageFor(opts) };
+  const query = {
+    ...(await serviceParams(ctx, FILTERS, opts)),
+    ...userParams(opts, ['author', 'assignee', 'reviewer']),
+    per_page: perPageFor(opts),
+  };
   await outputList(ctx, listRecords(http, path, query), opts, MR_COLUMNS);
 }
