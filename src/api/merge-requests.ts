@@ -37,8 +37,22 @@ export interface MergeInput {
 
 const mrPath = (project: string, iid: string) => apiPath`/projects/${project}/merge_requests/${iid}`;
 
-export function getMergeRequest(http: HttpClient, project: string, iid: string): Promise<MergeRequest> {
-  return http.record<MergeRequest>({ path: mrPath(project, iid) });
+export function getMergeRequest(http: HttpClient, project: string, iid: string, query?: QueryParams): Promise<MergeRequest> {
+  return http.record<MergeRequest>({ path: mrPath(project, iid), query });
+}
+
+/** Starts a rebase of the source branch onto the target; the service answers 202 and does it in the background. */
+export function rebaseMergeRequest(
+  http: HttpClient,
+  project: string,
+  iid: string,
+  skipCi: boolean,
+): Promise<{ rebase_in_progress: boolean }> {
+  return http.record<{ rebase_in_progress: boolean }>({
+    method: 'PUT',
+    path: `${mrPath(project, iid)}/rebase`,
+    json: skipCi ? { skip_ci: true } : {},
+  });
 }
 
 export function createMergeRequest(http: HttpClient, project: string, body: QueryParams): Promise<MergeRequest> {
@@ -65,10 +79,4 @@ export function setApproval(
 
 export function mergeRequestDiffs(http: HttpClient, project: string, iid: string): AsyncGenerator<Page<MergeRequestDiff>> {
   return http.pages<MergeRequestDiff>(`${mrPath(project, iid)}/diffs`, { per_page: 100 });
-}
-
-/** The id of the user with this username (the service's filters and bodies take ids). */
-export async function userIdByUsername(http: HttpClient, username: string): Promise<number | undefined> {
-  const res = await http.request<Array<{ id: number }>>({ path: '/users', query: { username } });
-  return Array.isArray(res.data) ? res.data[0]?.id : undefined;
 }

@@ -98,3 +98,37 @@ describe('issues notes delete', () => {
     expect(bad.exitCode).toBe(2);
   });
 });
+
+describe('issues notes edit', () => {
+  it('replaces the text from --body, --body-file or stdin, printing the note', async () => {
+    const made = JSON.parse((await suite.run(['issues', 'comment', '3', '2', '--body', 'first', '-o', 'json'])).stdout) as NoteJson;
+    const inline = await suite.run(['issues', 'notes', 'edit', '3', '2', String(made.id), '--body', 'second', '-o', 'json']);
+    expect([inline.exitCode, inline.stderr]).toEqual([0, `edited note ${made.id} of issue #2 of 3\n`]);
+    expect(onlyRequest(suite, 'PUT', /notes/).bodyJson).toEqual({ body: 'second' });
+    expect((JSON.parse(inline.stdout) as NoteJson).body).toBe('second');
+    const piped = await suite.run(['issues', 'notes', 'edit', '3', '2', String(made.id), '-o', 'json'], { input: 'third\n' });
+    expect((JSON.parse(piped.stdout) as NoteJson).body).toBe('third\n');
+    const listed = await suite.run(['issues', 'notes', '3', '2', '--limit', '1', '-o', 'tsv', '--fields', 'id,body']);
+    expect(listed.stdout).toBe(`id\tbody\n${made.id}\tthird\\n\n`);
+  });
+
+  it('refuses an empty text before any request (exit 2), and explains a missing note (exit 5)', async () => {
+    const empty = await suite.run(['issues', 'notes', 'edit', '3', '2', '1', '--body', ' ']);
+    expect([empty.exitCode, empty.stderr]).toEqual([2, 'svc: --body is empty\n']);
+    expect(suite.requests()).toEqual([]);
+    const missing = await suite.run(['issues', 'notes', 'edit', '3', '2', '1', '--body', 'x']);
+    expect([missing.exitCode, missing.stderr]).toEqual([
+      5,
+      'svc: PUT /projects/3/issues/2/notes/1 failed: 404 Not found (is 1 a comment of this issue? svc issues notes lists them)\n',
+    ]);
+  });
+
+  it("exits 4 when editing someone else's note without being a maintainer", async () => {
+    const made = JSON.parse(
+      (await suite.run(['issues', 'comment', '1', '2', '--body', 'by jdoe', '-o', 'json'], { token: suite.sandbox.tokens.user })).stdout,
+    ) as NoteJson;
+    const outsider = suite.sandbox.state.user(3)!.username;
+    const result = await suite.run(['issues', 'notes', 'edit', '1', '2', String(made.id), '--body', 'mine now', '--sudo', outsider]);
+    expect([result.exitCode, result.stderr]).toEqual([4, `svc: PUT /projects/1/issues/2/notes/${made.id} failed: 403 Forbidden\n`]);
+  });
+});

@@ -78,6 +78,18 @@ describe('issues create', () => {
     });
   });
 
+  it('sends every --assignee (username or id) as assignee_ids; the service keeps the first', async () => {
+    const result = await suite.run(
+      ['issues', 'create', '3', '--title', 'Two people', '--assignee', 'jdoe', '--assignee', '1', '-o', 'json'],
+      {
+        input: '',
+      },
+    );
+    expect(result.exitCode).toBe(0);
+    expect(onlyRequest(suite, 'POST', /issues/).bodyJson).toEqual({ title: 'Two people', assignee_ids: [2, 1] });
+    expect(issueOf(result.stdout).assignees.map((u) => u.username)).toEqual(['jdoe']);
+  });
+
   it('takes the description from a file or from stdin, and none from an empty stdin', async () => {
     const fromFile = await suite.run(['issues', 'create', '3', '--title', 'f', '--description-file', notesFile, '-o', 'json']);
     expect(issueOf(fromFile.stdout).description).toBe('## Seen on main\n');

@@ -2,7 +2,9 @@
 // (1 mergeable, 2 draft, 3 conflicts, 4 merged, 5 needs an approval, 6 closed).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { MERGE_CHECK_MS } from '../../src/sandbox/resources/merge-request-checks.js';
 import { BIN, isolatedEnv, tempDir } from '../support/harness.js';
 import { spawnPty } from '../support/pty.js';
 import { sandboxEnv } from '../support/sandbox.js';
@@ -18,6 +20,9 @@ async function freshProject(name: string): Promise<string> {
   expect(r.exitCode).toBe(0);
   return String(json(r.stdout).id);
 }
+
+/** A new merge request is `preparing` for the sandbox's check window; tests that merge wait it out. */
+const checkEnded = () => delay(MERGE_CHECK_MS + 30);
 
 describe('svc mr list', () => {
   it('lists a project with filters sent as the service names them', async () => {
@@ -62,6 +67,36 @@ describe('svc mr list', () => {
       every.filter((m) => m.reviewers.some((r: any) => r.username === reviewer)).map((m) => m.iid),
     );
     expect(json(byReviewer.stdout).map((m: any) => m.iid)).toEqual([4]);
+  });
+
+  it('--author, --assignee and --reviewer take a user id too (author_id, …), and None or Any', async () => {
+    const res = await fetch(`${suite.sandbox.url}/api/v4/projects/3/merge_requests`, {
+      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin },
+    });
+    const every = (await res.json()) as Array<{
+      iid: number;
+      author: { id: number; username: string };
+      assignees: unknown[];
+      reviewers: unknown[];
+    }>;
+    const [first] = every;
+    const byName = await suite.run(['mr', 'list', '3', '--author', `@${first!.author.username}`, '--reviewer', 'None', '-o', 'json']);
+    expect(onlyRequest(suite, 'GET', /merge_requests/).rawQuery).toBe(
+      `author_username=${first!.author.username}&reviewer_id=None&per_page=100`,
+    );
+    expect(json(byName.stdout).map((m: { iid: number }) => m.iid)).toEqual(
+      every.filter((m) => m.author.id === first!.author.id && m.reviewers.length === 0).map((m) => m.iid),
+    );
+    const unassigned = await suite.run(['mr', 'list', '3', '--assignee', 'None', '-o', 'json']);
+    expect(onlyRequest(suite, 'GET', /merge_requests/).rawQuery).toBe('assignee_id=None&per_page=100');
+    expect(json(unassigned.stdout).map((m: { iid: number }) => m.iid)).toEqual(
+      every.filter((m) => m.assignees.length === 0).map((m) => m.iid),
+    );
+    const byId = await suite.run(['mr', 'list', '3', '--author', String(first!.author.id), '--reviewer', 'Any', '-o', 'json']);
+    expect(onlyRequest(suite, 'GET', /merge_requests/).rawQuery).toBe(`author_id=${first!.author.id}&reviewer_id=Any&per_page=100`);
+    expect(json(byId.stdout).map((m: { iid: number }) => m.iid)).toEqual(
+      every.filter((m) => m.author.id === first!.author.id && m.reviewers.length > 0).map((m) => m.iid),
+    );
   });
 
   it('--draft yes lists drafts; the alias merge-requests works', async () => {
@@ -159,6 +194,7 @@ describe('svc mr create, update, close, reopen', () => {
       title: 'Draft: Add login',
     });
     expect(r.stderr.split('\n')[0]).toBe('created !1');
+    await checkEnded();
     const ready = await suite.run(
       ['mr', 'update', pid, '1', '--title', 'Add login', '--ready', '--add-labels', 'ui', '-o', 'json'],
       asJdoe(),
@@ -175,6 +211,104 @@ describe('svc mr create, update, close, reopen', () => {
     expect([reopened.exitCode, json(reopened.stdout).state]).toEqual([0, 'opened']);
   });
 
+  it('takes the description from stdin, several assignees by username or id, labels and --remove-source-branch', async () => {
+    const pid = await freshProject('mr-cli-stdin');
+    const r = await suite.run(
+      [
+        'mr',
+        'create',
+        pid,
+        '--source',
+        'feature/login',
+        '--target',
+        'main',
+        '--title',
+        'Release prep',
+        '--assignee',
+        'jdoe',
+        '--assignee',
+        '1',
+        '--labels',
+        'release,backend',
+        '--remove-source-branch',
+        '-o',
+        'json',
+      ],
+      { ...asJdoe(), input: '- Update docs\n- Bump deps\n' },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(onlyRequest(suite, 'POST', /merge_requests$/).bodyJson).toEqual({
+      target_branch: 'main',
+      source_branch: 'feature/login',
+      labels: 'release,backend',
+      assignee_ids: [2, 1],
+      remove_source_branch: true,
+      description: '- Update docs\n- Bump deps\n',
+      title: 'Release prep',
+    });
+    const mr = json(r.stdout);
+    expect([mr.description, mr.labels, mr.assignees.map((u: { username: string }) => u.username), mr.should_remove_source_branch]).toEqual([
+      '- Update docs\n- Bump deps\n',
+      ['release', 'backend'],
+      ['jdoe', 'root'],
+      true,
+    ]);
+    const updated = await suite.run(
+      [
+        'mr',
+        'update',
+        pid,
+        '1',
+        '--remove-labels',
+        'backend',
+        '--target',
+        'develop',
+        '--assignee',
+        'root',
+        '--description-file',
+        '-',
+        '-o',
+        'json',
+      ],
+      { ...asJdoe(), input: 'Only docs now.\n' },
+    );
+    expect(updated.exitCode).toBe(0);
+    expect(onlyRequest(suite, 'PUT', /merge_requests\/1$/).bodyJson).toEqual({
+      target_branch: 'develop',
+      remove_labels: 'backend',
+      assignee_ids: [1],
+      description: 'Only docs now.\n',
+    });
+    const after = json(updated.stdout);
+    expect([after.target_branch, after.labels, after.assignees.map((u: { username: string }) => u.username), after.description]).toEqual([
+      'develop',
+      ['release'],
+      ['root'],
+      'Only docs now.\n',
+    ]);
+  });
+
+  it('--draft and --ready without --title prefix or unprefix the current title', async () => {
+    const pid = await freshProject('mr-cli-draft');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Ship it'], asJdoe());
+    const draft = await suite.run(['mr', 'update', pid, '1', '--draft', '-o', 'json'], asJdoe());
+    expect([draft.exitCode, json(draft.stdout).title, json(draft.stdout).draft]).toEqual([0, 'Draft: Ship it', true]);
+    expect(onlyRequest(suite, 'PUT', /merge_requests\/1$/).bodyJson).toEqual({ title: 'Draft: Ship it' });
+    const ready = await suite.run(['mr', 'update', pid, '1', '--ready', '-o', 'json'], asJdoe());
+    expect([ready.exitCode, json(ready.stdout).title, json(ready.stdout).draft]).toEqual([0, 'Ship it', false]);
+    const missing = await suite.run(['mr', 'update', pid, '9', '--ready'], asJdoe());
+    expect([missing.exitCode, missing.stderr]).toEqual([
+      5,
+      `svc: GET /projects/${pid}/merge_requests/9 failed: 404 Not found (the path takes the merge request's iid, its number within the project, not the global id; is !9 right?)\n`,
+    ]);
+  });
+
+  it('update reads no stdin and wants something to change (exit 2)', async () => {
+    const r = await suite.run(['mr', 'update', '1', '1'], { ...asJdoe(), input: 'not read\n' });
+    expect([r.exitCode, r.stderr]).toEqual([2, 'svc: nothing to change: give at least one option\n']);
+    expect(suite.requests()).toEqual([]);
+  });
+
   it('a second open merge request from the same branch: the 409 array in one line, exit 6', async () => {
     const r = await suite.run(['mr', 'create', '1', '--source', 'feature/search-v2', '--target', 'develop', '--title', 'again'], asJdoe());
     expect(r.exitCode).toBe(6);
@@ -188,7 +322,7 @@ describe('svc mr create, update, close, reopen', () => {
       ['mr', 'create', '1', '--source', 'develop', '--target', 'main', '--title', 't', '--reviewer', 'nobody-here'],
       asJdoe(),
     );
-    expect([r.exitCode, r.stderr]).toEqual([5, "svc: no user named 'nobody-here'\n"]);
+    expect([r.exitCode, r.stderr]).toEqual([5, "svc: no user with the username 'nobody-here'\n"]);
     expect(suite.requests().filter((q) => q.method === 'POST')).toEqual([]);
   });
 });
@@ -210,6 +344,7 @@ describe('svc mr merge: one line per refusal, with its exit code', () => {
   it('a pipeline still running, then failed', async () => {
     const pid = await freshProject('mr-cli-pipeline');
     await suite.run(['mr', 'create', pid, '--source', 'fail/broken-build', '--target', 'develop', '--title', 'Build'], asJdoe());
+    await checkEnded();
     const pipeline = await suite.run(['pipeline', 'create', pid, '--ref', 'fail/broken-build', '-o', 'json'], asJdoe());
     const id = json(pipeline.stdout).id;
     const running = await suite.run(['mr', 'merge', pid, '1'], asJdoe());
@@ -246,13 +381,48 @@ describe('svc mr merge: one line per refusal, with its exit code', () => {
     ]);
   });
 
+  it('right after it was opened: still being prepared, try again (exit 6); get says the same', async () => {
+    const pid = await freshProject('mr-cli-preparing');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    const r = await suite.run(['mr', 'merge', pid, '1'], asJdoe());
+    expect([r.exitCode, r.stderr]).toEqual([
+      6,
+      'svc: cannot merge !1: it was just opened and the service is still preparing it; try again in a few seconds\n',
+    ]);
+    const shown = await suite.run(['mr', 'get', pid, '1', '-o', 'json'], asJdoe());
+    expect(shown.stderr).toBe(
+      `!1 was just opened and the service is still preparing it; try again in a few seconds: ${json(shown.stdout).web_url}\n`,
+    );
+  });
+
+  it('while the service checks it after an approval: try again (exit 6); a list shows it unchecked', async () => {
+    const pid = await freshProject('mr-cli-checking');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    await checkEnded();
+    await suite.run(['mr', 'approve', pid, '1'], asJdoe());
+    const listed = await suite.run(['mr', 'list', pid, '-o', 'tsv', '--fields', 'iid,detailed_merge_status'], asJdoe());
+    expect(listed.stdout).toBe('iid\tdetailed_merge_status\n1\tunchecked\n');
+    const shown = await suite.run(['mr', 'get', pid, '1', '-o', 'json'], asJdoe());
+    expect(shown.stderr).toBe(`!1 is being checked by the service right now; try again in a few seconds: ${json(shown.stdout).web_url}\n`);
+    const r = await suite.run(['mr', 'merge', pid, '1'], asJdoe());
+    expect([r.exitCode, r.stderr]).toEqual([
+      6,
+      'svc: cannot merge !1: it is being checked by the service right now; try again in a few seconds\n',
+    ]);
+    await checkEnded();
+    const merged = await suite.run(['mr', 'merge', pid, '1', '-o', 'json'], asJdoe());
+    expect([merged.exitCode, json(merged.stdout).state]).toEqual([0, 'merged']);
+  });
+
   it('merges with --squash --remove-source-branch, and --when-pipeline-succeeds waits for the pipeline', async () => {
     const pid = await freshProject('mr-cli-merge');
     await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    await checkEnded();
     const merged = await suite.run(['mr', 'merge', pid, '1', '--squash', '--remove-source-branch', '-o', 'json'], asJdoe());
     expect([merged.exitCode, json(merged.stdout).state, merged.stderr]).toEqual([0, 'merged', 'merged !1 into main\n']);
     expect(onlyRequest(suite, 'PUT', /merge$/).bodyJson).toEqual({ squash: true, should_remove_source_branch: true });
     await suite.run(['mr', 'create', pid, '--source', 'feature/login', '--target', 'develop', '--title', 'Login'], asJdoe());
+    await checkEnded();
     await suite.run(['pipeline', 'create', pid, '--ref', 'feature/login'], asJdoe());
     const auto = await suite.run(['mr', 'merge', pid, '2', '--when-pipeline-succeeds', '-o', 'json'], asJdoe());
     expect([auto.exitCode, json(auto.stdout).state, auto.stderr]).toEqual([
@@ -260,6 +430,49 @@ describe('svc mr merge: one line per refusal, with its exit code', () => {
       'opened',
       '!2 will be merged into develop when its pipeline succeeds\n',
     ]);
+  });
+});
+
+describe('svc mr rebase', () => {
+  it("starts a rebase (202) and says how to wait; a second one meanwhile exits 6 with the service's reason", async () => {
+    const pid = await freshProject('mr-cli-rebase');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    const r = await suite.run(['mr', 'rebase', pid, '1', '--skip-ci', '-o', 'json'], asJdoe());
+    expect([r.exitCode, json(r.stdout), r.stderr]).toEqual([
+      0,
+      { rebase_in_progress: true },
+      `rebase of !1 started; \`svc mr rebase ${pid} 1 --wait\` waits for it\n`,
+    ]);
+    expect(onlyRequest(suite, 'PUT', /rebase$/).bodyJson).toEqual({ skip_ci: true });
+    const again = await suite.run(['mr', 'rebase', pid, '1'], asJdoe());
+    expect([again.exitCode, again.stderr]).toEqual([
+      6,
+      `svc: PUT /projects/${pid}/merge_requests/1/rebase failed: 409 Conflict: Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.\n`,
+    ]);
+  });
+
+  it('--wait polls until the rebase is done and prints the merge request', async () => {
+    const pid = await freshProject('mr-cli-rebase-wait');
+    await suite.run(['mr', 'create', pid, '--source', 'develop', '--target', 'main', '--title', 'Dev'], asJdoe());
+    const r = await suite.run(['mr', 'rebase', pid, '1', '--wait', '--interval', '0.1', '-o', 'json'], asJdoe());
+    expect(r.exitCode).toBe(0);
+    expect(json(r.stdout).iid).toBe(1);
+    expect(r.stderr).toMatch(/^rebase of !1: running\nrebase of !1: done\nrebase of !1 done in \d+(\.\d)? s\n$/);
+    expect(json(r.stdout).rebase_in_progress).toBe(false);
+    const polls = suite.requests().filter((q) => q.method === 'GET');
+    expect(new Set(polls.map((q) => q.rawQuery))).toEqual(new Set(['include_rebase_in_progress=true']));
+  });
+
+  it('exits 4 for a user who may not push to the source branch, and 2 for --interval without --wait', async () => {
+    const outsider = suite.sandbox.state.user(3)!.username;
+    const r = await suite.run(['mr', 'rebase', '1', '1', '--sudo', outsider]);
+    expect([r.exitCode, r.stderr]).toEqual([
+      4,
+      'svc: PUT /projects/1/merge_requests/1/rebase failed: 403 Forbidden - Cannot push to source branch\n',
+    ]);
+    const usage = await suite.run(['mr', 'rebase', '1', '1', '--interval', '1'], asJdoe());
+    expect([usage.exitCode, usage.stderr]).toEqual([2, 'svc: --interval only applies with --wait\n']);
+    expect(suite.requests()).toEqual([]);
   });
 });
 
@@ -287,9 +500,40 @@ describe('svc mr comment, notes', () => {
     expect(notes.stdout).toBe('author.username\tbody\njdoe\tfrom a pipe\\n\njdoe\tPipeline passed\n');
   });
 
+  it('comments from --body-file, a path or - for stdin', async () => {
+    const file = join(tempDir(), 'report.md');
+    writeFileSync(file, '## Coverage\n\n91%\n');
+    const fromFile = await suite.run(['mr', 'comment', '1', '1', '--body-file', file, '-o', 'json'], asJdoe());
+    expect([fromFile.exitCode, json(fromFile.stdout).body]).toEqual([0, '## Coverage\n\n91%\n']);
+    const dash = await suite.run(['mr', 'comment', '1', '1', '--body-file', '-', '-o', 'json'], { ...asJdoe(), input: 'piped\n' });
+    expect([dash.exitCode, json(dash.stdout).body]).toEqual([0, 'piped\n']);
+    const both = await suite.run(['mr', 'comment', '1', '1', '--body', 'a', '--body-file', file], asJdoe());
+    expect([both.exitCode, both.stderr]).toEqual([2, 'svc: give either --body or --body-file, not both\n']);
+  });
+
+  it('notes edit replaces a comment from --body or stdin; a missing note exits 5 with its hint', async () => {
+    const made = json((await suite.run(['mr', 'comment', '1', '1', '--body', 'Coverage 90%', '-o', 'json'], asJdoe())).stdout);
+    const edited = await suite.run(['mr', 'notes', 'edit', '1', '1', String(made.id), '--body', 'Coverage 91%', '-o', 'json'], asJdoe());
+    expect([edited.exitCode, edited.stderr, json(edited.stdout).body]).toEqual([0, `edited note ${made.id} of !1 of 1\n`, 'Coverage 91%']);
+    expect(onlyRequest(suite, 'PUT', /notes/).bodyJson).toEqual({ body: 'Coverage 91%' });
+    const piped = await suite.run(['mr', 'notes', 'edit', '1', '1', String(made.id), '-o', 'json'], {
+      ...asJdoe(),
+      input: 'Coverage 92%\n',
+    });
+    expect(json(piped.stdout).body).toBe('Coverage 92%\n');
+    const missing = await suite.run(['mr', 'notes', 'edit', '1', '1', '1', '--body', 'x'], asJdoe());
+    expect([missing.exitCode, missing.stderr]).toEqual([
+      5,
+      'svc: PUT /projects/1/merge_requests/1/notes/1 failed: 404 Not found (is 1 a comment of this merge request? svc mr notes lists them)\n',
+    ]);
+  });
+
   it('an empty comment is refused before the request (exit 2)', async () => {
     const r = await suite.run(['mr', 'comment', '1', '1', '--body', '  '], asJdoe());
-    expect([r.exitCode, r.stderr]).toEqual([2, 'svc: the comment is empty; no comment: give --body, --body-file, or pipe it on stdin\n']);
+    expect([r.exitCode, r.stderr]).toEqual([2, 'svc: --body is empty\n']);
+    const none = await suite.run(['mr', 'comment', '1', '1'], { ...asJdoe(), input: '' });
+    expect([none.exitCode, none.stderr]).toEqual([2, 'svc: stdin is empty: give --body or --body-file, or pipe the text on stdin\n']);
+    expect(suite.requests()).toEqual([]);
   });
 });
 

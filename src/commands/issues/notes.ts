@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { sendRequest } from '../../api/resource.js';
-import { addCommand } from '../../cli/build.js';
 import { defineCommand } from '../../cli/spec.js';
 import type { Runtime } from '../../runtime.js';
 import { fillPath, withHints, type Resource } from '../generic/resource.js';
 import { actionVerb } from '../generic/verbs.js';
-import { idParam } from '../shared/args.js';
 import { ISSUE_ARGS, ISSUES } from './shared/resource.js';
+import { addNoteVerbs, noteEditVerb, noteParam } from './shared/note-edit.js';
 import { readText } from './shared/text-source.js';
 
 const NOTES: Resource = {
@@ -14,14 +13,7 @@ const NOTES: Resource = {
   id: 'note',
   params: {
     ...ISSUES.params,
-    note: {
-      ...idParam('note id', "the comment's id (the id column of svc issues notes)"),
-      // The issue's lookup says "Issue Not Found"; the note's is the bare "Not found".
-      notFoundHint: (note, error) =>
-        (error.body as { message?: unknown } | undefined)?.message === '404 Not found'
-          ? `is ${note} a comment of this issue? svc issues notes lists them`
-          : undefined,
-    },
+    note: noteParam('this issue', 'svc issues notes'),
   },
   fields: ['id', 'author.username', 'created_at', 'body'],
 };
@@ -81,9 +73,12 @@ export const NOTE_DELETE = actionVerb(NOTES, {
   examples: ['svc issues notes delete acme/platform/api 12 3051'],
 });
 
-/** `svc issues notes delete …` lives under the `notes` listing, which keeps its own arguments. */
+export const NOTE_EDIT = noteEditVerb(NOTES, 'an issue', ([project, iid]) => `issue #${String(iid)} of ${String(project)}`, [
+  'svc issues notes edit acme/platform/api 12 3051 --body "Fixed on main by !34"',
+  'svc issues notes edit 42 3 3051 --body-file - < summary.md',
+]);
+
+/** `svc issues notes delete|edit …` live under the `notes` listing, which keeps its own arguments. */
 export function registerNoteVerbs(noun: Command, runtime: Runtime): void {
-  const notes = noun.commands.find((c) => c.name() === 'notes');
-  if (!notes) throw new Error('svc issues has no notes command to add delete to');
-  addCommand(notes, NOTE_DELETE, runtime);
+  addNoteVerbs(noun, runtime, [NOTE_DELETE, NOTE_EDIT]);
 }

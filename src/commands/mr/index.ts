@@ -1,10 +1,13 @@
 import { DIFF } from './diff.js';
 import { LIST } from './list.js';
 import { MERGE } from './merge.js';
-import { APPROVALS, APPROVE, COMMENT, NOTES, UNAPPROVE } from './review.js';
+import { REBASE } from './rebase.js';
+import { APPROVALS, APPROVE, COMMENT, NOTES, registerNoteVerbs, UNAPPROVE } from './review.js';
 import { CLOSE, CREATE, GET, REOPEN, UPDATE } from './write.js';
 
-export const commands = [LIST, GET, CREATE, UPDATE, CLOSE, REOPEN, MERGE, APPROVE, UNAPPROVE, APPROVALS, COMMENT, NOTES, DIFF];
+export const commands = [LIST, GET, CREATE, UPDATE, CLOSE, REOPEN, MERGE, REBASE, APPROVE, UNAPPROVE, APPROVALS, COMMENT, NOTES, DIFF];
+
+export const register = registerNoteVerbs;
 
 export const examples = [
   'svc mr list acme/platform/api --state opened',

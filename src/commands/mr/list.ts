@@ -7,6 +7,7 @@ import { apiPath } from '../../http/encode.js';
 import { serviceParams } from '../generic/resource.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 import { LIST_OPTIONS, type ListFlags, outputList, perPageFor } from '../shared/list.js';
+import { userParams } from '../issues/shared/users.js';
 import { MR_COLUMNS } from './shared/resource.js';
 
 const FILTERS: OptionSpec[] = [
@@ -20,8 +21,17 @@ const FILTERS: OptionSpec[] = [
   { flags: '--source-branch <branch>', key: 'source_branch', help: 'from this branch', parse: requiredTextParser('--source-branch') },
   { flags: '--target-branch <branch>', key: 'target_branch', help: 'into this branch', parse: requiredTextParser('--target-branch') },
   { flags: '--labels <a,b>', key: 'labels', help: 'carrying every one of these labels (None, Any)', parse: listOption('--labels') },
-  { flags: '--author <username>', key: 'author_username', help: 'opened by this user', parse: requiredTextParser('--author') },
-  { flags: '--reviewer <username>', key: 'reviewer_username', help: 'with this reviewer', parse: requiredTextParser('--reviewer') },
+  { flags: '--author <user>', help: 'opened by this user: username or numeric user id', parse: requiredTextParser('--author') },
+  {
+    flags: '--assignee <user>',
+    help: 'assigned to this user: username, numeric user id, None or Any',
+    parse: requiredTextParser('--assignee'),
+  },
+  {
+    flags: '--reviewer <user>',
+    help: 'with this reviewer: username, numeric user id, None or Any',
+    parse: requiredTextParser('--reviewer'),
+  },
   { flags: '--search <text>', key: 'search', help: 'in title and description', parse: requiredTextParser('--search') },
   { flags: '--draft <yes|no>', key: 'draft', help: 'only drafts (yes) or only ready ones (no)', parse: draftValue },
   {
@@ -76,6 +86,10 @@ async function run(ctx: Context, project: string | undefined, opts: ListOptions)
         ? apiPath`/groups/${opts.group}/merge_requests`
         : '/merge_requests';
   const http = await ctx.http({ requireToken: opts.instance === true && opts.scope !== 'all' });
-  const query = { ...(await serviceParams(ctx, FILTERS, opts)), per_page: perPageFor(opts) };
+  const query = {
+    ...(await serviceParams(ctx, FILTERS, opts)),
+    ...userParams(opts, ['author', 'assignee', 'reviewer']),
+    per_page: perPageFor(opts),
+  };
   await outputList(ctx, listRecords(http, path, query), opts, MR_COLUMNS);
 }

@@ -30,7 +30,8 @@ export const MERGE = defineCommand<MergeOptions>({
   ],
   notes:
     'The service answers the same 405 whatever keeps a merge request from merging; svc then reads its ' +
-    'detailed_merge_status to say which: draft, conflicts, closed, already merged, pipeline, approvals. ' +
+    'detailed_merge_status to say which: draft, conflicts, closed, already merged, pipeline, approvals, threads, ' +
+    'rebase, or still being checked (try again in a few seconds). ' +
     'Exit codes: 6 refused (not mergeable, or --sha no longer the head), 4 not allowed to merge into the target branch, 5 not found.',
   examples: [
     'svc mr merge acme/platform/api 12 --squash --remove-source-branch',
@@ -62,6 +63,12 @@ async function run(ctx: Context, project: string, iid: string, opts: MergeOption
 async function explainRefusal(http: HttpClient, project: string, iid: string, error: unknown): Promise<unknown> {
   if (!(error instanceof ApiError)) return error;
   if (error.status === 409) return new SvcError(`cannot merge !${iid}: ${renderErrorBody(error.body) ?? error.message}`, ExitCode.rejected);
+  if (error.status === 400 && /SHA must be provided/i.test(renderErrorBody(error.body) ?? '')) {
+    return new SvcError(
+      `cannot merge !${iid}: this project requires --sha, the head commit of the source branch you checked`,
+      ExitCode.rejected,
+    );
+  }
   if (![401, 405, 406, 422].includes(error.status)) return error;
   let mr: MergeRequest;
   try {
@@ -74,7 +81,11 @@ async function explainRefusal(http: HttpClient, project: string, iid: string, er
     return new SvcError(`cannot merge !${iid}: you may not merge into ${mr.target_branch} (a protected branch)`, ExitCode.forbidden);
   }
   if (mr.detailed_merge_status === 'mergeable') {
-    return new SvcError(`cannot merge !${iid}: the service refused (${error.message}) although it reports it mergeable`, ExitCode.rejected);
+    const why = renderErrorBody(error.body) ?? error.message;
+    return new SvcError(
+      `cannot merge !${iid}: the service did not merge it (${why}) although it reports it mergeable; try again`,
+      ExitCode.rejected,
+    );
   }
   return new SvcError(`cannot merge !${iid}: it ${mergeStatusWords(mr)}`, ExitCode.rejected);
 }

@@ -1,12 +1,14 @@
 import { setApproval } from '../../api/merge-requests.js';
 import { writeRecordTo } from '../../api/resource.js';
 import { defineCommand } from '../../cli/spec.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
 import { apiPath } from '../../http/encode.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
-import { readTextFile } from '../shared/local-file.js';
+import { readText } from '../issues/shared/text-source.js';
+import type { Command } from 'commander';
+import type { Runtime } from '../../runtime.js';
+import type { Resource } from '../generic/resource.js';
+import { addNoteVerbs, noteEditVerb, noteParam } from '../issues/shared/note-edit.js';
 import { MERGE_REQUESTS, parseMergeRequestIid } from './shared/resource.js';
 
 const ARGS = [
@@ -42,6 +44,23 @@ export const APPROVALS = getVerb(MERGE_REQUESTS, {
   examples: ['svc mr approvals acme/platform/api 12', 'svc mr approvals 42 3 -o json'],
 });
 
+const NOTE_RESOURCE: Resource = {
+  path: '/projects/:project/merge_requests/:iid/notes',
+  id: 'note',
+  params: { ...MERGE_REQUESTS.params, note: noteParam('this merge request', 'svc mr notes') },
+  fields: ['id', 'author.username', 'created_at', 'updated_at', 'body'],
+};
+
+export const NOTE_EDIT = noteEditVerb(NOTE_RESOURCE, 'a merge request', ([project, iid]) => `!${String(iid)} of ${String(project)}`, [
+  'svc mr notes edit acme/platform/api 12 5001 --body "Pipeline passed (after a retry)"',
+  './coverage-report.sh | svc mr notes edit 42 3 5001',
+]);
+
+/** `svc mr notes edit …` lives under the `notes` listing, which keeps its own arguments. */
+export function registerNoteVerbs(noun: Command, runtime: Runtime): void {
+  addNoteVerbs(noun, runtime, [NOTE_EDIT]);
+}
+
 export const NOTES = listVerb(MERGE_REQUESTS, {
   name: 'notes',
   path: '/projects/:project/merge_requests/:iid/notes',
@@ -62,29 +81,18 @@ export const COMMENT = defineCommand<CommentOptions>({
   args: ARGS,
   options: [
     { flags: '--body <text>', help: 'the comment (Markdown)' },
-    { flags: '--body-file <path>', help: 'read the comment from a file' },
+    { flags: '--body-file <path>', help: 'read the comment from a file (- for stdin)' },
   ],
   examples: ['svc mr comment acme/platform/api 12 --body "Pipeline passed"', './report.sh | svc mr comment acme/platform/api 12'],
   run: async (ctx, [project, iid], opts) => {
-    const body = await commentBody(ctx, opts);
+    const body = await readText(ctx, {
+      inline: { flag: '--body', value: opts.body },
+      file: { flag: '--body-file', value: opts.bodyFile },
+      stdin: true,
+      required: true,
+    });
     const path = apiPath`/projects/${project as string}/merge_requests/${iid as string}/notes`;
     const note = await writeRecordTo(await ctx.http({ requireToken: true }), 'POST', path, { body });
     await ctx.printRecord(note, ['id', 'author.username', 'created_at', 'body']);
   },
 });
-
-const NO_BODY = 'no comment: give --body, --body-file, or pipe it on stdin';
-
-async function commentBody(ctx: Context, opts: CommentOptions): Promise<string> {
-  if (opts.body !== undefined && opts.bodyFile !== undefined) throw new UsageError('give either --body or --body-file, not both');
-  const text =
-    opts.body ??
-    (opts.bodyFile !== undefined
-      ? await readTextFile('--body-file', opts.bodyFile)
-      : ctx.io.isTTY.stdin
-        ? undefined
-        : (await ctx.readStdin()).toString('utf8'));
-  if (text === undefined) throw new UsageError(NO_BODY);
-  if (!text.trim()) throw new UsageError(`the comment is empty; ${NO_BODY}`);
-  return text;
-}

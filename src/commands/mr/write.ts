@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { QueryParams } from '../../http/encode.js';
 import { itemPath, serviceParams, withHints } from '../generic/resource.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
-import { readTextFile } from '../shared/local-file.js';
+import { readText } from '../issues/shared/text-source.js';
 import { BODY_OPTIONS, MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, parseMergeRequestIid, TARGET_OPTION } from './shared/resource.js';
 
 const PROJECT_ARG = { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef };
@@ -14,20 +14,26 @@ const IID_ARG = { name: 'iid', help: "the merge request's iid (!12 in the web UI
 interface WriteOptions {
   title?: string;
   draft?: boolean;
+  description?: string;
   descriptionFile?: string;
   [key: string]: unknown;
 }
 
 const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:)\s*/i;
 
-/** The body of a create or update: the keyed options, the description file, the draft prefix on the title. */
-async function writeBody(ctx: Context, options: OptionSpec[], opts: WriteOptions): Promise<QueryParams> {
-  if (opts.description !== undefined && opts.descriptionFile !== undefined) {
-    throw new UsageError('give either --description or --description-file, not both');
-  }
+/**
+ * The body of a create or update: the keyed options, the description (inline, from a file, or
+ * piped on stdin when `stdin`), the draft prefix on the title.
+ */
+async function writeBody(ctx: Context, options: OptionSpec[], opts: WriteOptions, stdin: boolean): Promise<QueryParams> {
+  const description = await readText(ctx, {
+    inline: { flag: '--description', value: opts.description },
+    file: { flag: '--description-file', value: opts.descriptionFile },
+    stdin,
+    required: false,
+  });
   const body = await serviceParams(ctx, options, opts);
-  if (opts.descriptionFile !== undefined) body.description = await readTextFile('--description-file', opts.descriptionFile);
-  if (opts.draft !== undefined && opts.title === undefined) throw new UsageError('--draft and --ready change the title: give --title too');
+  if (description !== undefined) body.description = description;
   if (opts.title !== undefined) {
     const bare = opts.title.replace(DRAFT_PREFIX, '');
     body.title = opts.draft ? `Draft: ${bare}` : opts.draft === false ? bare : opts.title;
@@ -71,15 +77,16 @@ const CREATE_OPTIONS: OptionSpec[] = [
 
 export const CREATE = defineCommand<WriteOptions>({
   name: 'create',
-  description: 'Open a merge request from one branch into another',
+  description: 'Open a merge request from one branch into another; the description comes from --description, --description-file or stdin',
   args: [PROJECT_ARG],
   options: CREATE_OPTIONS,
   examples: [
     'svc mr create acme/platform/api --source feature/login --target main --title "Add login" --reviewer jdoe',
     'svc mr create acme/platform/api --source fix/crash --target main --title "Fix the crash" --draft --description-file notes.md',
+    'git log --format="- %s" main..HEAD | svc mr create 42 --source "$CI_COMMIT_REF_NAME" --target main --title "Release prep"',
   ],
   run: async (ctx, [project], opts) => {
-    const body = await writeBody(ctx, CREATE_OPTIONS, opts);
+    const body = await writeBody(ctx, CREATE_OPTIONS, opts, true);
     const mr = await createMergeRequest(await ctx.http({ requireToken: true }), project as string, body);
     ctx.info(`created !${mr.iid}`);
     await printMergeRequest(ctx, mr);
@@ -88,8 +95,8 @@ export const CREATE = defineCommand<WriteOptions>({
 
 const UPDATE_OPTIONS: OptionSpec[] = [
   { flags: '--title <title>', help: 'new title', parse: requiredTextParser('--title') },
-  { flags: '--draft', help: 'mark it as a draft (with --title)' },
-  { flags: '--ready', help: 'mark it ready: drop the "Draft:" prefix (with --title)' },
+  { flags: '--draft', help: 'mark it as a draft: the title (the new one, or the current one) gets the "Draft:" prefix' },
+  { flags: '--ready', help: 'mark it ready: drop the "Draft:" prefix from the title (the new one, or the current one)' },
   TARGET_OPTION,
   { flags: '--add-labels <a,b>', key: 'add_labels', help: 'labels to add' },
   { flags: '--remove-labels <a,b>', key: 'remove_labels', help: 'labels to remove' },
@@ -101,13 +108,24 @@ export const UPDATE = defineCommand<WriteOptions & { ready?: boolean }>({
   description: "Change a merge request's title, description, target, labels, assignees or reviewers",
   args: [PROJECT_ARG, IID_ARG],
   options: UPDATE_OPTIONS,
-  examples: ['svc mr update acme/platform/api 12 --title "Add login" --ready', 'svc mr update 42 3 --add-labels reviewed --reviewer jdoe'],
-  run: async (ctx, [project, iid], opts) => {
+  examples: [
+    'svc mr update acme/platform/api 12 --ready',
+    'svc mr update acme/platform/api 12 --title "Add login" --draft',
+    'svc mr update 42 3 --add-labels reviewed --reviewer jdoe',
+  ],
+  run: async (ctx, args, opts) => {
     if (opts.draft && opts.ready) throw new UsageError('give either --draft or --ready, not both');
-    const body = await writeBody(ctx, UPDATE_OPTIONS, { ...opts, draft: opts.ready ? false : opts.draft });
+    const [project, iid] = args as [string, string];
+    const draft = opts.ready ? false : opts.draft;
+    const http = await ctx.http({ requireToken: true });
+    // The draft state is the title's prefix: without a new title, the current one gets it or loses it.
+    const title =
+      draft !== undefined && opts.title === undefined
+        ? (await withHints(MERGE_REQUESTS, itemPath(MERGE_REQUESTS), args, () => getMergeRequest(http, project, iid))).title
+        : opts.title;
+    const body = await writeBody(ctx, UPDATE_OPTIONS, { ...opts, title, draft }, false);
     if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give at least one option');
-    const mr = await updateMergeRequest(await ctx.http({ requireToken: true }), project as string, iid as string, body);
-    await printMergeRequest(ctx, mr);
+    await printMergeRequest(ctx, await updateMergeRequest(http, project, iid, body));
   },
 });
 

@@ -7,14 +7,16 @@ import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intParam, intSeg, listParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
-import { ChildCollection, cmp, type Compare, ordered, storeFor } from '../store/collection.js';
-import type { GroupRec, IssueRec, ProjectRec, UserRec } from '../store/records.js';
+import { ChildCollection, cmp, type Compare, storeFor } from '../store/collection.js';
+import type { IssueRec, ProjectRec, UserRec } from '../store/records.js';
 import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
+import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
 import { type Issue, issueFilter } from './issue-filters.js';
 import type { Mounts } from './mounts.js';
+import { OrderedScan } from './ordered-scan.js';
 import { userBasic } from './users.js';
 
 const ISSUE_SLOTS = 8;
@@ -63,7 +65,7 @@ interface IssueStore {
   changed: Set<number>;
   /** bumped by every write, so cached listings are rebuilt */
   version: number;
-  listings: Map<string, Array<[Issue, ProjectRec]>>;
+  listings: Map<string, OrderedScan<[Issue, ProjectRec]>>;
 }
 
 const issueStore = storeFor<IssueStore>((w) => ({
@@ -235,68 +237,62 @@ export function saveIssue(ctx: Ctx, p: ProjectRec, i: Issue): void {
   store.issues.update(p.id, i.iid, i);
 }
 
-/** The issues of these projects that the caller may see and the filters keep, ordered and paged. */
-/** A listing's ordered issues, kept for its next pages until an issue changes (a listing over every project is long to build). */
-function listingOf(ctx: Ctx, build: () => Array<[Issue, ProjectRec]>): Array<[Issue, ProjectRec]> {
+/** Where the seeded issues of a project fall in time, by the orders that have such a window. */
+function seededWindow(store: IssueStore, p: ProjectRec, orderBy: string): [number, number] | null {
+  if (!p.seeded || store.changed.has(p.id)) return null;
+  const created: [number, number] = [p.createdAt + 3 * 3_600_000, p.createdAt + ISSUE_SLOTS * 3 * 3_600_000 + 999];
+  if (orderBy === 'created_at') return created;
+  return orderBy === 'updated_at' ? [created[0], created[1] + 5 * DAY] : null;
+}
+
+/** A listing's issues in order, kept (with how far it has read) for its next pages until an issue changes. */
+function listingOf(ctx: Ctx, projects: () => ProjectRec[], keep: (i: Issue) => boolean): OrderedScan<[Issue, ProjectRec]> {
   const store = issueStore(ctx.world);
   const query = Object.entries(ctx.params).filter(([k]) => k !== 'page' && k !== 'per_page');
   const key = JSON.stringify([ctx.user?.id ?? 0, ctx.rawPath, store.version, ctx.world.allIds.length, query.sort()]);
-  let list = store.listings.get(key);
-  if (!list) {
-    list = build();
-    store.listings.set(key, list);
+  let scan = store.listings.get(key);
+  if (!scan) {
+    const orderBy = enumParam(ctx, 'order_by', ORDER_KEYS, 'created_at');
+    const by = ORDERS[orderBy] ? orderBy : 'created_at';
+    const compare = ORDERS[by]!;
+    scan = new OrderedScan<[Issue, ProjectRec]>({
+      projects: projects(),
+      records: (p) => {
+        if (!can(ctx.world, ctx.user, p, 'read_issue')) return [];
+        const kept: Array<[Issue, ProjectRec]> = [];
+        for (const i of store.issues.list(p.id)) if (keep(i) && canSeeIssue(ctx.world, ctx.user, p, i)) kept.push([i, p]);
+        return kept;
+      },
+      compare: (a, b) => compare(a[0], b[0]),
+      desc: enumParam(ctx, 'sort', SORTS, 'desc') === 'desc',
+      key: ([i]) => (by === 'updated_at' ? i.updatedAt : i.createdAt),
+      window: (p) => seededWindow(store, p, by),
+    });
+    store.listings.set(key, scan);
     if (store.listings.size > 8) store.listings.delete(store.listings.keys().next().value as string);
   }
-  return list;
+  return scan;
 }
 
 /** The issues of these projects that the caller may see and the filters keep, ordered and paged. */
 function sendIssues(ctx: Ctx, projects: () => ProjectRec[], keep = issueFilter(ctx)): void {
-  const orderBy = enumParam(ctx, 'order_by', ORDER_KEYS, 'created_at');
-  const sort = enumParam(ctx, 'sort', SORTS, 'desc');
-  const listing = listingOf(ctx, () => {
-    const { issues } = issueStore(ctx.world);
-    const found: Array<[Issue, ProjectRec]> = [];
-    for (const p of projects()) {
-      for (const i of issues.list(p.id)) if (keep(i) && canSeeIssue(ctx.world, ctx.user, p, i)) found.push([i, p]);
-    }
-    const project = new Map(found);
-    return ordered(
-      found.map(([i]) => i),
-      ORDERS,
-      ORDERS[orderBy] ? orderBy : 'created_at',
-      sort,
-    ).map((i) => [i, project.get(i)!]);
-  });
+  const listing = listingOf(ctx, projects, keep).forPage(ctx);
   sendList(
     ctx,
     pageOf(ctx, listing).map(([i, p]) => issueJson(ctx.world, p, i)),
   );
 }
 
-/** Projects whose issues a listing over many projects covers: readable, issues on, not archived unless asked. */
+/** Projects whose issues a listing over many projects covers: issues on, not archived unless asked (readable: checked as read). */
 function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRec[] {
   const w = ctx.world;
   const withArchived = boolParam(ctx, 'non_archived') === false;
   const out: ProjectRec[] = [];
   for (const id of w.visibleIds(ctx.user)) {
     const p = w.projects.get(id)!;
-    if (!inScope(p) || !p.issuesEnabled || (p.archived && !withArchived)) continue;
-    if (can(w, ctx.user, p, 'read_issue')) out.push(p);
+    if (inScope(p) && p.issuesEnabled && (!p.archived || withArchived)) out.push(p);
   }
   return out;
-}
-
-function subtree(w: World, g: GroupRec): Set<number> {
-  const ids = new Set([g.id]);
-  const pending = [g.id];
-  while (pending.length > 0) {
-    for (const child of w.groupChildren.get(pending.pop()!) ?? []) {
-      ids.add(child);
-      pending.push(child);
-    }
-  }
-  return ids;
 }
 
 export function mountIssues({ root, project, group }: Mounts): void {
@@ -305,7 +301,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
     sendIssues(ctx, () => [p]);
   });
   group.get('/issues', { auth: 'public' }, (ctx, g) => {
-    const groups = subtree(ctx.world, g);
+    const groups = groupSubtree(ctx.world, g.id);
     sendIssues(ctx, () => issueProjects(ctx, (p) => p.nsKind === 'group' && groups.has(p.nsOwner)));
   });
   root.get('/issues', { auth: 'public' }, (ctx) => {

@@ -20,12 +20,16 @@ import {
   type MergeRequestRec,
   mergeNow,
   mergeRequestJson,
+  rechecked,
   saveMergeRequest,
   sourceHead,
 } from './merge-request-store.js';
+import { rebaseInProgress, rebasing, uncheck } from './merge-request-checks.js';
 import type { Mounts } from './mounts.js';
+import { noteBody } from './notes.js';
 import { userBasic } from './users.js';
 
+const REBASE_LOCKED = 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.';
 const NOTE_ID_BASE = 5_000_000;
 const NOTE_SLOTS = 16;
 const noteIds = storeFor(() => ({ next: 50_000_000 }));
@@ -55,6 +59,7 @@ interface NoteView {
   body: string;
   authorId: number;
   createdAt: number;
+  updatedAt?: number;
 }
 
 /** Seeded notes (minus deleted ones), then created ones, oldest first. */
@@ -70,7 +75,10 @@ function notesOf(w: World, mr: MergeRequestRec): NoteView[] {
       createdAt: mr.createdAt + n * 600_000,
     });
   }
-  return [...out, ...mr.createdNotes];
+  return [...out, ...mr.createdNotes].map((n) => {
+    const edit = mr.editedNotes.find((e) => e.id === n.id);
+    return edit ? { ...n, body: edit.body, updatedAt: edit.updatedAt } : n;
+  });
 }
 
 function noteJson(w: World, mr: MergeRequestRec, n: NoteView): Record<string, unknown> {
@@ -81,7 +89,7 @@ function noteJson(w: World, mr: MergeRequestRec, n: NoteView): Record<string, un
     attachment: null,
     author: userBasic(w, w.users.get(n.authorId)!),
     created_at: iso(n.createdAt),
-    updated_at: iso(n.createdAt),
+    updated_at: iso(n.updatedAt ?? n.createdAt),
     system: false,
     noteable_id: mr.id,
     noteable_type: 'MergeRequest',
@@ -96,7 +104,7 @@ function noteJson(w: World, mr: MergeRequestRec, n: NoteView): Record<string, un
 
 export function mountMergeRequestActions({ project }: Mounts): void {
   project.put('/merge_requests/:merge_request_iid/merge', { auth: 'user' }, (ctx, p) => {
-    const mr = findMergeRequest(ctx, p);
+    const mr = rechecked(ctx.world, findMergeRequest(ctx, p), true);
     if (!canMerge(ctx, p, mr)) throw E.unauthorized();
     shaMismatch(ctx, mr);
     const squash = boolParam(ctx, 'squash') ?? mr.squash;
@@ -113,6 +121,16 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     sendJson(ctx, 200, mergeRequestJson(ctx, p, mergeNow(ctx.world, ready, ctx.user!.id, squash), true));
   });
 
+  // The 403 and 409 bodies are the service's forbidden!/conflict! texts for these cases.
+  project.put('/merge_requests/:merge_request_iid/rebase', { auth: 'user' }, (ctx, p) => {
+    const mr = findMergeRequest(ctx, p);
+    if (!can(ctx.world, ctx.user, p, 'push_code')) throw new ApiError(403, { message: '403 Forbidden - Cannot push to source branch' });
+    if (rebaseInProgress(mr)) throw new ApiError(409, { message: REBASE_LOCKED });
+    boolParam(ctx, 'skip_ci');
+    saveMergeRequest(ctx.world, rebasing(mr));
+    sendJson(ctx, 202, { rebase_in_progress: true });
+  });
+
   project.get('/merge_requests/:merge_request_iid/approvals', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     sendJson(ctx, 200, approvalsJson(ctx, p, findMergeRequest(ctx, p)));
@@ -122,7 +140,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     if (!can(ctx.world, ctx.user, p, 'approve_merge_request') || mr.state !== 'opened') throw E.forbidden();
     shaMismatch(ctx, mr);
     if (mr.approvals.some((a) => a.userId === ctx.user!.id)) return sendJson(ctx, 304, null);
-    const approved = { ...mr, approvals: [...mr.approvals, { userId: ctx.user!.id, at: Date.now() }] };
+    const approved = uncheck({ ...mr, approvals: [...mr.approvals, { userId: ctx.user!.id, at: Date.now() }] });
     saveMergeRequest(ctx.world, approved);
     sendJson(ctx, 201, approvalsJson(ctx, p, approved));
   });
@@ -130,7 +148,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     const mr = findMergeRequest(ctx, p);
     if (!can(ctx.world, ctx.user, p, 'approve_merge_request')) throw E.forbidden();
     if (!mr.approvals.some((a) => a.userId === ctx.user!.id)) return sendJson(ctx, 304, null);
-    const left = { ...mr, approvals: mr.approvals.filter((a) => a.userId !== ctx.user!.id) };
+    const left = uncheck({ ...mr, approvals: mr.approvals.filter((a) => a.userId !== ctx.user!.id) });
     saveMergeRequest(ctx.world, left);
     sendJson(ctx, 201, approvalsJson(ctx, p, left));
   });
@@ -150,12 +168,22 @@ export function mountMergeRequestActions({ project }: Mounts): void {
   project.post('/merge_requests/:merge_request_iid/notes', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
-    const body = strParam(ctx, 'body');
-    if (body === undefined) throw E.missing('body');
-    if (body.trim() === '') throw E.badRequest('400 Bad request - Note {:note=>["can\'t be blank"]}');
+    const body = noteBody(ctx);
     const note = { id: noteIds(ctx.world).next++, body, authorId: ctx.user!.id, createdAt: Date.now() };
     saveMergeRequest(ctx.world, { ...mr, createdNotes: [...mr.createdNotes, note] });
     sendJson(ctx, 201, noteJson(ctx.world, mr, note));
+  });
+  project.put('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_merge_request');
+    const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
+    const id = intSeg(ctx, 'note_id');
+    const note = notesOf(ctx.world, mr).find((n) => n.id === id);
+    if (!note) throw E.findNotFound();
+    const body = noteBody(ctx);
+    if (note.authorId !== ctx.user!.id) requireAbility(ctx, p, 'admin_project');
+    const edit = { id, body, updatedAt: Date.now() };
+    saveMergeRequest(ctx.world, { ...mr, editedNotes: [...mr.editedNotes.filter((e) => e.id !== id), edit] });
+    sendJson(ctx, 200, noteJson(ctx.world, mr, { ...note, body, updatedAt: edit.updatedAt }));
   });
   project.delete('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));

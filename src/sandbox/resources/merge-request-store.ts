@@ -17,6 +17,7 @@ import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { iso, sha1 } from '../util.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
+import { checkStatus, type MergeCheck, mergeStatusOf, recheck, SEEDED_CHECK } from './merge-request-checks.js';
 import { pipelineState } from './job-states.js';
 import { pipelineStore } from './pipeline-store.js';
 import { pipelineJson } from './pipelines.js';
@@ -24,7 +25,7 @@ import { userBasic } from './users.js';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 
-export interface MergeRequestRec {
+export interface MergeRequestRec extends MergeCheck {
   id: number;
   iid: number;
   projectId: number;
@@ -58,6 +59,8 @@ export interface MergeRequestRec {
   /** seeded notes deleted through the API, by number (1-based) */
   deletedNotes: number[];
   createdNotes: CreatedNote[];
+  /** notes edited through the API, by id */
+  editedNotes: Array<{ id: number; body: string; updatedAt: number }>;
 }
 
 export interface CreatedNote {
@@ -168,12 +171,19 @@ function deriveMergeRequest(w: World, pid: number, iid: number): MergeRequestRec
     seededNotes: w.h(82, pid, iid) % 4,
     deletedNotes: [],
     createdNotes: [],
+    editedNotes: [],
+    ...SEEDED_CHECK,
   };
 }
 
 interface MergeRequestStore {
   mrs: ChildCollection<number, MergeRequestRec>;
   nextId: number;
+  /** projects whose merge requests were created, changed or deleted */
+  changed: Set<number>;
+  /** bumped by every write, so cached listings are rebuilt */
+  version: number;
+  listings: Map<string, unknown>;
 }
 
 export const mergeRequestStore = storeFor<MergeRequestStore>((w) => ({
@@ -182,10 +192,29 @@ export const mergeRequestStore = storeFor<MergeRequestStore>((w) => ({
     derive: (pid, iid) => deriveMergeRequest(w, pid, iid),
   }),
   nextId: MR_ID_BASE + w.seededProjects * MR_SLOTS + 1,
+  changed: new Set(),
+  version: 0,
+  listings: new Map(),
 }));
 
+/** Every write goes through here: its project's merge requests leave their seeded time window. */
+export function markMergeRequestsChanged(w: World, pid: number): void {
+  const store = mergeRequestStore(w);
+  store.changed.add(pid);
+  store.version++;
+}
+
 export function saveMergeRequest(w: World, mr: MergeRequestRec): void {
+  markMergeRequestsChanged(w, mr.projectId);
   mergeRequestStore(w).mrs.update(mr.projectId, mr.iid, mr);
+}
+
+/** Where the seeded merge requests of an unchanged project fall in time, for the orders that have such a window. */
+export function seededMergeRequestWindow(w: World, p: ProjectRec, orderBy: string): [number, number] | null {
+  if (!p.seeded || mergeRequestStore(w).changed.has(p.id)) return null;
+  const created: [number, number] = [p.createdAt + 2 * 86_400_000 + HOUR, p.createdAt + 2 * 86_400_000 + MR_SLOTS * HOUR + 999];
+  if (orderBy === 'created_at') return created;
+  return orderBy === 'updated_at' ? [created[0], created[1] + 48 * HOUR] : null;
 }
 
 /** The merge request of `:merge_request_iid`, with an auto-merge settled; a missing one is `.find`'s 404. */
@@ -193,6 +222,13 @@ export function findMergeRequest(ctx: Ctx, p: ProjectRec, notFound = E.findNotFo
   const mr = mergeRequestStore(ctx.world).mrs.get(p.id, intSeg(ctx, 'merge_request_iid'));
   if (!mr) throw notFound();
   return settleAutoMerge(ctx.world, mr);
+}
+
+/** A read that wants the status starts the check of an unchecked merge request (a merge runs it at once). */
+export function rechecked(w: World, mr: MergeRequestRec, sync: boolean): MergeRequestRec {
+  const next = recheck(mr, sync);
+  if (next !== mr) saveMergeRequest(w, next);
+  return next;
 }
 
 /** Every merge request of a project, auto-merges settled. */
@@ -221,6 +257,8 @@ export function headPipeline(w: World, mr: MergeRequestRec) {
 /** The one blocker `detailed_merge_status` names, in the order the sandbox checks them. */
 export function detailedMergeStatus(w: World, mr: MergeRequestRec): string {
   if (mr.state !== 'opened') return 'not_open';
+  const checking = checkStatus(mr);
+  if (checking) return checking;
   if (isDraft(mr.title)) return 'draft_status';
   if (mr.conflicts) return 'conflict';
   const pipeline = headPipeline(w, mr);
@@ -254,7 +292,7 @@ export function mergeNow(w: World, mr: MergeRequestRec, userId: number, squash: 
 function settleAutoMerge(w: World, mr: MergeRequestRec): MergeRequestRec {
   if (!mr.autoMerge || mr.state !== 'opened') return mr;
   const status = detailedMergeStatus(w, mr);
-  if (status === 'ci_still_running') return mr;
+  if (status === 'ci_still_running' || checkStatus(mr)) return mr;
   if (status === 'mergeable') return mergeNow(w, mr, mr.authorId, mr.squash);
   const dropped = { ...mr, autoMerge: false };
   saveMergeRequest(w, dropped);
@@ -299,7 +337,7 @@ export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, s
     work_in_progress: draft,
     milestone: null,
     merge_when_pipeline_succeeds: mr.autoMerge,
-    merge_status: mr.conflicts ? 'cannot_be_merged' : 'can_be_merged',
+    merge_status: mergeStatusOf(detailed, mr.conflicts),
     detailed_merge_status: detailed,
     merge_after: null,
     sha: sourceHead(w, mr),
@@ -308,7 +346,7 @@ export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, s
     discussion_locked: null,
     should_remove_source_branch: mr.removeSourceBranch,
     force_remove_source_branch: mr.removeSourceBranch ?? false,
-    prepared_at: iso(mr.createdAt),
+    prepared_at: mr.preparedAt > Date.now() ? null : iso(Math.max(mr.createdAt, mr.preparedAt)),
     reference: ref,
     references: { short: ref, relative: ref, full: `${p.fullPath}${ref}` },
     web_url: `${w.base()}/${p.fullPath}/-/merge_requests/${mr.iid}`,

@@ -1,26 +1,31 @@
 // Merge requests: lists (project, group with its subgroups, instance), read,
 // create, edit (state_event close/reopen), delete (reference endpoints §2).
-import { can, canReadProject } from '../access.js';
+import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intParam, listParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
-import { ordered } from '../store/collection.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import { BRANCHES } from '../store/repository.js';
 import type { World } from '../store/world.js';
+import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
 import { MR_ORDER_KEYS, MR_ORDERS, type MergeRequestScope, mergeRequestFilter } from './merge-request-filters.js';
 import {
   findMergeRequest,
   type MergeRequestRec,
   mergeRequestJson,
+  markMergeRequestsChanged,
   mergeRequestStore,
   projectMergeRequests,
+  rechecked,
   saveMergeRequest,
+  seededMergeRequestWindow,
 } from './merge-request-store.js';
+import { newCheck, rebaseInProgress, uncheck } from './merge-request-checks.js';
 import type { Mounts } from './mounts.js';
+import { OrderedScan } from './ordered-scan.js';
 
 const EDITABLE = [
   'assignee_id',
@@ -43,33 +48,44 @@ const EDITABLE = [
   'merge_after',
 ];
 
-/** Sorted, paged and rendered merge requests of several projects. */
-function sendMergeRequests(ctx: Ctx, projects: ProjectRec[], defaultScope: MergeRequestScope): void {
+/** A listing's merge requests in order, kept (with how far it has read) for its next pages until one changes. */
+function listingOf(ctx: Ctx, projects: () => ProjectRec[], defaultScope: MergeRequestScope): OrderedScan<MergeRequestRec> {
+  const w = ctx.world;
+  const store = mergeRequestStore(w);
+  const query = Object.entries(ctx.params).filter(([k]) => k !== 'page' && k !== 'per_page');
+  const key = JSON.stringify([ctx.user?.id ?? 0, ctx.rawPath, store.version, w.allIds.length, query.sort()]);
+  const cached = store.listings.get(key) as OrderedScan<MergeRequestRec> | undefined;
+  if (cached) return cached;
   const orderBy = enumParam(ctx, 'order_by', MR_ORDER_KEYS, 'created_at');
   const sort = enumParam(ctx, 'sort', SORTS, 'desc');
   const keep = mergeRequestFilter(ctx, defaultScope);
-  const projectOf = new Map<number, ProjectRec>();
-  const list: MergeRequestRec[] = [];
-  for (const p of projects) {
-    if (!can(ctx.world, ctx.user, p, 'read_merge_request') || !p.mergeRequestsEnabled) continue;
-    projectOf.set(p.id, p);
-    for (const mr of projectMergeRequests(ctx.world, p.id)) if (keep(mr)) list.push(mr);
-  }
-  const page = pageOf(ctx, ordered(list, MR_ORDERS, MR_ORDERS[orderBy] ? orderBy : 'created_at', sort));
+  const by = MR_ORDERS[orderBy] ? orderBy : 'created_at';
+  const scan = new OrderedScan<MergeRequestRec>({
+    projects: projects().filter((p) => p.mergeRequestsEnabled),
+    records: (p) => (can(w, ctx.user, p, 'read_merge_request') ? projectMergeRequests(w, p.id).filter(keep) : []),
+    compare: MR_ORDERS[by]!,
+    desc: sort === 'desc',
+    key: (mr) => (by === 'updated_at' ? mr.updatedAt : mr.createdAt),
+    window: (p) => seededMergeRequestWindow(w, p, by),
+  });
+  store.listings.set(key, scan);
+  if (store.listings.size > 8) store.listings.delete(store.listings.keys().next().value as string);
+  return scan;
+}
+
+/** Sorted, paged and rendered merge requests of several projects. */
+function sendMergeRequests(ctx: Ctx, projects: () => ProjectRec[], defaultScope: MergeRequestScope): void {
+  const w = ctx.world;
+  const page = pageOf(ctx, listingOf(ctx, projects, defaultScope).forPage(ctx));
+  const recheck = boolParam(ctx, 'with_merge_status_recheck') === true;
   sendList(
     ctx,
-    page.map((mr) => mergeRequestJson(ctx, projectOf.get(mr.projectId)!, mr, false)),
+    page.map((mr) => mergeRequestJson(ctx, w.projects.get(mr.projectId)!, recheck ? rechecked(w, mr, false) : mr, false)),
   );
 }
 
 function groupProjects(w: World, g: GroupRec): ProjectRec[] {
-  const groups = new Set<number>();
-  const pending = [g.id];
-  while (pending.length > 0) {
-    const id = pending.pop()!;
-    groups.add(id);
-    pending.push(...(w.groupChildren.get(id) ?? []));
-  }
+  const groups = groupSubtree(w, g.id);
   return w.allIds.map((id) => w.projects.get(id)!).filter((p) => p.nsKind === 'group' && groups.has(p.nsOwner));
 }
 
@@ -138,20 +154,22 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
     ] as const);
     if (!ctx.user && scope !== 'all') throw E.unauthorized();
     const w = ctx.world;
-    const visible = w.allIds.map((id) => w.projects.get(id)!).filter((p) => canReadProject(w, ctx.user, p));
-    sendMergeRequests(ctx, visible, 'created_by_me');
+    sendMergeRequests(ctx, () => w.visibleIds(ctx.user).map((id) => w.projects.get(id)!), 'created_by_me');
   });
   group.get('/merge_requests', { auth: 'public' }, (ctx, g) => {
-    sendMergeRequests(ctx, groupProjects(ctx.world, g), 'all');
+    sendMergeRequests(ctx, () => groupProjects(ctx.world, g), 'all');
   });
   project.get('/merge_requests', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     if (!p.mergeRequestsEnabled) throw E.forbidden();
-    sendMergeRequests(ctx, [p], 'all');
+    sendMergeRequests(ctx, () => [p], 'all');
   });
   project.get('/merge_requests/:merge_request_iid', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
-    sendJson(ctx, 200, mergeRequestJson(ctx, p, findMergeRequest(ctx, p), true));
+    const mr = rechecked(ctx.world, findMergeRequest(ctx, p), false);
+    const json = mergeRequestJson(ctx, p, mr, true);
+    if (boolParam(ctx, 'include_rebase_in_progress')) json.rebase_in_progress = rebaseInProgress(mr);
+    sendJson(ctx, 200, json);
   });
   project.post('/merge_requests', { auth: 'user' }, (ctx, p) => {
     const missing = ['title', 'source_branch', 'target_branch'].filter((k) => strParam(ctx, k) === undefined);
@@ -195,12 +213,15 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
       seededNotes: 0,
       deletedNotes: [],
       createdNotes: [],
+      editedNotes: [],
+      ...newCheck(now),
     };
     applyFields(ctx, mr);
     validateBranches(ctx.world, p, mr);
     requireBranch('source_branch', source);
     requireBranch('target_branch', target);
     store.nextId++;
+    markMergeRequestsChanged(ctx.world, p.id);
     store.mrs.insert(p.id, iid, mr);
     sendJson(ctx, 201, mergeRequestJson(ctx, p, mr, true));
   });
@@ -209,7 +230,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
     if (!EDITABLE.some((k) => ctx.params[k] !== undefined)) throw E.atLeastOne(...EDITABLE);
     const stateEvent = enumParam(ctx, 'state_event', ['close', 'reopen'] as const);
     if (found.authorId !== ctx.user!.id) requireAbility(ctx, p, 'update_merge_request');
-    const mr: MergeRequestRec = { ...found, updatedAt: Date.now() };
+    let mr: MergeRequestRec = { ...found, updatedAt: Date.now() };
     for (const key of ['title', 'target_branch'] as const) {
       const value = strParam(ctx, key);
       if (value === undefined) continue;
@@ -217,7 +238,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
       if (key === 'title') mr.title = value;
       else {
         requireBranch(key, value);
-        mr.targetBranch = value;
+        if (value !== mr.targetBranch) mr = uncheck({ ...mr, targetBranch: value });
       }
     }
     applyFields(ctx, mr);
@@ -231,6 +252,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
   project.delete('/merge_requests/:merge_request_iid', { auth: 'user' }, (ctx, p) => {
     const mr = findMergeRequest(ctx, p);
     requireAbility(ctx, p, 'delete_merge_request');
+    markMergeRequestsChanged(ctx.world, p.id);
     mergeRequestStore(ctx.world).mrs.remove(p.id, mr.iid);
     sendJson(ctx, 204, null);
   });

@@ -1,5 +1,5 @@
 // Issue notes (reference endpoints §1, Notes): list (default sort `desc`),
-// create (201, or 202 for a body of only quick actions), delete (204).
+// create (201, or 202 for a body of only quick actions), edit (200), delete (204).
 // Seeded notes derive from (seed, project, iid, n).
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
@@ -27,6 +27,7 @@ interface NoteRec {
   body: string;
   authorId: number;
   createdAt: number;
+  updatedAt?: number;
 }
 
 /** The seeded issue behind a global issue id: its project, iid and seeded note count. */
@@ -77,7 +78,7 @@ function noteJson(w: World, issue: Issue, note: NoteRec): Record<string, unknown
     attachment: null,
     author: userBasic(w, w.users.get(note.authorId)!),
     created_at: iso(note.createdAt),
-    updated_at: iso(note.createdAt),
+    updated_at: iso(note.updatedAt ?? note.createdAt),
     system: false,
     noteable_id: issue.id,
     noteable_type: 'Issue',
@@ -126,6 +127,14 @@ function runQuickActions(
   return { text: kept.join('\n'), changes, summary };
 }
 
+/** The `body` of an edit: required, not blank (reference endpoints §1, Notes). */
+export function noteBody(ctx: Ctx): string {
+  const body = strParam(ctx, 'body');
+  if (body === undefined) throw E.missing('body');
+  if (body.trim() === '') throw E.badRequest('400 Bad request - Note {:note=>["can\'t be blank"]}');
+  return body;
+}
+
 function findNote(ctx: Ctx, issue: Issue): NoteRec {
   const note = noteStore(ctx.world).notes.get(issue.id, intSeg(ctx, 'note_id'));
   if (!note) throw E.findNotFound();
@@ -167,6 +176,16 @@ export function mountNotes({ project }: Mounts): void {
     store.notes.insert(issue.id, note.id, note);
     saveIssue(ctx, p, { ...issue, userNotesCount: issue.userNotesCount + 1 });
     sendJson(ctx, 201, { ...noteJson(ctx.world, issue, note), commands_changes: changes });
+  });
+  project.put('/issues/:issue_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_issue');
+    const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+    const note = findNote(ctx, issue);
+    const body = noteBody(ctx);
+    if (note.authorId !== ctx.user!.id && !can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
+    const edited = { ...note, body, updatedAt: Date.now() };
+    noteStore(ctx.world).notes.update(issue.id, note.id, edited);
+    sendJson(ctx, 200, noteJson(ctx.world, issue, edited));
   });
   project.delete('/issues/:issue_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');

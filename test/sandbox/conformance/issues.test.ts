@@ -377,6 +377,31 @@ describe('§1 notes', () => {
     expect(r.json).toEqual({ message: '403 Forbidden' });
   });
 
+  it('edits a note with PUT (200), the new body and updated_at; a blank body is the model error', async () => {
+    const made = await c.call('/projects/3/issues/2/notes', { as: 'user', method: 'POST', json: { body: 'first take' } });
+    const r = await c.call(`/projects/3/issues/2/notes/${made.json.id}`, { as: 'user', method: 'PUT', json: { body: 'second take' } });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ ...made.json, body: 'second take', updated_at: r.json.updated_at, commands_changes: {} });
+    expect(r.json.updated_at >= made.json.created_at).toBe(true);
+    expect((await notesOf(2)).find((n) => n.id === made.json.id)!.body).toBe('second take');
+    const blank = await c.call(`/projects/3/issues/2/notes/${made.json.id}`, { as: 'user', method: 'PUT', json: { body: ' ' } });
+    expect([blank.status, blank.json]).toEqual([400, { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' }]);
+    const missing = await c.call('/projects/3/issues/2/notes/1', { as: 'user', method: 'PUT', json: { body: 'x' } });
+    expect([missing.status, missing.json]).toEqual([404, { message: '404 Not found' }]);
+  });
+
+  it("refuses to edit another user's note below maintainer with 403", async () => {
+    const outsider = c.sb.state.user(3)!.username;
+    const made = await c.call('/projects/1/issues/2/notes', { as: 'user', method: 'POST', json: { body: "jdoe's" } });
+    const r = await c.call(`/projects/1/issues/2/notes/${made.json.id}`, {
+      as: 'admin',
+      method: 'PUT',
+      json: { body: 'not yours' },
+      headers: { Sudo: outsider },
+    });
+    expect([r.status, r.json]).toEqual([403, { message: '403 Forbidden' }]);
+  });
+
   it('answers a body of only quick actions with 202, the changes and the summary, and applies them', async () => {
     const count = (await notesOf(5)).length;
     const r = await c.call('/projects/3/issues/5/notes', { as: 'admin', method: 'POST', json: { body: '/close' } });

@@ -1,6 +1,8 @@
 // Merge requests: service-endpoints.md §2 (lists, shape, create/update failures, merge, approvals)
 // and §1 (notes, shared with merge requests). Project 1 holds one merge request per blocker.
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { MERGE_CHECK_MS, REBASE_MS } from '../../../src/sandbox/resources/merge-request-checks.js';
 import { useSandbox } from './setup.js';
 
 const c = useSandbox();
@@ -14,6 +16,18 @@ async function freshProject(name: string): Promise<number> {
   const r = await post('/projects', { name });
   expect(r.status).toBe(201);
   return r.json.id;
+}
+
+/** A new merge request is `preparing`, a started check `checking`, for MERGE_CHECK_MS. */
+const checkEnded = () => delay(MERGE_CHECK_MS + 30);
+
+/** A new merge request in a project of its own, once its preparation is over. */
+async function preparedMergeRequest(name: string, source: string, target: string): Promise<number> {
+  const pid = await freshProject(name);
+  const r = await post(`/projects/${pid}/merge_requests`, { title: name, source_branch: source, target_branch: target });
+  expect(r.status).toBe(201);
+  await checkEnded();
+  return pid;
 }
 
 describe('§2 lists', () => {
@@ -209,8 +223,7 @@ describe('§2 merge refusals', () => {
   });
 
   it('a running head pipeline refuses with 405 (ci_still_running), a failed one too (ci_must_pass)', async () => {
-    const pid = await freshProject('mr-pipeline');
-    await post(`/projects/${pid}/merge_requests`, { title: 'Build', source_branch: 'fail/broken-build', target_branch: 'develop' });
+    const pid = await preparedMergeRequest('mr-pipeline', 'fail/broken-build', 'develop');
     await post(`/projects/${pid}/pipeline`, { ref: 'fail/broken-build' });
     const running = await c.call(`/projects/${pid}/merge_requests/1`, asUser);
     expect(running.json.detailed_merge_status).toBe('ci_still_running');
@@ -222,8 +235,7 @@ describe('§2 merge refusals', () => {
   });
 
   it('auto_merge with a running pipeline waits (200) and merges once it succeeds', async () => {
-    const pid = await freshProject('mr-auto');
-    await post(`/projects/${pid}/merge_requests`, { title: 'Login', source_branch: 'feature/login', target_branch: 'develop' });
+    const pid = await preparedMergeRequest('mr-auto', 'feature/login', 'develop');
     await post(`/projects/${pid}/pipeline`, { ref: 'feature/login' });
     const r = await put(`/projects/${pid}/merge_requests/1/merge`, { auto_merge: true });
     expect([r.status, r.json.state, r.json.merge_when_pipeline_succeeds]).toEqual([200, 'opened', true]);
@@ -233,12 +245,92 @@ describe('§2 merge refusals', () => {
   });
 
   it('merges a mergeable request (200): merged, merge_commit_sha, squash_commit_sha when squashed, then not_open', async () => {
-    const pid = await freshProject('mr-merge');
-    await post(`/projects/${pid}/merge_requests`, { title: 'Dev', source_branch: 'develop', target_branch: 'main' });
+    const pid = await preparedMergeRequest('mr-merge', 'develop', 'main');
     const r = await put(`/projects/${pid}/merge_requests/1/merge`, { squash: true });
     expect([r.status, r.json.state, r.json.detailed_merge_status, r.json.merged_by.username]).toEqual([200, 'merged', 'not_open', 'jdoe']);
     expect(r.json.merge_commit_sha).toMatch(/^[0-9a-f]{40}$/);
     expect(r.json.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+  });
+});
+
+describe('§2 mergeability checks (merge_status, detailed_merge_status)', () => {
+  const status = (r: { json: { merge_status: string; detailed_merge_status: string } }) => [
+    r.json.merge_status,
+    r.json.detailed_merge_status,
+  ];
+
+  it('a new merge request is preparing (merge_status checking, no prepared_at), then mergeable', async () => {
+    const pid = await freshProject('mr-preparing');
+    const created = await post(`/projects/${pid}/merge_requests`, { title: 'Dev', source_branch: 'develop', target_branch: 'main' });
+    expect([...status(created), created.json.prepared_at]).toEqual(['checking', 'preparing', null]);
+    await checkEnded();
+    const ready = await c.call(`/projects/${pid}/merge_requests/1`, asUser);
+    expect(status(ready)).toEqual(['can_be_merged', 'mergeable']);
+    expect(ready.json.prepared_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('a merge while preparing is the one 405', async () => {
+    const pid = await freshProject('mr-preparing-merge');
+    await post(`/projects/${pid}/merge_requests`, { title: 'Dev', source_branch: 'develop', target_branch: 'main' });
+    const r = await put(`/projects/${pid}/merge_requests/1/merge`);
+    expect([r.status, r.json]).toEqual([405, { message: '405 Method Not Allowed' }]);
+  });
+
+  it('an approval leaves it unchecked in lists, which skip the recheck; a single read starts the check (checking)', async () => {
+    const pid = await preparedMergeRequest('mr-approve-check', 'develop', 'main');
+    expect((await post(`/projects/${pid}/merge_requests/1/approve`)).status).toBe(201);
+    const listed = await c.call(`/projects/${pid}/merge_requests`, asUser);
+    expect(status({ json: listed.json[0] })).toEqual(['unchecked', 'unchecked']);
+    expect(status(await c.call(`/projects/${pid}/merge_requests/1`, asUser))).toEqual(['checking', 'checking']);
+    const merging = await put(`/projects/${pid}/merge_requests/1/merge`);
+    expect([merging.status, merging.json]).toEqual([405, { message: '405 Method Not Allowed' }]);
+    await checkEnded();
+    expect(status(await c.call(`/projects/${pid}/merge_requests/1`, asUser))).toEqual(['can_be_merged', 'mergeable']);
+  });
+
+  it('with_merge_status_recheck=true makes a list start the check', async () => {
+    const pid = await preparedMergeRequest('mr-list-recheck', 'develop', 'main');
+    await post(`/projects/${pid}/merge_requests/1/approve`);
+    const listed = await c.call(`/projects/${pid}/merge_requests?with_merge_status_recheck=true`, asUser);
+    expect(status({ json: listed.json[0] })).toEqual(['checking', 'checking']);
+  });
+
+  it('a new target branch leaves it unchecked; a merge checks it at once and merges (200)', async () => {
+    const pid = await preparedMergeRequest('mr-retarget', 'feature/login', 'main');
+    const retargeted = await put(`/projects/${pid}/merge_requests/1`, { target_branch: 'develop' });
+    expect(status(retargeted)).toEqual(['unchecked', 'unchecked']);
+    const merged = await put(`/projects/${pid}/merge_requests/1/merge`);
+    expect([merged.status, merged.json.state, ...status(merged)]).toEqual([200, 'merged', 'can_be_merged', 'not_open']);
+  });
+});
+
+describe('§2 rebase', () => {
+  it('accepts (202, rebase_in_progress), shows it with include_rebase_in_progress, and refuses a second one meanwhile (409)', async () => {
+    const pid = await preparedMergeRequest('mr-rebase', 'develop', 'main');
+    const r = await put(`/projects/${pid}/merge_requests/1/rebase`, { skip_ci: true });
+    expect([r.status, r.json]).toEqual([202, { rebase_in_progress: true }]);
+    const during = await c.call(`/projects/${pid}/merge_requests/1?include_rebase_in_progress=true`, asUser);
+    expect(during.json.rebase_in_progress).toBe(true);
+    const again = await put(`/projects/${pid}/merge_requests/1/rebase`);
+    expect([again.status, again.json]).toEqual([
+      409,
+      { message: 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.' },
+    ]);
+    await delay(REBASE_MS + 30);
+    const after = await c.call(`/projects/${pid}/merge_requests/1?include_rebase_in_progress=true`, asUser);
+    expect(after.json.rebase_in_progress).toBe(false);
+    expect((await c.call(`/projects/${pid}/merge_requests/1`, asUser)).json.rebase_in_progress).toBeUndefined();
+  });
+
+  it('a caller who may not push to the source branch gets 403 with the reason', async () => {
+    const outsider = c.sb.state.user(3)!.username;
+    const r = await c.call('/projects/1/merge_requests/1/rebase', { as: 'admin', method: 'PUT', headers: { Sudo: outsider } });
+    expect([r.status, r.json]).toEqual([403, { message: '403 Forbidden - Cannot push to source branch' }]);
+  });
+
+  it('an unknown iid is a 404', async () => {
+    const r = await put('/projects/1/merge_requests/99/rebase');
+    expect([r.status, r.json]).toEqual([404, { message: '404 Not found' }]);
   });
 });
 
@@ -255,6 +347,8 @@ describe('§2 approvals', () => {
     });
     const approved = await post('/projects/1/merge_requests/5/approve');
     expect([approved.status, approved.json.approved, approved.json.approved_by[0].user.username]).toEqual([201, true, 'jdoe']);
+    await c.call('/projects/1/merge_requests/5', asUser);
+    await checkEnded();
     expect((await c.call('/projects/1/merge_requests/5', asUser)).json.detailed_merge_status).toBe('mergeable');
     expect((await post('/projects/1/merge_requests/5/approve')).status).toBe(304);
     const unapproved = await post('/projects/1/merge_requests/5/unapprove');
@@ -285,6 +379,19 @@ describe('§1 notes of a merge request', () => {
     const gone = await c.call(`/projects/1/merge_requests/3/notes/${created.json.id}`, { ...asUser, method: 'DELETE' });
     expect(gone.status).toBe(204);
     expect((await c.call('/projects/1/merge_requests/3/notes', asUser)).json.map((n: any) => n.id)).not.toContain(created.json.id);
+  });
+
+  it('edits a created and a seeded note (200); a blank body is the model error', async () => {
+    const created = await post('/projects/1/merge_requests/3/notes', { body: 'Pipeline passed' });
+    const edited = await put(`/projects/1/merge_requests/3/notes/${created.json.id}`, { body: 'Pipeline passed (retried)' });
+    expect([edited.status, edited.json.id, edited.json.body]).toEqual([200, created.json.id, 'Pipeline passed (retried)']);
+    const seeded = (await c.call('/projects/1/merge_requests/1/notes?sort=asc', { as: 'admin' })).json[0];
+    const r = await c.call(`/projects/1/merge_requests/1/notes/${seeded.id}`, { as: 'admin', method: 'PUT', json: { body: 'Edited' } });
+    expect([r.status, r.json.body, r.json.created_at]).toEqual([200, 'Edited', seeded.created_at]);
+    const listed = (await c.call('/projects/1/merge_requests/1/notes?sort=asc', { as: 'admin' })).json[0];
+    expect([listed.id, listed.body]).toEqual([seeded.id, 'Edited']);
+    const blank = await put(`/projects/1/merge_requests/3/notes/${created.json.id}`, { body: '' });
+    expect([blank.status, blank.json]).toEqual([400, { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' }]);
   });
 
   it('notes of a missing merge request: 404 MergeRequest Not Found', async () => {

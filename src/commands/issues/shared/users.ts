@@ -5,17 +5,17 @@ import type { QueryParams } from '../../../http/encode.js';
 const isId = (user: string) => /^\d+$/.test(user);
 
 /**
- * `--author` and `--assignee` take a username or a numeric id; the service has a parameter for
- * each (`author_username` / `author_id`). `None` and `Any` are values of the id parameter.
+ * User filters (`--author`, `--assignee`, `--reviewer`) take a username or a numeric id; the
+ * service has a parameter for each (`author_username` / `author_id`). `None` and `Any` are values
+ * of the id parameter.
  */
-export function userParams(opts: Record<string, unknown>): QueryParams {
+export function userParams(opts: Record<string, unknown>, filters: string[] = ['author', 'assignee']): QueryParams {
   const params: QueryParams = {};
-  const author = opts.author as string | undefined;
-  if (author !== undefined) params[isId(author) ? 'author_id' : 'author_username'] = author;
-  const assignee = opts.assignee as string | undefined;
-  if (assignee !== undefined) {
-    const byId = isId(assignee) || assignee === 'None' || assignee === 'Any';
-    params[byId ? 'assignee_id' : 'assignee_username'] = assignee;
+  for (const name of filters) {
+    const user = opts[name] as string | undefined;
+    if (user === undefined) continue;
+    const byId = isId(user) || user === 'None' || user === 'Any';
+    params[byId ? `${name}_id` : `${name}_username`] = byId ? user : user.replace(/^@/, '');
   }
   return params;
 }

@@ -1,10 +1,9 @@
 import type { MergeRequest } from '../../../api/merge-requests.js';
-import { userIdByUsername } from '../../../api/merge-requests.js';
 import { collect } from '../../../cli/parsers.js';
 import type { OptionSpec } from '../../../cli/spec.js';
-import { ExitCode, SvcError, UsageError } from '../../../errors.js';
-import type { HttpClient } from '../../../http/client.js';
+import { UsageError } from '../../../errors.js';
 import type { PathParam, Resource } from '../../generic/resource.js';
+import { userIds } from '../../issues/shared/users.js';
 import { idDigits, PROJECT, requiredTextParser } from '../../shared/args.js';
 
 export const MR_FIELDS = [
@@ -44,24 +43,25 @@ export const MERGE_REQUESTS: Resource = {
   columns: MR_COLUMNS,
 };
 
-/** Usernames to the ids the service takes, each looked up once; an unknown name stops the command. */
-async function userIds(http: HttpClient, value: unknown): Promise<number[]> {
-  const ids: number[] = [];
-  for (const name of value as string[]) {
-    const id = await userIdByUsername(http, name.replace(/^@/, ''));
-    if (id === undefined) throw new SvcError(`no user named '${name}'`, ExitCode.notFound);
-    ids.push(id);
-  }
-  return ids;
-}
-
 /** Options create and update share; each names the service's own body key. */
 export const BODY_OPTIONS: OptionSpec[] = [
-  { flags: '--description <text>', key: 'description', help: 'the description (Markdown)', conflicts: ['descriptionFile'] },
-  { flags: '--description-file <path>', help: 'read the description from a file' },
+  { flags: '--description <text>', help: 'the description (Markdown)' },
+  { flags: '--description-file <path>', help: 'read the description from a file (- for stdin)' },
   { flags: '--labels <a,b>', key: 'labels', help: 'labels, comma-separated (replaces the set)' },
-  { flags: '--assignee <username>', key: 'assignee_ids', help: 'assignee (repeatable)', parse: collect, resolve: userIds },
-  { flags: '--reviewer <username>', key: 'reviewer_ids', help: 'reviewer (repeatable)', parse: collect, resolve: userIds },
+  {
+    flags: '--assignee <user>',
+    key: 'assignee_ids',
+    help: 'assignee: username or user id (repeatable)',
+    parse: collect,
+    resolve: (http, users) => userIds(http, users as string[]),
+  },
+  {
+    flags: '--reviewer <user>',
+    key: 'reviewer_ids',
+    help: 'reviewer: username or user id (repeatable)',
+    parse: collect,
+    resolve: (http, users) => userIds(http, users as string[]),
+  },
   { flags: '--remove-source-branch', key: 'remove_source_branch', help: 'delete the source branch once merged' },
   { flags: '--squash', key: 'squash', help: 'squash the commits when merging' },
 ];
@@ -98,14 +98,16 @@ export function mergeStatusWords(mr: MergeRequest): string {
     case 'discussions_not_resolved':
       return 'has unresolved threads';
     case 'need_rebase':
-      return `must be rebased onto ${mr.target_branch}`;
+      return `must be rebased onto ${mr.target_branch} (svc mr rebase does it)`;
     case 'blocked_status':
       return 'is blocked by another merge request';
-    case 'checking':
-    case 'unchecked':
     case 'preparing':
+      return 'was just opened and the service is still preparing it; try again in a few seconds';
+    case 'checking':
     case 'approvals_syncing':
-      return 'is still being checked by the service; try again shortly';
+      return 'is being checked by the service right now; try again in a few seconds';
+    case 'unchecked':
+      return 'has changed since the service last checked it; svc mr get starts the check';
     default:
       return `cannot be merged (${mr.detailed_merge_status})`;
   }
