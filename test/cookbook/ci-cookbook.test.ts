@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { assertNoSecrets, BIN, cleanupTempDirs, svc, tempDir, type RunResult } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
@@ -26,15 +27,10 @@ function cookbookYaml(): string[] {
   return [...section.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
 }
 
-/** YAML as GitLab reads it (PyYAML), so a block that is not valid YAML fails here. */
-async function parseJobs(): Promise<Record<string, Job>> {
+/** Each block parsed as strict YAML 1.2, so a block that is not valid YAML fails here. */
+function parseJobs(): Record<string, Job> {
   const jobs: Record<string, Job> = {};
-  for (const block of cookbookYaml()) {
-    const parsed = await execa('python3', ['-c', 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin)))'], {
-      input: block,
-    });
-    Object.assign(jobs, JSON.parse(parsed.stdout) as Record<string, Job>);
-  }
+  for (const block of cookbookYaml()) Object.assign(jobs, parseYaml(block, { strict: true, uniqueKeys: true }) as Record<string, Job>);
   return jobs;
 }
 
@@ -49,7 +45,7 @@ let binDir: string;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ projects: 4 });
-  jobs = await parseJobs();
+  jobs = parseJobs();
   binDir = tempDir('svc-cookbook-bin-');
   writeFileSync(join(binDir, 'svc'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`);
   chmodSync(join(binDir, 'svc'), 0o755);
