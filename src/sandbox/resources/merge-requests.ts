@@ -7,7 +7,6 @@ import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intParam, listParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
-import { BRANCHES } from '../store/repository.js';
 import type { World } from '../store/world.js';
 import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
@@ -105,8 +104,8 @@ function userIds(ctx: Ctx, name: string): number[] | undefined {
   return values.map(Number).filter((id) => id !== 0 && ctx.world.users.get(id));
 }
 
-function requireBranch(name: 'source_branch' | 'target_branch', value: string): void {
-  if (!BRANCHES.includes(value)) {
+function requireBranch(w: World, p: ProjectRec, name: 'source_branch' | 'target_branch', value: string): void {
+  if (!w.repos.hasBranch(p.id, value)) {
     const which = name === 'source_branch' ? 'Source' : 'Target';
     throw new ApiError(409, { message: [`${which} branch "${value}" does not exist`] });
   }
@@ -218,8 +217,8 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
     };
     applyFields(ctx, mr);
     validateBranches(ctx.world, p, mr);
-    requireBranch('source_branch', source);
-    requireBranch('target_branch', target);
+    requireBranch(ctx.world, p, 'source_branch', source);
+    requireBranch(ctx.world, p, 'target_branch', target);
     store.nextId++;
     markMergeRequestsChanged(ctx.world, p.id);
     store.mrs.insert(p.id, iid, mr);
@@ -237,7 +236,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
       if (value.trim() === '') throw E.validation({ [key]: ["can't be blank"] });
       if (key === 'title') mr.title = value;
       else {
-        requireBranch(key, value);
+        requireBranch(ctx.world, p, key, value);
         if (value !== mr.targetBranch) mr = uncheck({ ...mr, targetBranch: value });
       }
     }

@@ -432,3 +432,20 @@ describe('§2 changes from the synthetic repository', () => {
     ]);
   });
 });
+
+describe('merge requests from branches created through the API', () => {
+  it('a created branch is a valid source (201); once deleted it is refused with 409 "Source branch … does not exist"', async () => {
+    const pid = await freshProject('mr-from-created-branch');
+    expect((await post(`/projects/${pid}/repository/branches`, { branch: 'topic/new', ref: 'main' })).status).toBe(201);
+    const created = await post(`/projects/${pid}/merge_requests`, {
+      title: 'new topic',
+      source_branch: 'topic/new',
+      target_branch: 'main',
+    });
+    expect([created.status, created.json.source_branch]).toEqual([201, 'topic/new']);
+    expect((await put(`/projects/${pid}/merge_requests/${created.json.iid}`, { state_event: 'close' })).status).toBe(200);
+    expect((await c.call(`/projects/${pid}/repository/branches/topic%2Fnew`, { ...asUser, method: 'DELETE' })).status).toBe(204);
+    const refused = await post(`/projects/${pid}/merge_requests`, { title: 'again', source_branch: 'topic/new', target_branch: 'develop' });
+    expect([refused.status, refused.json]).toEqual([409, { message: ['Source branch "topic/new" does not exist'] }]);
+  });
+});
