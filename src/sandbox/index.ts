@@ -76,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     maxOffset: options.maxOffset ?? 50_000,
     latency: latencyRange(options.latencyMs),
     maxConcurrency: options.maxConcurrency ?? 0,
+    runners: options.runners ?? 10,
     log: options.log,
   });
   mountResources(core.router);

@@ -20,6 +20,7 @@ import { mountPipelines } from './pipelines.js';
 import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
 import { mountReleases } from './releases.js';
+import { mountRunners } from './runners.js';
 import { mountSettings } from './settings.js';
 import { mountSharing } from './sharing.js';
 import { mountSnippets } from './snippets.js';
@@ -54,6 +55,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountStorageMoves,
   mountSettings,
   mountOAuth,
+  mountRunners,
 ];
 
 export function mountResources(router: Router): void {
