@@ -1,6 +1,8 @@
 // Every resource of the sandbox. Adding one: a file exporting
 // `mountX(mounts)` (store access, serializer, routes) and a line here.
 import type { Router } from '../server/router.js';
+import { mountAuditEvents } from './audit-events.js';
+import { auditWrite } from './audit-log.js';
 import { mountBranches } from './branches.js';
 import { mountCommits } from './commits.js';
 import { mountFiles } from './files.js';
@@ -56,9 +58,11 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountSettings,
   mountOAuth,
   mountRunners,
+  mountAuditEvents,
 ];
 
 export function mountResources(router: Router): void {
   const m = mounts(router);
+  router.observeWrites(auditWrite);
   for (const mount of RESOURCES) mount(m);
 }
