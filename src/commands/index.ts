@@ -85,6 +85,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./snippets/index.js'),
   },
   { name: 'auth', summary: 'Log in, log out and check which credentials are used', load: () => import('./auth/index.js') },
+  {
+    name: 'runners',
+    summary: 'List, show, pause, resume and delete CI runners, list their jobs, prune stale ones',
+    load: () => import('./runners/index.js'),
+  },
   { name: 'config', summary: 'Read and change the settings of config profiles', load: () => import('./config/index.js') },
   {
     name: 'api',
