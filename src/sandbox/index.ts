@@ -77,6 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     latency: latencyRange(options.latencyMs),
     maxConcurrency: options.maxConcurrency ?? 0,
     runners: options.runners ?? 10,
+    exportStepMs: options.exportStepMs ?? 100,
     log: options.log,
   });
   mountResources(core.router);

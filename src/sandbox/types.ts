@@ -30,6 +30,8 @@ export interface SandboxOptions {
   maxConcurrency?: number;
   /** Runners to seed (default 10: one of each status and owner kind; more are derived from the seed). */
   runners?: number;
+  /** Each step of a project export (queued → started → finished) takes this long (default 100 ms). */
+  exportStepMs?: number;
 }
 
 export interface SandboxTokens {

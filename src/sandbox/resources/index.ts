@@ -19,6 +19,7 @@ import { mountNotes } from './notes.js';
 import { mountOAuth } from './oauth.js';
 import { mountPipelineActions } from './pipeline-actions.js';
 import { mountPipelines } from './pipelines.js';
+import { mountProjectExport } from './project-export.js';
 import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
 import { mountReleases } from './releases.js';
@@ -59,6 +60,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountOAuth,
   mountRunners,
   mountAuditEvents,
+  mountProjectExport,
 ];
 
 export function mountResources(router: Router): void {
