@@ -3,6 +3,7 @@ import type { HttpClient } from '../../http/client.js';
 import { actionVerb, getVerb, listVerb, writeVerb } from '../generic/verbs.js';
 import { requiredTextParser } from '../shared/args.js';
 import { DELETE } from './delete.js';
+import { EXPORT } from './export.js';
 import { IMPORT } from './import.js';
 import { ARCHIVE, FORK, groupId, RESTORE, SHARE, TRANSFER, UNARCHIVE, UPDATE } from './lifecycle.js';
 import { LIST } from './list.js';
@@ -54,6 +55,7 @@ export const commands = [
     ],
   }),
   IMPORT,
+  EXPORT,
   UPDATE,
   ARCHIVE,
   UNARCHIVE,
