@@ -14,7 +14,8 @@ export interface AuditEvent {
 /**
  * Audit events under `scope` (`''`, `/groups/:id` or `/projects/:id`), newest first, by keyset
  * pages (`id desc`, the cursor in `Link`): the service offers keyset on all three, and an offset
- * walk of a log that grows while it is read would skip or repeat events.
+ * walk of a log that grows while it is read would skip or repeat events. The service has no
+ * `id_after`/`id_before` here, so the walk cannot be split into id ranges (src/workflows/parallel-list).
  */
 export function auditEventPages(http: HttpClient, scope: string, query: QueryParams): AsyncGenerator<Page<AuditEvent>> {
   return http.pages<AuditEvent>(`${scope}/audit_events`, { ...query, pagination: 'keyset' });

@@ -39,7 +39,7 @@ export const PRUNE = defineCommand<PruneOptions>({
     YES_OPTION,
   ],
   notes:
-    'Administrators only (it reads /runners/all). The plan goes to stdout in the output format; progress and the summary to stderr. ' +
+    'Administrators only (it reads /runners/all). The plan goes to stdout in the output format; a spinner (on a terminal) and the summary to stderr. ' +
     'With --older-than each runner is read once more for its last contact, and runners that never made contact are kept. ' +
     'Exit 8 when any deletion failed (the others are still done).',
   examples: ['svc runners prune --stale --dry-run', 'svc runners prune --stale --older-than 90d --yes -o ndjson'],
@@ -67,7 +67,10 @@ async function prune(ctx: Context, opts: PruneOptions): Promise<void> {
     return;
   }
   await confirmDestructive(ctx, opts.yes, `Delete ${what}`);
-  const tally = await deleteRunners(http, plan, run, () => undefined);
+  const spinner = await ctx.spinner(`deleting ${what}`);
+  const tally = await deleteRunners(http, plan, run, (progress) =>
+    spinner.update(`deleting runners: ${progress.deleted + progress.failed.length} of ${plan.length} done`),
+  ).finally(() => spinner.stop());
   report(ctx, plan.length, tally);
 }
 
