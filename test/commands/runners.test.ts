@@ -68,6 +68,29 @@ describe('runners list', () => {
   });
 });
 
+describe('runners list --project and --group', () => {
+  it('lists the runners a project or a group can use', async () => {
+    const project = await suite.run(
+      ['runners', 'list', '--project', '2', '--type', 'group_type', '-o', 'ndjson', '--fields', 'id'],
+      user(),
+    );
+    expect([project.exitCode, project.stdout]).toEqual([0, '{"id":6}\n']);
+    expect(onlyRequest(suite, 'GET', /^\/api\/v4\/projects\/2\/runners$/).rawQuery).toBe('type=group_type&per_page=100');
+    const group = await suite.run(
+      ['runners', 'list', '--group', 'acme/platform', '--type', 'group_type', '-o', 'ndjson', '--fields', 'id'],
+      user(),
+    );
+    expect([group.exitCode, group.stdout]).toEqual([0, '{"id":6}\n']);
+    expect(onlyRequest(suite, 'GET', /^\/api\/v4\/groups\/acme%2Fplatform\/runners$/).rawQuery).toBe('type=group_type&per_page=100');
+  });
+
+  it('takes one of them at a time (exit 2)', async () => {
+    const result = await suite.run(['runners', 'list', '--project', '2', '--group', '1']);
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: give --project or --group, not both\n' });
+    expect(suite.requests()).toEqual([]);
+  });
+});
+
 describe('runners get', () => {
   it('shows one runner with its last contact', async () => {
     const result = await suite.run(['runners', 'get', '4', '-o', 'json', '--fields', 'id,status,contacted_at,tag_list']);

@@ -1,11 +1,21 @@
 import { listRecords } from '../../api/resource.js';
+import { UsageError } from '../../errors.js';
+import { apiPath } from '../../http/encode.js';
+import { projectRef, requiredTextParser } from '../shared/args.js';
 import { recordWriteVerb } from '../generic/record-write.js';
+import { PIPELINE_STATUSES } from '../pipeline/shared/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { PAUSE, RESUME } from './pause.js';
 import { PRUNE } from './prune.js';
 import { adminOnlyError, RUNNER_ROLE, RUNNER_STATUSES, RUNNER_TYPES, RUNNERS } from './resource.js';
 
-const JOB_STATUSES = ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual'];
+/** The runners asked for: yours, a project's, a group's, or (administrators) the instance's whole list. */
+function runnersPath(path: string, opts: { all?: boolean; project?: unknown; group?: unknown }): string {
+  if (opts.project !== undefined && opts.group !== undefined) throw new UsageError('give --project or --group, not both');
+  if (opts.project !== undefined) return apiPath`/projects/${opts.project as string}/runners`;
+  if (opts.group !== undefined) return apiPath`/groups/${opts.group as string}/runners`;
+  return opts.all ? `${path}/all` : path;
+}
 
 /** The instance's list is for administrators: a 403 says so. */
 async function* adminOnly<T>(pages: AsyncGenerator<T>): AsyncGenerator<T> {
@@ -31,13 +41,21 @@ export const commands = [
         choices: RUNNER_STATUSES,
       },
       { flags: '--paused', key: 'paused', help: 'only paused runners' },
+      { flags: '--project <project>', help: "the runners a project can use: its own, its groups' and the instance's", parse: projectRef },
+      {
+        flags: '--group <group>',
+        help: "the runners a group can use: its own, its parents' and the instance's",
+        parse: requiredTextParser('--group'),
+      },
       { flags: '--tag <tag>', key: 'tag_list', help: 'only runners with this tag (repeat for several: all must match)', parse: tags },
     ],
-    // The instance's whole list is a separate collection, for administrators; it is read to its end.
-    pages: (http, path, query, opts) => (opts.all ? adminOnly(listRecords(http, `${path}/all`, query)) : listRecords(http, path, query)),
+    pages: (http, path, query, opts) => {
+      const pages = listRecords(http, runnersPath(path, opts), query);
+      return opts.all && opts.project === undefined && opts.group === undefined ? adminOnly(pages) : pages;
+    },
     notes:
-      'Without --all: the runners of the projects and groups you maintain. With --all: every runner of the instance, every page ' +
-      '(administrators only). A paused runner shows the status `paused`, which --status does not take: use --paused.',
+      'Without --all: the runners of the projects and groups you maintain; --project and --group list what one of them can use ' +
+      '(you must maintain it). With --all alone: every runner of the instance, every page (administrators only). A paused runner shows the status `paused`, which --status does not take: use --paused.',
     examples: [
       'svc runners list',
       'svc runners list --all --status stale -o ndjson',
@@ -65,7 +83,7 @@ export const commands = [
     path: '/runners/:runner/jobs',
     description: 'List the jobs a runner ran, newest first',
     requireToken: true,
-    filters: [{ flags: '--status <status>', key: 'status', help: 'only jobs in this state', choices: JOB_STATUSES }],
+    filters: [{ flags: '--status <status>', key: 'status', help: 'only jobs in this state', choices: PIPELINE_STATUSES }],
     columns: ['id', 'status', 'name', 'ref', 'project.path_with_namespace', 'finished_at'],
     examples: ['svc runners jobs 42', 'svc runners jobs 42 --status failed -o json'],
   }),

@@ -4,7 +4,7 @@
 import { groupRole, projectRole } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import type { RunnerRec, RunnerType } from '../store/admin-records.js';
-import type { UserRec } from '../store/records.js';
+import type { GroupRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 
 const MINUTE = 60_000;
@@ -122,7 +122,7 @@ export function managesRunner(w: World, user: UserRec, r: RunnerRec): boolean {
   if (user.isAdmin) return true;
   if (r.runnerType === 'group_type') {
     const g = r.groupId === null ? null : w.groups.get(r.groupId);
-    return !!g && groupRole(user.id, g) >= MAINTAINER;
+    return !!g && maintainsGroup(user, g);
   }
   if (r.runnerType === 'project_type') {
     return r.projectIds.some((id) => {
@@ -131,4 +131,9 @@ export function managesRunner(w: World, user: UserRec, r: RunnerRec): boolean {
     });
   }
   return false;
+}
+
+/** A maintainer of the group (roles come from its root group), or an administrator. */
+export function maintainsGroup(user: UserRec, g: GroupRec): boolean {
+  return user.isAdmin || groupRole(user.id, g) >= MAINTAINER;
 }

@@ -9,10 +9,11 @@ import type { RunnerRec, RunnerType } from '../store/admin-records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { jobById, jobState } from './job-states.js';
+import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { SEEDED_JOBS, SEEDED_PIPELINES } from './pipeline-store.js';
 import { STATUSES as JOB_STATUSES } from './pipelines.js';
-import { isOnline, isStale, managesRunner, runnerStatus, runnerStore } from './runner-store.js';
+import { isOnline, isStale, maintainsGroup, managesRunner, runnerStatus, runnerStore } from './runner-store.js';
 
 const TYPES: readonly RunnerType[] = ['instance_type', 'group_type', 'project_type'];
 const STATUS_FILTERS = ['online', 'offline', 'stale', 'never_contacted', 'active', 'paused'] as const;
@@ -196,7 +197,29 @@ function runnerJobs(ctx: Ctx): void {
   sendList(ctx, pageOf(ctx, jobs));
 }
 
-export function mountRunners({ root }: Mounts): void {
+/** The groups a project or group sits in, itself included, up to its root. */
+function ancestry(w: World, groupId: number): Set<number> {
+  const ids = new Set<number>();
+  for (let g = w.groups.get(groupId); g; g = g.parentId === null ? null : w.groups.get(g.parentId)) ids.add(g.id);
+  return ids;
+}
+
+export function mountRunners({ root, project, group }: Mounts): void {
+  // The runners available to a project or group: the instance's, its ancestor groups', and (for a project) its own.
+  project.get('/runners', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'admin_project');
+    const groups = p.nsKind === 'group' ? ancestry(ctx.world, p.nsOwner) : new Set<number>();
+    listRunners(
+      ctx,
+      (r) => r.runnerType === 'instance_type' || (r.groupId !== null && groups.has(r.groupId)) || r.projectIds.includes(p.id),
+    );
+  });
+  group.get('/runners', { auth: 'user' }, (ctx, g) => {
+    if (!maintainsGroup(ctx.user!, g)) throw E.forbidden();
+    const groups = ancestry(ctx.world, g.id);
+    listRunners(ctx, (r) => r.runnerType === 'instance_type' || (r.groupId !== null && groups.has(r.groupId)));
+  });
+
   root.get('/runners', { auth: 'user' }, (ctx) => {
     const user = ctx.user!;
     listRunners(ctx, (r) => r.runnerType !== 'instance_type' && managesRunner(ctx.world, user, r));

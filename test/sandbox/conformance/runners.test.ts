@@ -170,3 +170,27 @@ describe('endpoints §12 GET /runners/:id/jobs', () => {
     expect([r.status, r.json]).toEqual([400, { error: 'status does not have a valid value' }]);
   });
 });
+
+describe('endpoints §12 GET /projects/:id/runners and /groups/:id/runners', () => {
+  it("lists a project's runners: the instance's, its groups', and its own", async () => {
+    const r = await c.call('/projects/2/runners?per_page=100', { as: 'user' });
+    expect([r.status, ids(r)]).toEqual([200, [1, 2, 3, 4, 5, 6, 8, 9]]);
+    const typed = await c.call('/projects/2/runners?type=project_type', { as: 'user' });
+    expect(ids(typed)).toEqual([8, 9]);
+  });
+
+  it("lists a group's runners: the instance's and its own and its ancestors'", async () => {
+    const r = await c.call('/groups/2/runners?type=group_type', { as: 'user' });
+    expect([r.status, ids(r)]).toEqual([200, [6]]);
+  });
+
+  it('is refused to a user who does not maintain the project or group', async () => {
+    const outside = Array.from({ length: 30 }, (_, i) => c.sb.state.project(i + 1)!).find(
+      (x) => x.visibility === 'public' && !x.fullPath.startsWith('acme/') && x.nsKind === 'group',
+    )!;
+    const p = await c.call(`/projects/${outside.id}/runners`, { as: 'user' });
+    expect([p.status, p.json]).toEqual([403, { message: '403 Forbidden' }]);
+    const g = await c.call('/groups/4/runners', { as: 'user' });
+    expect([g.status, g.json]).toEqual([403, { message: '403 Forbidden' }]);
+  });
+});
