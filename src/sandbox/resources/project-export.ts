@@ -1,7 +1,7 @@
 // Project export (reference endpoints §8, PEXP, PEXE): `POST /projects/:id/export` → 202, the
 // status advancing on its own (`queued` → `started` → `finished` at 100 ms steps; `failed` when
 // the description is `SANDBOX_EXPORT_FAIL`), and the archive (a small real tar.gz) once finished.
-// Steps take `exportStepMs` (default 100 ms).
+// Steps take `exportStepMs` (default 100 ms). Six requests per user per minute, as the service's default limit.
 import { gzipSync } from 'node:zlib';
 import type { Ctx } from '../server/context.js';
 import { ApiError } from '../server/errors.js';
@@ -24,6 +24,19 @@ interface ExportState {
 }
 
 const exportsOf = storeFor(() => new Map<number, ExportState>());
+
+/** The service's default `project_export_limit`: requests per user per minute. */
+const EXPORTS_PER_MINUTE = 6;
+const requestTimes = storeFor(() => new Map<number, number[]>());
+
+function checkRateLimit(ctx: Ctx): void {
+  const now = Date.now();
+  const recent = (requestTimes(ctx.world).get(ctx.user!.id) ?? []).filter((t) => now - t < 60_000);
+  if (recent.length >= EXPORTS_PER_MINUTE) {
+    throw new ApiError(429, { message: { error: 'This endpoint has been requested too many times. Try again later.' } });
+  }
+  requestTimes(ctx.world).set(ctx.user!.id, [...recent, now]);
+}
 
 function statusOf(rec: ProjectExportRec, stepMs: number): ExportStatus {
   const elapsed = Date.now() - rec.requestedAt;
@@ -95,6 +108,7 @@ export function exportArchive(p: ProjectRec, rec: ProjectExportRec): Buffer {
 export function mountProjectExport({ project }: Mounts): void {
   project.post('/export', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'admin_project');
+    checkRateLimit(ctx);
     const rec: ProjectExportRec = { projectId: p.id, requestedAt: Date.now(), description: strParam(ctx, 'description') ?? null };
     const state = exportsOf(ctx.world).get(p.id);
     if (state) settled(ctx, p.id);

@@ -84,3 +84,17 @@ describe('endpoints §8 project export', () => {
     expect([r.status, r.json]).toEqual([403, { message: '403 Forbidden' }]);
   });
 });
+
+describe('endpoints §8 project export rate limit', () => {
+  const limited = useSandbox({ projects: 5 });
+  it("answers 429 with the application limiter's body past six requests a minute from one user", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await limited.call('/projects/1/export', { method: 'POST', as: 'admin' })).status);
+    const seventh = await limited.call('/projects/2/export', { method: 'POST', as: 'admin' });
+    expect([statuses, seventh.status, seventh.json]).toEqual([
+      [202, 202, 202, 202, 202, 202],
+      429,
+      { message: { error: 'This endpoint has been requested too many times. Try again later.' } },
+    ]);
+  });
+});
