@@ -103,7 +103,11 @@ describe('runners get', () => {
 
   it("refuses another owner's runner (exit 4) and an unknown one (exit 5)", async () => {
     const denied = await suite.run(['runners', 'get', '7'], user());
-    expect(denied).toEqual({ exitCode: 4, stdout: '', stderr: 'svc: GET /runners/7 failed: 403 Forbidden - No access granted\n' });
+    expect(denied).toEqual({
+      exitCode: 4,
+      stdout: '',
+      stderr: 'svc: GET /runners/7 failed: 403 Forbidden - No access granted (this needs the maintainer role or administrator access)\n',
+    });
     const unknown = await suite.run(['runners', 'get', '404']);
     expect(unknown).toEqual({ exitCode: 5, stdout: '', stderr: 'svc: GET /runners/404 failed: 404 Runner Not Found\n' });
   });
@@ -128,8 +132,7 @@ describe('runners pause and resume', () => {
     expect(result).toEqual({
       exitCode: 4,
       stdout: '',
-      stderr:
-        "svc: PUT /runners/1 failed: 403 Forbidden - No access granted (this needs the maintainer (of the runner's project or group) role or administrator access)\n",
+      stderr: 'svc: PUT /runners/1 failed: 403 Forbidden - No access granted (this needs the maintainer role or administrator access)\n',
     });
   });
 });
@@ -160,7 +163,7 @@ describe('runners delete', () => {
     const result = await suite.run(['runners', 'delete', '9', '--yes'], user());
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toBe(
-      "svc: DELETE /runners/9 failed: 403 Forbidden - Runner associated with more than one project (this needs the maintainer (of the runner's project or group) role or administrator access)\n",
+      'svc: DELETE /runners/9 failed: 403 Forbidden - Runner associated with more than one project (this needs the maintainer role or administrator access)\n',
     );
   });
 });

@@ -7,7 +7,7 @@ import { PIPELINE_STATUSES } from '../pipeline/shared/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { PAUSE, RESUME } from './pause.js';
 import { PRUNE } from './prune.js';
-import { adminOnlyError, RUNNER_ROLE, RUNNER_STATUSES, RUNNER_TYPES, RUNNERS } from './resource.js';
+import { adminOnlyError, namingRole, RUNNER_ROLE, RUNNER_STATUSES, RUNNER_TYPES, RUNNERS } from './resource.js';
 
 /** The runners asked for: yours, a project's, a group's, or (administrators) the instance's whole list. */
 function runnersPath(path: string, opts: { all?: boolean; project?: unknown; group?: unknown }): string {
@@ -62,11 +62,13 @@ export const commands = [
       'svc runners list --all --type group_type --tag docker',
     ],
   }),
-  getVerb(RUNNERS, {
-    description: 'Show one runner, with its tags, last contact and version',
-    requireToken: true,
-    examples: ['svc runners get 42', 'svc runners get 42 -o json'],
-  }),
+  namingRole(
+    getVerb(RUNNERS, {
+      description: 'Show one runner, with its tags, last contact and version',
+      requireToken: true,
+      examples: ['svc runners get 42', 'svc runners get 42 -o json'],
+    }),
+  ),
   PAUSE,
   RESUME,
   recordWriteVerb(RUNNERS, {
@@ -78,14 +80,16 @@ export const commands = [
     done: ([runner]) => `deleted runner ${String(runner)}`,
     examples: ['svc runners delete 42', 'svc runners delete 42 --yes'],
   }),
-  listVerb(RUNNERS, {
-    name: 'jobs',
-    path: '/runners/:runner/jobs',
-    description: 'List the jobs a runner ran, newest first',
-    requireToken: true,
-    filters: [{ flags: '--status <status>', key: 'status', help: 'only jobs in this state', choices: PIPELINE_STATUSES }],
-    columns: ['id', 'status', 'name', 'ref', 'project.path_with_namespace', 'finished_at'],
-    examples: ['svc runners jobs 42', 'svc runners jobs 42 --status failed -o json'],
-  }),
+  namingRole(
+    listVerb(RUNNERS, {
+      name: 'jobs',
+      path: '/runners/:runner/jobs',
+      description: 'List the jobs a runner ran, newest first',
+      requireToken: true,
+      filters: [{ flags: '--status <status>', key: 'status', help: 'only jobs in this state', choices: PIPELINE_STATUSES }],
+      columns: ['id', 'status', 'name', 'ref', 'project.path_with_namespace', 'finished_at'],
+      examples: ['svc runners jobs 42', 'svc runners jobs 42 --status failed -o json'],
+    }),
+  ),
   PRUNE,
 ];
