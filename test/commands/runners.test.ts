@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedServer } from '../drills/scripted-server.js';
-import { BIN, isolatedEnv, svc } from '../support/harness.js';
+import { BIN, isolatedEnv, spawnSvc, svc } from '../support/harness.js';
 import { spawnPty } from '../support/pty.js';
 import { sandboxEnv } from '../support/sandbox.js';
 import { onlyRequest, useSandbox } from './support.js';
@@ -297,5 +297,44 @@ describe('runners prune on a terminal', () => {
       '{"id":3}\r\n{"id":7}\r\n{"id":9}\r\n{"id":10}\r\nDelete 4 stale runners? [y/N] n\r\nsvc: Delete 4 stale runners: not confirmed, nothing was changed\r\n',
     );
     expect(suite.sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
+});
+
+describe('runners prune interrupted', () => {
+  let server: Awaited<ReturnType<typeof startScriptedServer>>;
+  let url: string;
+  let received = 0;
+  beforeAll(async () => {
+    server = await startScriptedServer();
+    const runners = Array.from({ length: 12 }, (_, i) => ({
+      id: i + 1,
+      description: `r${i + 1}`,
+      runner_type: 'instance_type',
+      status: 'stale',
+      paused: false,
+    }));
+    url = server.add('slow', (req, res) => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(runners));
+        return;
+      }
+      received++;
+      setTimeout(() => res.writeHead(204).end(), 400);
+    });
+  });
+  afterAll(() => server.close());
+
+  it('starts no new deletion after Ctrl-C, and says how many were not attempted (exit 130)', async () => {
+    const child = spawnSvc(['runners', 'prune', '--stale', '--yes', '--max-in-flight', '2', '-o', 'ndjson', '--fields', 'id'], {
+      env: { SVC_URL: url, SVC_TOKEN: 'scripted-admin-token' },
+    });
+    for (let i = 0; i < 400 && received < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill('SIGINT');
+    const result = await child;
+    expect([result.exitCode, String(result.stderr)]).toEqual([
+      130,
+      'svc: interrupted: deleted 0 of 12 runners; 2 cut off in flight, maybe deleted (1, 2); 10 not attempted\n',
+    ]);
+    expect(received).toBe(2);
   });
 });

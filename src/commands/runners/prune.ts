@@ -79,14 +79,16 @@ async function* onePage(plan: PlannedRunner[]): AsyncGenerator<PlannedRunner[]> 
 }
 
 function report(ctx: Context, planned: number, tally: PruneTally): void {
-  for (const { id, error } of tally.failed.sort((a, b) => a.id - b.id)) {
-    ctx.info(`runner ${id} not deleted: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  // Ctrl-C also cuts off the deletions in flight: the service may or may not have done them.
+  const cutOff = tally.failed.filter(({ error }) => error instanceof InterruptedError).map(({ id }) => id);
+  const failed = tally.failed.filter(({ error }) => !(error instanceof InterruptedError)).sort((a, b) => a.id - b.id);
+  for (const { id, error } of failed) ctx.info(`runner ${id} not deleted: ${error instanceof Error ? error.message : String(error)}`);
   const parts = [`deleted ${tally.deleted} of ${planned} runners`];
-  if (tally.failed.length > 0) parts.push(`${tally.failed.length} failed`);
-  if (tally.notStarted > 0) parts.push(`${tally.notStarted} not attempted (interrupted)`);
+  if (failed.length > 0) parts.push(`${failed.length} failed`);
+  if (cutOff.length > 0) parts.push(`${cutOff.length} cut off in flight, maybe deleted (${cutOff.sort((a, b) => a - b).join(', ')})`);
+  if (tally.notStarted > 0) parts.push(`${tally.notStarted} not attempted`);
   const summary = parts.join('; ');
-  if (tally.notStarted > 0) throw new InterruptedError(summary);
-  if (tally.failed.length > 0) throw new IncompleteError(summary);
+  if (tally.notStarted > 0 || cutOff.length > 0) throw new InterruptedError(`interrupted: ${summary}`);
+  if (failed.length > 0) throw new IncompleteError(summary);
   ctx.info(summary);
 }
