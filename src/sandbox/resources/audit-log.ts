@@ -104,7 +104,9 @@ export function auditWrite(ctx: Ctx): (() => void) | undefined {
   const rest = found.rest.replace(/:[a-z_]+/g, ':');
   const name = eventName(kind, ctx.method, rest);
   if (!name) return undefined;
-  const memberId = rest.startsWith('/members/') ? Number(ctx.rawPath.split('/').pop()) : undefined;
+  // A member is named in the path, or (when added) by the `user_id` parameter.
+  const member = rest.startsWith('/members/') ? ctx.rawPath.split('/').pop() : rest === '/members' ? String(ctx.params.user_id ?? '') : '';
+  const memberId = member && /^\d+$/.test(member) ? Number(member) : undefined;
   return () => {
     const log = auditLog(w);
     const created = entity.path === '' ? describeCreated(w, entity) : entity.path;

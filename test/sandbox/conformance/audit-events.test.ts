@@ -148,3 +148,34 @@ describe('events of creations and deletions', () => {
     ]);
   });
 });
+
+describe('events of group, member, user and token writes (routes other resources mount)', () => {
+  it('records each against the entity the route names, resolved before the write', async () => {
+    const { World } = await import('../../../src/sandbox/store/world.js');
+    const { auditLog, auditWrite } = await import('../../../src/sandbox/resources/audit-log.js');
+    const w = new World({ projects: 10, storages: ['default'], seed: 1, spreadStorages: false });
+    const admin = w.users.get(1)!;
+    const write = (method: string, pattern: string, rawPath: string, params: Record<string, unknown> = {}) => {
+      const ctx = { world: w, user: admin, method, route: { pattern }, rawPath, p: {}, params } as unknown as Parameters<
+        typeof auditWrite
+      >[0];
+      auditWrite(ctx)?.();
+    };
+    const nextGroup = w.groups.nextId();
+    write('POST', '/groups/:id/members', '/api/v4/groups/acme%2Fplatform/members', { user_id: 5 });
+    write('DELETE', '/groups/:id/members/:user_id', '/api/v4/groups/1/members/7');
+    write('POST', '/users/:id/block', '/api/v4/users/jdoe/block');
+    write('POST', '/users/:user_id/personal_access_tokens', '/api/v4/users/2/personal_access_tokens');
+    write('DELETE', '/personal_access_tokens/:id', '/api/v4/personal_access_tokens/12');
+    write('POST', '/groups', '/api/v4/groups');
+    write('POST', '/projects/:id/issues', '/api/v4/projects/1/issues');
+    expect(auditLog(w).events.map((e) => [e.entityType, e.entityId, e.eventName, e.targetType, e.targetId])).toEqual([
+      ['Group', 2, 'member_created', 'User', 5],
+      ['Group', 1, 'member_destroyed', 'User', 7],
+      ['User', 2, 'user_blocked', 'User', 2],
+      ['User', 2, 'personal_access_token_created', 'User', 2],
+      ['User', 1, 'personal_access_token_revoked', 'User', 1],
+      ['Group', nextGroup, 'group_created', 'Group', nextGroup],
+    ]);
+  });
+});
