@@ -104,6 +104,16 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./snippets/index.js'),
   },
   { name: 'auth', summary: 'Log in, log out and check which credentials are used', load: () => import('./auth/index.js') },
+  {
+    name: 'runners',
+    summary: 'List, show, pause, resume and delete CI runners, list their jobs, prune stale ones',
+    load: () => import('./runners/index.js'),
+  },
+  {
+    name: 'audit-events',
+    summary: 'Read the audit log of the instance, a group or a project (who changed what, and when)',
+    load: () => import('./audit-events/index.js'),
+  },
   { name: 'config', summary: 'Read and change the settings of config profiles', load: () => import('./config/index.js') },
   {
     name: 'api',

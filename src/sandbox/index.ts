@@ -77,6 +77,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     maxOffset: options.maxOffset ?? 50_000,
     latency: latencyRange(options.latencyMs),
     maxConcurrency: options.maxConcurrency ?? 0,
+    runners: options.runners ?? 10,
+    exportStepMs: options.exportStepMs ?? 100,
     log: options.log,
   });
   mountResources(core.router);

@@ -30,6 +30,10 @@ export interface SandboxOptions {
   latencyMs?: number | [number, number];
   /** Requests handled at once, like a server with this many workers; more wait in order (0: no limit). */
   maxConcurrency?: number;
+  /** Runners to seed (default 10: one of each status and owner kind; more are derived from the seed). */
+  runners?: number;
+  /** Each step of a project export (queued → started → finished) takes this long (default 100 ms). */
+  exportStepMs?: number;
 }
 
 export interface SandboxTokens {

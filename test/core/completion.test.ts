@@ -27,7 +27,7 @@ describe('svc completion', () => {
     expect(result.exitCode).toBe(0);
     const script = result.stdout;
     expect(complete(script, 'svc ')).toEqual(expect.arrayContaining(['projects', 'auth', 'config', 'api', 'completion']));
-    expect(complete(script, 'svc au')).toEqual(['auth']);
+    expect(complete(script, 'svc aut')).toEqual(['auth']);
     expect(complete(script, 'svc auth ')).toEqual(expect.arrayContaining(['login', 'logout', 'status']));
     expect(complete(script, 'svc --url http://x config s')).toEqual(['set']);
     expect(complete(script, 'svc projects list --li')).toEqual(['--limit']);

@@ -144,7 +144,7 @@ async function whyNoArtifacts(http: HttpClient, project: string, jobId: string, 
   }
 }
 
-async function checkTarget(target: string, force: boolean, flag: string): Promise<void> {
+export async function checkTarget(target: string, force: boolean, flag: string): Promise<void> {
   // lstat: a symbolic link at the target, even a dangling one, is something that exists there.
   const existing = await lstat(target).catch(() => undefined);
   if (existing?.isDirectory()) throw new UsageError(`${flag}${target}: is a directory; give a file name`);
@@ -152,7 +152,7 @@ async function checkTarget(target: string, force: boolean, flag: string): Promis
 }
 
 /** Streams the body to its destination with a progress bar on a terminal; returns the bytes written. */
-async function transfer(
+export async function transfer(
   ctx: Context,
   body: Readable,
   total: number | undefined,
@@ -173,17 +173,17 @@ async function transfer(
     await pipeline(body, counter, destination, { signal: ctx.signal, end });
   } catch (error) {
     if (ctx.signal.aborted) throw new InterruptedError('interrupted; the download was abandoned');
-    throw new SvcError(`downloading the artifacts failed after ${formatBytes(bytes)}: ${describeFsError(error)}`);
+    throw new SvcError(`downloading ${label} failed after ${formatBytes(bytes)}: ${describeFsError(error)}`);
   } finally {
     progress.done();
   }
   if (total !== undefined && bytes !== total) {
-    throw new SvcError(`downloading the artifacts ended after ${formatBytes(bytes)} of ${formatBytes(total)}`);
+    throw new SvcError(`downloading ${label} ended after ${formatBytes(bytes)} of ${formatBytes(total)}`);
   }
   return bytes;
 }
 
-function contentLength(headers: Record<string, string>): number | undefined {
+export function contentLength(headers: Record<string, string>): number | undefined {
   const value = headers['content-length'];
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
@@ -192,7 +192,7 @@ function contentLength(headers: Record<string, string>): number | undefined {
  * A temporary file beside the target, renamed over it only when complete. Whatever ends the run
  * first (an error, Ctrl-C, or a second Ctrl-C that exits at once) removes it.
  */
-class PartialFile {
+export class PartialFile {
   private committed = false;
   private readonly forget: () => void;
 

@@ -4,6 +4,7 @@ import { namingRole } from '../generic/role.js';
 import { actionVerb, getVerb, listVerb, writeVerb } from '../generic/verbs.js';
 import { requiredTextParser } from '../shared/args.js';
 import { DELETE } from './delete.js';
+import { EXPORT } from './export.js';
 import { IMPORT } from './import.js';
 import { ARCHIVE, FORK, RESTORE, SHARE, TRANSFER, UNARCHIVE, UPDATE } from './lifecycle.js';
 import { groupId } from '../shared/args.js';
@@ -56,6 +57,7 @@ export const commands = [
     ],
   }),
   IMPORT,
+  EXPORT,
   UPDATE,
   ARCHIVE,
   UNARCHIVE,

@@ -2,6 +2,8 @@
 // `mountX(mounts)` (store access, serializer, routes) and a line here.
 import type { Router } from '../server/router.js';
 import { mountAccessTokens } from './access-tokens.js';
+import { mountAuditEvents } from './audit-events.js';
+import { auditWrite } from './audit-log.js';
 import { mountBranches } from './branches.js';
 import { mountCommits } from './commits.js';
 import { mountDeployTokens } from './deploy-tokens.js';
@@ -23,9 +25,11 @@ import { mountOAuth } from './oauth.js';
 import { mountPipelineActions } from './pipeline-actions.js';
 import { mountPersonalTokens } from './personal-tokens.js';
 import { mountPipelines } from './pipelines.js';
+import { mountProjectExport } from './project-export.js';
 import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
 import { mountReleases } from './releases.js';
+import { mountRunners } from './runners.js';
 import { mountSettings } from './settings.js';
 import { mountSharing } from './sharing.js';
 import { mountSnippets } from './snippets.js';
@@ -70,9 +74,13 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountPersonalTokens,
   mountAccessTokens,
   mountDeployTokens,
+  mountRunners,
+  mountAuditEvents,
+  mountProjectExport,
 ];
 
 export function mountResources(router: Router): void {
   const m = mounts(router);
+  router.observeWrites(auditWrite);
   for (const mount of RESOURCES) mount(m);
 }

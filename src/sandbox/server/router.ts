@@ -86,7 +86,24 @@ export class Router {
   scope<T>(prefix: string, resolve: (ctx: Ctx) => T): Scope<T> {
     return new Scope(this, prefix, resolve);
   }
+
+  private readonly writeObservers: WriteObserver[] = [];
+
+  observeWrites(observer: WriteObserver): void {
+    this.writeObservers.push(observer);
+  }
+
+  /** Runs a handler; around a write, tells the observers, and once it succeeded (2xx) runs what they returned. */
+  async observed(ctx: Ctx, run: () => void | Promise<void>): Promise<void> {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD' || this.writeObservers.length === 0) return run();
+    const after = this.writeObservers.map((observe) => observe(ctx));
+    await run();
+    if (ctx.res.statusCode < 300) for (const done of after) done?.();
+  }
 }
+
+/** Sees a write before its handler runs (the records as they were); what it returns runs after a success. */
+export type WriteObserver = (ctx: Ctx) => (() => void) | undefined;
 
 function fits(parts: string[], rawParts: string[]): boolean {
   for (let i = 0; i < parts.length; i++) {
@@ -111,7 +128,7 @@ export class Scope<T> {
   }
 
   add(method: string, path: string, opts: RouteOpts, handler: ScopedHandler<T>): void {
-    this.router.add(method, `${this.prefix}${path}`, opts, (ctx) => handler(ctx, this.resolve(ctx)));
+    this.router.add(method, `${this.prefix}${path}`, opts, (ctx) => this.router.observed(ctx, () => handler(ctx, this.resolve(ctx))));
   }
 
   get(path: string, opts: RouteOpts, handler: ScopedHandler<T>): void {

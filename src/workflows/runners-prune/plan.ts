@@ -1,0 +1,55 @@
+import { getRunner, listAllRunners, type Runner } from '../../api/runners.js';
+import type { HttpClient } from '../../http/client.js';
+import { runBounded, type BoundedRun } from './pool.js';
+
+export interface PlannedRunner {
+  id: number;
+  description: string | null;
+  runner_type: string;
+  status: string;
+  /** Known only when --older-than asked for each runner's details. */
+  contacted_at?: string | null;
+}
+
+export interface PruneSelection extends BoundedRun {
+  /** Keep only runners whose last contact is older than this (ms before `now`). */
+  olderThanMs?: number;
+  now: number;
+}
+
+/**
+ * Every stale runner of the instance (all pages). With an age, each one's details are read (the
+ * list does not carry `contacted_at`), and runners that never made contact are left out: the
+ * service does not say how old they are.
+ */
+export async function planPrune(http: HttpClient, selection: PruneSelection): Promise<PlannedRunner[]> {
+  const stale: Runner[] = [];
+  for await (const page of listAllRunners(http, { status: 'stale', per_page: 100 })) stale.push(...page.items);
+  const olderThan = selection.olderThanMs;
+  if (olderThan === undefined) return stale.map(({ id, description, runner_type, status }) => ({ id, description, runner_type, status }));
+  const plan: PlannedRunner[] = [];
+  let failure: unknown;
+  await runBounded(
+    stale,
+    selection,
+    (runner) => getRunner(http, runner.id),
+    (runner, outcome) => {
+      if (!outcome.ok) {
+        failure ??= outcome.error;
+        return;
+      }
+      const contacted = outcome.value.contacted_at;
+      if (contacted === null || selection.now - Date.parse(contacted) <= olderThan) return;
+      plan.push({
+        id: runner.id,
+        description: runner.description,
+        runner_type: runner.runner_type,
+        status: runner.status,
+        contacted_at: contacted,
+      });
+    },
+  );
+  if (failure !== undefined) throw failure;
+  if (selection.signal.aborted) return [];
+  return plan.sort((a, b) => a.id - b.id);
+}
