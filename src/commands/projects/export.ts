@@ -4,7 +4,7 @@ import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { IncompleteError } from '../../errors.js';
 import { withRole } from '../generic/record-write.js';
-import { checkTarget, contentLength, PartialFile, transfer } from '../jobs/artifacts.js';
+import { checkTarget, contentLength, PartialFile, transfer } from '../shared/download.js';
 import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { reportWriteOutcome } from '../shared/outcome.js';
 import { formatBytes } from '../shared/progress.js';

@@ -1,5 +1,4 @@
-import { intOption } from '../../cli/parsers.js';
-import { ageOption } from '../../cli/duration.js';
+import { durationOption, intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { IncompleteError, InterruptedError, UsageError } from '../../errors.js';
@@ -27,7 +26,7 @@ export const PRUNE = defineCommand<PruneOptions>({
     {
       flags: '--older-than <age>',
       help: 'only runners whose last contact is older than this (90d, 12h, 2w)',
-      parse: ageOption('--older-than'),
+      parse: durationOption('--older-than'),
     },
     { flags: '--dry-run', help: 'print the plan and delete nothing' },
     {
