@@ -82,7 +82,11 @@ export const NOUNS: NounEntry[] = [
     summary: 'List the user and group namespaces you can create projects in',
     load: () => import('./namespaces/index.js'),
   },
-  { name: 'groups', summary: 'List and show groups, their subgroups and their projects', load: () => import('./groups/index.js') },
+  {
+    name: 'groups',
+    summary: 'List, show, create, update, transfer and delete groups; list their subgroups and projects',
+    load: () => import('./groups/index.js'),
+  },
   {
     name: 'members',
     summary: "List, add, change and remove a project's or a group's members and their access levels (inherited too)",
@@ -99,12 +103,6 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./tokens/index.js'),
   },
   {
-    name: 'snippets',
-    summary: 'List, show, create and delete personal snippets (with the CAPTCHA step when flagged as spam)',
-    load: () => import('./snippets/index.js'),
-  },
-  { name: 'auth', summary: 'Log in, log out and check which credentials are used', load: () => import('./auth/index.js') },
-  {
     name: 'runners',
     summary: 'List, show, pause, resume and delete CI runners, list their jobs, prune stale ones',
     load: () => import('./runners/index.js'),
@@ -114,6 +112,12 @@ export const NOUNS: NounEntry[] = [
     summary: 'Read the audit log of the instance, a group or a project (who changed what, and when)',
     load: () => import('./audit-events/index.js'),
   },
+  {
+    name: 'snippets',
+    summary: 'List, show, read, create, update and delete personal snippets (with the CAPTCHA step when flagged as spam)',
+    load: () => import('./snippets/index.js'),
+  },
+  { name: 'auth', summary: 'Log in, log out and check which credentials are used', load: () => import('./auth/index.js') },
   { name: 'config', summary: 'Read and change the settings of config profiles', load: () => import('./config/index.js') },
   {
     name: 'api',
