@@ -322,7 +322,7 @@ describe('svc mr create, update, close, reopen', () => {
       ['mr', 'create', '1', '--source', 'develop', '--target', 'main', '--title', 't', '--reviewer', 'nobody-here'],
       asJdoe(),
     );
-    expect([r.exitCode, r.stderr]).toEqual([5, "svc: no user with the username 'nobody-here'\n"]);
+    expect([r.exitCode, r.stderr]).toEqual([5, "svc: no user with username 'nobody-here'\n"]);
     expect(suite.requests().filter((q) => q.method === 'POST')).toEqual([]);
   });
 });

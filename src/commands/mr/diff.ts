@@ -3,16 +3,12 @@ import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { write } from '../../output/writer.js';
 import { terminalSafe } from '../../output/terminal-safe.js';
-import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
-import { parseMergeRequestIid } from './shared/resource.js';
+import { MR_ARGS } from './shared/resource.js';
 
 export const DIFF = defineCommand({
   name: 'diff',
   description: 'Print the changes of a merge request as a unified diff (coloured only on a terminal)',
-  args: [
-    { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
-    { name: 'iid', help: "the merge request's iid (!12 in the web UI)", parse: parseMergeRequestIid },
-  ],
+  args: MR_ARGS,
   examples: ['svc mr diff acme/platform/api 12', 'svc mr diff acme/platform/api 12 > change.patch && git apply --check change.patch'],
   run: async (ctx, [project, iid]) => {
     const http = await ctx.http();

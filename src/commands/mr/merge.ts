@@ -4,9 +4,8 @@ import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { ApiError, renderErrorBody } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
-import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { itemPath, withHints } from '../generic/resource.js';
-import { MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, parseMergeRequestIid } from './shared/resource.js';
+import { MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, MR_ARGS } from './shared/resource.js';
 
 interface MergeOptions {
   squash?: boolean;
@@ -18,10 +17,7 @@ interface MergeOptions {
 export const MERGE = defineCommand<MergeOptions>({
   name: 'merge',
   description: 'Merge a merge request now, or once its pipeline succeeds; a refusal says why in one line',
-  args: [
-    { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
-    { name: 'iid', help: "the merge request's iid (!12 in the web UI)", parse: parseMergeRequestIid },
-  ],
+  args: MR_ARGS,
   options: [
     { flags: '--squash', help: 'squash its commits into one' },
     { flags: '--remove-source-branch', help: 'delete the source branch once merged' },

@@ -2,9 +2,8 @@ import { getMergeRequest, rebaseMergeRequest } from '../../api/merge-requests.js
 import { defineCommand } from '../../cli/spec.js';
 import { IncompleteError } from '../../errors.js';
 import { itemPath, withHints } from '../generic/resource.js';
-import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { checkWaitFlags, WAIT_OPTIONS, type WaitFlags, watchUntilFinal } from '../shared/wait.js';
-import { MERGE_REQUESTS, MR_FIELDS, parseMergeRequestIid } from './shared/resource.js';
+import { MERGE_REQUESTS, MR_FIELDS, MR_ARGS } from './shared/resource.js';
 
 interface RebaseOptions extends WaitFlags {
   skipCi?: boolean;
@@ -14,10 +13,7 @@ interface RebaseOptions extends WaitFlags {
 export const REBASE = defineCommand<RebaseOptions>({
   name: 'rebase',
   description: 'Rebase the source branch of a merge request onto its target; the service does it in the background',
-  args: [
-    { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
-    { name: 'iid', help: "the merge request's iid (!12 in the web UI)", parse: parseMergeRequestIid },
-  ],
+  args: MR_ARGS,
   options: [
     { flags: '--skip-ci', help: 'start no pipeline for the rebased commits' },
     { flags: '--wait', help: 'wait until the rebase is done (exit 0), failed or timed out (exit 8)' },

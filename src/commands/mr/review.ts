@@ -3,25 +3,20 @@ import { writeRecordTo } from '../../api/resource.js';
 import { defineCommand } from '../../cli/spec.js';
 import { apiPath } from '../../http/encode.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
-import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { readText } from '../issues/shared/text-source.js';
 import type { Command } from 'commander';
 import type { Runtime } from '../../runtime.js';
 import type { Resource } from '../generic/resource.js';
 import { addNoteVerbs, noteEditVerb, noteParam } from '../issues/shared/note-edit.js';
-import { MERGE_REQUESTS, parseMergeRequestIid } from './shared/resource.js';
+import { MERGE_REQUESTS, MR_ARGS } from './shared/resource.js';
 
-const ARGS = [
-  { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
-  { name: 'iid', help: "the merge request's iid (!12 in the web UI)", parse: parseMergeRequestIid },
-];
 const APPROVAL_FIELDS = ['approved', 'user_has_approved', 'user_can_approve', 'approved_by'];
 
 function approvalCommand(action: 'approve' | 'unapprove', description: string, unchanged: string) {
   return defineCommand({
     name: action,
     description,
-    args: ARGS,
+    args: MR_ARGS,
     examples: [`svc mr ${action} acme/platform/api 12`],
     run: async (ctx, [project, iid]) => {
       const res = await setApproval(await ctx.http({ requireToken: true }), project as string, iid as string, action);
@@ -78,7 +73,7 @@ interface CommentOptions {
 export const COMMENT = defineCommand<CommentOptions>({
   name: 'comment',
   description: 'Comment on a merge request, from --body, --body-file or stdin',
-  args: ARGS,
+  args: MR_ARGS,
   options: [
     { flags: '--body <text>', help: 'the comment (Markdown)' },
     { flags: '--body-file <path>', help: 'read the comment from a file (- for stdin)' },

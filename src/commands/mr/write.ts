@@ -4,12 +4,9 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { QueryParams } from '../../http/encode.js';
 import { itemPath, serviceParams, withHints } from '../generic/resource.js';
-import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
+import { requiredTextParser } from '../shared/args.js';
 import { readText } from '../issues/shared/text-source.js';
-import { BODY_OPTIONS, MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, parseMergeRequestIid, TARGET_OPTION } from './shared/resource.js';
-
-const PROJECT_ARG = { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef };
-const IID_ARG = { name: 'iid', help: "the merge request's iid (!12 in the web UI)", parse: parseMergeRequestIid };
+import { BODY_OPTIONS, MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, IID_ARG, PROJECT_ARG, TARGET_OPTION } from './shared/resource.js';
 
 interface WriteOptions {
   title?: string;

@@ -1,6 +1,6 @@
 import type { Pipeline } from '../../api/types.js';
 import { recordAction } from '../generic/record-action.js';
-import { ACTIVE_PIPELINE_STATUSES } from './shared/follow.js';
+import { ACTIVE_PIPELINE_STATUSES } from '../../workflows/pipelines/tree.js';
 import { PIPELINES } from './shared/resource.js';
 
 export const CANCEL = recordAction<Pipeline>(PIPELINES, {

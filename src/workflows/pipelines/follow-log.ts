@@ -1,16 +1,5 @@
 import type { Clock } from '../shared/clock.js';
-
-/** Job statuses from which a job moves on by itself; every other one is where it ended. */
-export const ACTIVE_JOB_STATUSES = new Set([
-  'created',
-  'waiting_for_resource',
-  'preparing',
-  'waiting_for_callback',
-  'pending',
-  'running',
-  'scheduled',
-  'canceling',
-]);
+import { isFinalStatus } from './tree.js';
 
 /** Between reads that bring nothing new the wait doubles, up to this. */
 export const MAX_LOG_INTERVAL_MS = 30_000;
@@ -50,7 +39,7 @@ export async function followLog(source: LogSource, settings: FollowSettings): Pr
     const grew = log.length > shown;
     if (grew) await settings.write(log.subarray(shown));
     shown = log.length;
-    if (!ACTIVE_JOB_STATUSES.has(status)) return status;
+    if (isFinalStatus(status)) return status;
     waitMs = grew ? settings.intervalMs : Math.min(waitMs * 2, Math.max(MAX_LOG_INTERVAL_MS, settings.intervalMs));
     await settings.clock.sleep(waitMs, settings.signal);
   }

@@ -16,7 +16,7 @@ export interface BridgeView {
 }
 
 /**
- * Statuses from which a pipeline (or a bridge) moves on by itself (`scheduled` runs its delayed
+ * Statuses from which a pipeline, a bridge or a job (they share the service's statuses) moves on by itself (`scheduled` runs its delayed
  * jobs when their time comes). Every other status is final: `success`, and `failed`, `canceled`,
  * `skipped` and `manual` (blocked until a person starts a manual job), which count as not successful.
  */

@@ -1,10 +1,10 @@
 import type { MergeRequest } from '../../../api/merge-requests.js';
 import { collect } from '../../../cli/parsers.js';
-import type { OptionSpec } from '../../../cli/spec.js';
+import type { ArgSpec, OptionSpec } from '../../../cli/spec.js';
 import { UsageError } from '../../../errors.js';
 import type { PathParam, Resource } from '../../generic/resource.js';
 import { userIds } from '../../issues/shared/users.js';
-import { idDigits, PROJECT, requiredTextParser } from '../../shared/args.js';
+import { idDigits, PROJECT, PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../../shared/args.js';
 
 export const MR_FIELDS = [
   'id',
@@ -25,6 +25,11 @@ export function parseMergeRequestIid(value: string): string {
   if (!digits) throw new UsageError(`invalid iid '${value}': expected the merge request's number, such as 12 or !12`);
   return idDigits('iid', digits);
 }
+
+export const PROJECT_ARG: ArgSpec = { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef };
+export const IID_ARG: ArgSpec = { name: 'iid', help: "the merge request's iid (!12 in the web UI)", parse: parseMergeRequestIid };
+/** PROJECT IID, the arguments of every verb on one merge request. */
+export const MR_ARGS: ArgSpec[] = [PROJECT_ARG, IID_ARG];
 
 const IID: PathParam = {
   help: "the merge request's iid: its number within the project (!12 in the web UI), not its global id",

@@ -14,8 +14,6 @@ import { getJobLog } from '../../../api/jobs.js';
 import { checkWaitFlags, type WaitFlags } from '../../shared/wait.js';
 import { PIPELINE_FIELDS } from './resource.js';
 
-export { ACTIVE_PIPELINE_STATUSES } from '../../../workflows/pipelines/tree.js';
-
 export interface PipelineWaitFlags extends WaitFlags {
   followDownstream?: boolean;
   /** `true` when given without a number. */
