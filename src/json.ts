@@ -6,9 +6,11 @@ import type * as LosslessJson from 'lossless-json';
  * (9007199254740993 → …992) and turns 1e400 into Infinity (printed as null); such numbers are kept
  * as their source text instead. The lossless parser is slower, so it reads only bodies that hold a
  * literal it could matter for (a digit run of 16 or more, a three-digit exponent), and it is loaded
- * only then, so start-up and ordinary listings never pay for it.
+ * only then, so start-up and ordinary listings never pay for it. A literal is only looked for where
+ * JSON lets a number start (after `[`, `:` or `,`): a path such as `calm-forge-99999` holds `e-999`,
+ * and took nearly every page of a large listing through the slow parser.
  */
-const MAYBE_UNSAFE_NUMBER = /[0-9]{16,}|[eE][+-]?[0-9]{3,}/;
+const MAYBE_UNSAFE_NUMBER = /(?:^|[:,[])\s*-?(?:[0-9]*\.)?[0-9]{16}|(?:^|[:,[])\s*-?[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]{3}/;
 
 let library: typeof LosslessJson | undefined;
 function lossless(): typeof LosslessJson {
