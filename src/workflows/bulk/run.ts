@@ -1,4 +1,5 @@
 import { ExitCode } from '../../errors.js';
+import { withRateLimitListener } from '../../http/rate-limit-signal.js';
 import { parseJson, stringifyJson } from '../../json.js';
 import type { Clock } from '../shared/clock.js';
 import { shellQuote } from '../shared/shell.js';
@@ -93,10 +94,12 @@ async function runOne(item: BulkItem, plan: BulkPlan, limit: InFlightLimit, tall
     tally.ok++;
     return plan.output(`${['svc', ...filled.argv].map(shellQuote).join(' ')}\n`);
   }
-  const run = await plan.runItem([...plan.prefix, ...filled.argv]);
+  const run = await withRateLimitListener(
+    (signal) => limit.observe(signal),
+    () => plan.runItem([...plan.prefix, ...filled.argv]),
+  );
   const ok = run.exitCode === ExitCode.ok;
-  if (run.exitCode === ExitCode.rateLimited || run.stderr.includes('rate limited')) limit.rateLimited();
-  else if (ok) limit.succeeded();
+  if (ok) limit.succeeded();
   if (ok) {
     tally.ok++;
     await plan.journal?.record(item.key);

@@ -1,6 +1,7 @@
 import { ExitCode, SvcError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
+import { withRateLimitListener } from '../../http/rate-limit-signal.js';
 import type { Page } from '../../http/types.js';
 import { InFlightLimit } from '../bulk/limit.js';
 import { systemClock } from '../shared/clock.js';
@@ -151,15 +152,15 @@ async function fetchWithSlot(listing: ParallelListing, query: QueryParams, slots
   for (let attempt = 0; ; attempt++) {
     await slots.acquire();
     try {
-      const res = await fetchPage(listing, query);
-      const remaining = Number(res.headers['ratelimit-remaining']);
-      // Close to the limit: every worker slows down before the service starts refusing.
-      if (Number.isFinite(remaining) && remaining <= listing.workers) limit.rateLimited();
-      else limit.succeeded();
+      // A 429 the client retried, or a window close to spent, slows every worker, not only this one.
+      const res = await withRateLimitListener(
+        (signal) => limit.observe(signal),
+        () => fetchPage(listing, query),
+      );
+      limit.succeeded();
       return res;
     } catch (error) {
       if (!(error instanceof SvcError && error.exitCode === ExitCode.rateLimited) || attempt >= RATE_LIMITED_RETRIES) throw error;
-      limit.rateLimited();
     } finally {
       slots.release();
     }
