@@ -13,6 +13,8 @@ describe('numbers JSON.parse would change', () => {
     '{"score":1e400}',
     '{"score":-2.5E+400}',
     '[1, 1e-400]',
+    '{"sha":"12345678901234567890","id":9007199254740993}',
+    '{"path":"calm-forge-99999","score":1e400}',
   ];
   for (const text of exact) {
     it(`keeps ${JSON.stringify(text)}`, () => {
