@@ -1,5 +1,4 @@
 import { ExitCode } from '../../errors.js';
-import { withRateLimitListener } from '../../http/rate-limit-signal.js';
 import { parseJson, stringifyJson } from '../../json.js';
 import type { Clock } from '../shared/clock.js';
 import { shellQuote } from '../shared/shell.js';
@@ -94,10 +93,7 @@ async function runOne(item: BulkItem, plan: BulkPlan, limit: InFlightLimit, tall
     tally.ok++;
     return plan.output(`${['svc', ...filled.argv].map(shellQuote).join(' ')}\n`);
   }
-  const run = await withRateLimitListener(
-    (signal) => limit.observe(signal),
-    () => plan.runItem([...plan.prefix, ...filled.argv]),
-  );
+  const run = await limit.watch(() => plan.runItem([...plan.prefix, ...filled.argv]));
   const ok = run.exitCode === ExitCode.ok;
   if (ok) limit.succeeded();
   if (ok) {

@@ -1,7 +1,6 @@
 import { ExitCode, SvcError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
-import { withRateLimitListener } from '../../http/rate-limit-signal.js';
 import type { Page } from '../../http/types.js';
 import { InFlightLimit } from '../bulk/limit.js';
 import { systemClock } from '../shared/clock.js';
@@ -153,10 +152,7 @@ async function fetchWithSlot(listing: ParallelListing, query: QueryParams, slots
     await slots.acquire();
     try {
       // A 429 the client retried, or a window close to spent, slows every worker, not only this one.
-      const res = await withRateLimitListener(
-        (signal) => limit.observe(signal),
-        () => fetchPage(listing, query),
-      );
+      const res = await limit.watch(() => fetchPage(listing, query));
       limit.succeeded();
       return res;
     } catch (error) {
