@@ -151,6 +151,6 @@ describe('svc projects list --all --parallel N slows every worker down together 
     const seen = arrivals.get('throttled') ?? [];
     expect(Math.max(...seen.slice(2, 10))).toBe(8);
     // The 8 refused requests are retried (still in flight together); the burst halved the pool once.
-    expect(Math.max(...seen.slice(18))).toBe(4);
+    expect(Math.max(...seen.slice(18))).toBeLessThanOrEqual(4);
   });
 });
