@@ -8,7 +8,8 @@ import type * as LosslessJson from 'lossless-json';
  * literal it could matter for (a digit run of 16 or more, a three-digit exponent), and it is loaded
  * only then, so start-up and ordinary listings never pay for it.
  */
-const MAYBE_UNSAFE_NUMBER = /[0-9]{16,}|[eE][+-]?[0-9]{3,}/;
+// In JSON an exponent follows a digit.
+const LONG_DIGITS_OR_EXPONENT = /[0-9]{16}|[0-9][eE][+-]?[0-9]{3}/g;
 
 let library: typeof LosslessJson | undefined;
 function lossless(): typeof LosslessJson {
@@ -19,13 +20,43 @@ function lossless(): typeof LosslessJson {
 let keptNumbers = false;
 
 export function parseJson(text: string): unknown {
-  if (!MAYBE_UNSAFE_NUMBER.test(text)) return JSON.parse(text);
+  if (!mayHoldUnsafeNumber(text)) return JSON.parse(text);
   const { isSafeNumber, LosslessNumber, parse } = lossless();
   return parse(text, null, (literal) => {
     if (isSafeNumber(literal)) return Number(literal);
     keptNumbers = true;
     return new LosslessNumber(literal);
   });
+}
+
+/**
+ * Whether a run of digits or an exponent that JSON.parse could change stands where JSON lets a
+ * number start (after `[`, `:` or `,`), not inside a string: a path such as `calm-forge-99999`
+ * holds `e-999`, and took nearly every page of a large listing through the slow parser. A plain
+ * search finds the candidates; only those are looked at, each run of number characters once.
+ */
+function mayHoldUnsafeNumber(text: string): boolean {
+  LONG_DIGITS_OR_EXPONENT.lastIndex = 0;
+  for (let hit = LONG_DIGITS_OR_EXPONENT.exec(text); hit; hit = LONG_DIGITS_OR_EXPONENT.exec(text)) {
+    let start = hit.index;
+    while (start > 0 && isNumberChar(text.charCodeAt(start - 1))) start--;
+    let before = start - 1;
+    while (before >= 0 && isJsonSpace(text.charCodeAt(before))) before--;
+    if (before < 0 || text[before] === ':' || text[before] === ',' || text[before] === '[') return true;
+    let end = hit.index + hit[0].length;
+    while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
+    LONG_DIGITS_OR_EXPONENT.lastIndex = end;
+  }
+  return false;
+}
+
+/** `0-9 . + - e E`: what a JSON number literal is made of. */
+function isNumberChar(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x2b || code === 0x2d || code === 0x65 || code === 0x45;
+}
+
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
 /** JSON text for output, numbers kept as received; indented when `indent` is given. */

@@ -50,6 +50,14 @@ export function listingClients() {
       shown: 'SVC_URL=$B SVC_TOKEN=$T svc projects list --all -o ndjson',
     },
     {
+      name: 'bare keep-alive loop (node:http)',
+      pagination: 'keyset',
+      missing: undefined,
+      run: (b, t) => ({ command: process.execPath, args: [join(ROOT, 'bench/floor-keepalive.js'), b, t] }),
+      shown: 'node bench/floor-keepalive.js $B $T',
+      keepAlive: true,
+    },
+    {
       name: 'floor (curl loop)',
       pagination: 'keyset',
       missing: missing.curl(),

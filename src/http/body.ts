@@ -4,7 +4,7 @@ import { ExitCode, SvcError } from '../errors.js';
 import { REDIRECT_STATUSES } from './redirect-policy.js';
 import type { ReadResult } from './transport.js';
 import type { ApiRequest } from './types.js';
-import { parseJson } from '../json.js';
+import { isKeptNumber, parseJson } from '../json.js';
 
 /**
  * Deeper JSON than this is refused: the service's records nest a handful of levels, and every
@@ -71,21 +71,37 @@ export function nestsDeeperThan(bytes: Buffer, limit: number): boolean {
   return false;
 }
 
-/** A success body that must be JSON; anything else is one line naming what arrived instead. */
+/** True when a parsed value's arrays and objects nest deeper than `levels`. */
+function valueNestsDeeperThan(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== 'object' || isKeptNumber(value)) return false;
+  if (levels === 0) return true;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    if (typeof child === 'object' && child !== null && valueNestsDeeperThan(child, levels - 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * A success body that must be JSON; anything else is one line naming what arrived instead. The
+ * depth is checked on the parsed value (JSON.parse does not recurse), which costs far less than a
+ * scan of every byte of every page; the bytes are scanned only when parsing failed.
+ */
 export function parseJsonBody(bytes: Buffer, where: string, contentType: string | undefined): unknown {
   if (bytes.length === 0) return undefined;
-  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
-    throw new SvcError(`${where} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels`, ExitCode.failure);
-  }
+  const tooDeep = () => new SvcError(`${where} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels`, ExitCode.failure);
+  let value: unknown;
   try {
-    return parseJson(bytes.toString('utf8'));
+    value = parseJson(bytes.toString('utf8'));
   } catch {
+    if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw tooDeep();
     const type = contentType ?? 'no content type';
     const what = /json/i.test(type)
       ? 'a truncated or malformed JSON body'
       : `${type.split(';')[0]} instead of JSON${/html/i.test(type) ? ' (an HTML page, probably from a proxy)' : ''}`;
     throw new SvcError(`${where} returned ${what}`, ExitCode.failure);
   }
+  if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) throw tooDeep();
+  return value;
 }
 
 /** An error body: JSON when it parses (and nests sanely), else its text. */

@@ -9,6 +9,7 @@ import { isCredentialHeader, isTokenHeader } from './credential-headers.js';
 import { encodeQuery, type QueryParams } from './encode.js';
 import { describeJson, paginate } from './pagination.js';
 import { MAX_REDIRECTS, redirectDecision } from './redirect-policy.js';
+import { remainingSignal, reportRateLimit } from './rate-limit-signal.js';
 import { planRetry, type RetryCause } from './retry-policy.js';
 import { attempt, dispatcherFor, NetworkFailure, pause } from './transport.js';
 import {
@@ -182,6 +183,8 @@ export class HttpClient {
         headers = answer.headers;
         this.debug(`← ${status} in ${Date.now() - started} ms (attempt ${attemptNo})`);
         if (value.kind === 'data') {
+          const remaining = remainingSignal(headers);
+          if (remaining) reportRateLimit(remaining);
           // undici frees the connection one turn after the body ends; a request sent sooner opens a second one.
           if (req.responseType !== 'stream') await nextTurn();
           return { status, headers, data: value.data as T, url: targetHref(target) };
@@ -205,6 +208,7 @@ export class HttpClient {
           continue;
         }
         cause = { kind: 'status', status };
+        if (status === 429) reportRateLimit({ kind: 'throttled' });
         const apiError = createApiError(status, value.body, {
           method: originalMethod,
           path: this.display(target),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reportRateLimit } from '../../src/http/rate-limit-signal.js';
 import type { BulkItem } from '../../src/workflows/bulk/items.js';
 import { RATE_LIMIT_COOL_DOWN_MS } from '../../src/workflows/bulk/limit.js';
 import { runBulk, type ItemRun } from '../../src/workflows/bulk/run.js';
@@ -8,7 +9,10 @@ async function* idsUpTo(n: number): AsyncGenerator<BulkItem> {
   for (let i = 1; i <= n; i++) yield { key: String(i), input: String(i), record: { id: String(i) } };
 }
 
-/** Runs 24 items at --max-in-flight 8 where the first 8 are rate limited; returns how many ran at once as each started. */
+/**
+ * Runs 24 items at --max-in-flight 8 where the first 8 are rate limited (a 429 reaches their HTTP
+ * layer); returns how many ran at once as each started.
+ */
 async function startsWhenRateLimited(clockAfterItem: (id: number) => number): Promise<number[]> {
   let now = 0;
   let active = 0;
@@ -24,6 +28,7 @@ async function startsWhenRateLimited(clockAfterItem: (id: number) => number): Pr
       const id = Number(argv[2]);
       starts.push(++active);
       await new Promise((resolve) => setTimeout(resolve, 5));
+      if (id <= 8) reportRateLimit({ kind: 'throttled' });
       active--;
       now = clockAfterItem(id);
       return id <= 8 ? { exitCode: 7, stdout: '', stderr: 'svc: rate limited\n' } : { exitCode: 0, stdout: '{}', stderr: '' };

@@ -79,13 +79,25 @@ describe('svc projects list --all --parallel N slows every worker down together 
   let server: Awaited<ReturnType<typeof startScriptedServer>>;
   const arrivals = new Map<string, number[]>();
 
-  /** 2,000 consecutive ids, answered after 10 ms; each arrival notes how many requests were in flight with it. */
-  function instance(name: string, headers: Record<string, string>): string {
+  /**
+   * 2,000 consecutive ids, answered after 10 ms; each arrival notes how many requests were in flight
+   * with it. The `throttled` requests after the two bound requests get 429 with Retry-After: 0,
+   * which the client retries at once on its own.
+   */
+  function instance(name: string, headers: Record<string, string>, throttled = 0): string {
     let inFlight = 0;
     arrivals.set(name, []);
     return server.add(name, (req, res) => {
       inFlight++;
-      arrivals.get(name)?.push(inFlight);
+      const seen = arrivals.get(name) ?? [];
+      seen.push(inFlight);
+      if (seen.length > 2 && seen.length <= 2 + throttled) {
+        setTimeout(() => {
+          inFlight--;
+          res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' }).end('Retry later');
+        }, 10);
+        return;
+      }
       const query = new URL(req.url ?? '/', 'http://x').searchParams;
       const after = Number(query.get('id_after') ?? 0);
       const before = Number(query.get('id_before') ?? 2001);
@@ -105,17 +117,40 @@ describe('svc projects list --all --parallel N slows every worker down together 
   });
   afterAll(() => server.close());
 
-  it.each([
-    ['plenty', 8, { 'RateLimit-Remaining': '500' }],
-    ['nearly-out', 1, { 'RateLimit-Remaining': '3' }],
-  ])('with RateLimit-Remaining %s, requests after the first wave run %i at a time at most', async (name, most, headers) => {
-    const url = instance(name, headers);
+  it('with RateLimit-Remaining plenty, requests after the first wave run 8 at a time', async () => {
+    const url = instance('plenty', { 'RateLimit-Remaining': '500' });
     const result = await svc(['projects', 'list', '--all', '--parallel', '8', '--per-page', '20', '-o', 'ndjson'], {
       env: { SVC_URL: url, SVC_TOKEN: 'ratelimit-token-1234' },
     });
     expect(result.exitCode).toBe(0);
     expect(ids(result.stdout)).toEqual(Array.from({ length: 2000 }, (_, i) => 2000 - i));
     // The two bound requests and a first wave of 8 go out before any answer says anything.
-    expect(Math.max(...(arrivals.get(name) ?? []).slice(10))).toBe(most);
+    expect(Math.max(...(arrivals.get('plenty') ?? []).slice(10))).toBe(8);
+  });
+
+  it('with RateLimit-Remaining nearly out, each wave sent after a cut halves the pool again, down to one', async () => {
+    const url = instance('nearly-out', { 'RateLimit-Remaining': '3' });
+    const result = await svc(['projects', 'list', '--all', '--parallel', '8', '--per-page', '20', '-o', 'ndjson'], {
+      env: { SVC_URL: url, SVC_TOKEN: 'ratelimit-token-1234' },
+    });
+    expect(result.exitCode).toBe(0);
+    expect(ids(result.stdout)).toEqual(Array.from({ length: 2000 }, (_, i) => 2000 - i));
+    const seen = arrivals.get('nearly-out') ?? [];
+    expect(Math.max(...seen.slice(10))).toBeLessThan(8);
+    expect(seen.slice(-50)).toEqual(Array(50).fill(1));
+  });
+
+  it('after a burst of 429s the client retried on its own, requests after the retries run half as many at a time', async () => {
+    const url = instance('throttled', { 'RateLimit-Remaining': '500' }, 8);
+    const result = await svc(['projects', 'list', '--all', '--parallel', '8', '--per-page', '20', '-o', 'ndjson'], {
+      env: { SVC_URL: url, SVC_TOKEN: 'ratelimit-token-1234' },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(ids(result.stdout)).toEqual(Array.from({ length: 2000 }, (_, i) => 2000 - i));
+    const seen = arrivals.get('throttled') ?? [];
+    expect(Math.max(...seen.slice(2, 10))).toBe(8);
+    // The 8 refused requests are retried (still in flight together); the burst halved the pool once.
+    expect(Math.max(...seen.slice(18))).toBeLessThanOrEqual(4);
   });
 });

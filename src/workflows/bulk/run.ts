@@ -93,10 +93,9 @@ async function runOne(item: BulkItem, plan: BulkPlan, limit: InFlightLimit, tall
     tally.ok++;
     return plan.output(`${['svc', ...filled.argv].map(shellQuote).join(' ')}\n`);
   }
-  const run = await plan.runItem([...plan.prefix, ...filled.argv]);
+  const run = await limit.watch(() => plan.runItem([...plan.prefix, ...filled.argv]));
   const ok = run.exitCode === ExitCode.ok;
-  if (run.exitCode === ExitCode.rateLimited || run.stderr.includes('rate limited')) limit.rateLimited();
-  else if (ok) limit.succeeded();
+  if (ok) limit.succeeded();
   if (ok) {
     tally.ok++;
     await plan.journal?.record(item.key);

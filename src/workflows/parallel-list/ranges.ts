@@ -151,15 +151,12 @@ async function fetchWithSlot(listing: ParallelListing, query: QueryParams, slots
   for (let attempt = 0; ; attempt++) {
     await slots.acquire();
     try {
-      const res = await fetchPage(listing, query);
-      const remaining = Number(res.headers['ratelimit-remaining']);
-      // Close to the limit: every worker slows down before the service starts refusing.
-      if (Number.isFinite(remaining) && remaining <= listing.workers) limit.rateLimited();
-      else limit.succeeded();
+      // A 429 the client retried, or a window close to spent, slows every worker, not only this one.
+      const res = await limit.watch(() => fetchPage(listing, query));
+      limit.succeeded();
       return res;
     } catch (error) {
       if (!(error instanceof SvcError && error.exitCode === ExitCode.rateLimited) || attempt >= RATE_LIMITED_RETRIES) throw error;
-      limit.rateLimited();
     } finally {
       slots.release();
     }

@@ -1,5 +1,4 @@
 import { sendRequest } from '../../api/resource.js';
-import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { apiPath } from '../../http/encode.js';
 import { InFlightLimit } from '../bulk/limit.js';
@@ -60,14 +59,13 @@ async function deleteOne(
   signal: AbortSignal,
 ): Promise<DeletionOutcome> {
   try {
-    await sendRequest(http, 'DELETE', apiPath`/projects/${project}/pipelines/${pipeline.id}`);
+    await limit.watch(() => sendRequest(http, 'DELETE', apiPath`/projects/${project}/pipelines/${pipeline.id}`));
     limit.succeeded();
     return { pipeline, result: 'deleted' };
   } catch (error) {
     if (signal.aborted) {
       return { pipeline, result: 'interrupted', error: 'interrupted before the service answered: it may be deleted or not' };
     }
-    if (error instanceof ApiError && error.status === 429) limit.rateLimited();
     return { pipeline, result: 'failed', error: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -1,4 +1,3 @@
-import { ExitCode, SvcError } from '../../errors.js';
 import { InFlightLimit } from '../bulk/limit.js';
 import type { Clock } from '../shared/clock.js';
 
@@ -26,16 +25,17 @@ export async function runBounded<T, R>(
     while (running.size >= limit.current) await Promise.race(running);
     if (run.signal.aborted) break;
     started++;
-    const job = work(item).then(
-      (value) => {
-        limit.succeeded();
-        settled(item, { ok: true, value });
-      },
-      (error: unknown) => {
-        if (error instanceof SvcError && error.exitCode === ExitCode.rateLimited) limit.rateLimited();
-        settled(item, { ok: false, error });
-      },
-    );
+    const job = limit
+      .watch(() => work(item))
+      .then(
+        (value) => {
+          limit.succeeded();
+          settled(item, { ok: true, value });
+        },
+        (error: unknown) => {
+          settled(item, { ok: false, error });
+        },
+      );
     const tracked = job.finally(() => running.delete(tracked));
     running.add(tracked);
   }
