@@ -54,3 +54,39 @@ describe('a reader that goes away (#9 item 4)', () => {
     expect(result.stderr).toBe('svc: cannot write the output: no space left on the device (ENOSPC)');
   });
 });
+
+describe('a reader that goes away from a stream of records or bytes', () => {
+  let small: Sandbox;
+  beforeAll(async () => {
+    small = await startTestSandbox({ projects: 4 });
+  });
+  afterAll(async () => {
+    await small.close();
+  });
+  const piped = (command: string) =>
+    execa('bash', ['-c', `node '${BIN}' ${command}; exit "\${PIPESTATUS[0]}"`], {
+      env: isolatedEnv({ env: sandboxEnv(small) }),
+      extendEnv: false,
+      reject: false,
+    });
+
+  it('tokens audit | head -1: one record, exit 0, nothing on stderr but the summary', async () => {
+    const result = await piped(`tokens audit --max-in-flight 1 | head -1`);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ kind: 'project', id: 15 });
+    expect(result.stderr).not.toMatch(/EPIPE|unexpected error/);
+  });
+
+  it('jobs artifacts --out - | head -c 4: the first bytes of the archive, exit 0, nothing on stderr', async () => {
+    const result = await execa(
+      'bash',
+      ['-c', `node '${BIN}' jobs artifacts 2 7 --out - | head -c 4 | od -An -tx1; exit "\${PIPESTATUS[0]}"`],
+      {
+        env: isolatedEnv({ env: sandboxEnv(small) }),
+        extendEnv: false,
+        reject: false,
+      },
+    );
+    expect([result.exitCode, result.stdout.trim(), result.stderr]).toEqual([0, '50 4b 03 04', '']);
+  });
+});

@@ -39,6 +39,8 @@ export async function transfer(
     await pipeline(body, counter, destination, { signal: ctx.signal, end });
   } catch (error) {
     if (ctx.signal.aborted) throw new InterruptedError('interrupted; the download was abandoned');
+    // The reader of stdout went away (`| head -c`): what it took is all it wants.
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') return bytes;
     throw new SvcError(`downloading ${label} failed after ${formatBytes(bytes)}: ${describeFsError(error)}`);
   } finally {
     progress.done();

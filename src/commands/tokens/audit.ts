@@ -3,6 +3,8 @@ import { durationOption, intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import { auditTokens, requireAdmin } from '../../workflows/token-audit/audit.js';
 import { describeSummary } from '../../workflows/token-audit/record.js';
+import { ndjsonLines } from '../../output/format.js';
+import { write } from '../../output/writer.js';
 
 interface AuditFlags {
   expiresWithin: number;
@@ -45,11 +47,7 @@ export const AUDIT = defineCommand<AuditFlags>({
       ...windows,
       maxInFlight: opts.maxInFlight,
       warn: (line) => ctx.warn(line),
-      emit: (records) =>
-        new Promise<void>((resolve, reject) => {
-          const text = records.map((r) => `${JSON.stringify(r)}\n`).join('');
-          ctx.stdout.write(text, (error) => (error ? reject(error) : resolve()));
-        }),
+      emit: (records) => write(ctx.stdout, ndjsonLines(records)),
     });
     ctx.info(describeSummary(summary, windows, http.requestsSent));
   },
