@@ -199,6 +199,34 @@ describe('pipeline wait --follow-downstream --log-failed', () => {
     );
   });
 
+  it('a log it may not read (a job token) is named with the reason, and the wait still exits 8 for the failed pipeline', async () => {
+    const job = suite.sandbox.tokens.job;
+    const pipeline = await api<PipelineJson>('POST', '/projects/2/pipeline', {
+      ref: 'main',
+      variables: [{ key: 'SANDBOX_PIPELINE_RESULT', value: 'failed' }],
+    });
+    const result = await suite.run(
+      ['pipeline', 'wait', '2', String(pipeline.id), '--interval', '0.05', '--log-failed=2', '--fields', 'status'],
+      {
+        token: job,
+        tokenType: 'job',
+        secrets: [job],
+      },
+    );
+    const [failed] = await api<Array<{ id: number }>>('GET', `/projects/2/pipelines/${pipeline.id}/jobs?scope[]=failed`);
+    expect(result.exitCode).toBe(8);
+    expect(result.stdout).toBe('status\nfailed\n');
+    const end = [
+      `failed job ${failed!.id} in pipeline ${pipeline.id}: stage test, name test, reason script_failure`,
+      `${suite.sandbox.url}/${fullPath(2)}/-/jobs/${failed!.id}`,
+      `warning: could not read the log of job ${failed!.id}: GET /projects/2/jobs/${failed!.id}/trace failed: 401 Unauthorized ` +
+        '(job tokens are accepted only on some endpoints, such as job artifacts, releases and packages)',
+      `svc: pipeline ${pipeline.id} ended failed: ${pipeline.web_url}`,
+      '',
+    ].join('\n');
+    expect(result.stderr.endsWith(`\n${end}`)).toBe(true);
+  });
+
   it('without --follow-downstream reads no bridges and names only the pipeline', async () => {
     const tree = await failingTree();
     const result = await suite.run(['pipeline', 'wait', '1', String(tree.parent), '--interval', '0.05', '--log-failed']);

@@ -1,3 +1,4 @@
+import { InterruptedError } from '../../errors.js';
 import { lastLines, LogFilter, type LogMode } from './log-filter.js';
 import { nodeName, type PipelineView, type TreeNode } from './tree.js';
 
@@ -23,7 +24,10 @@ export interface FailedJobSource {
 export interface FailedLogOutput {
   lines: number;
   mode: LogMode;
+  signal: AbortSignal;
   info(line: string): void;
+  /** What could not be read (a token that may not read logs): said, and the next job still shown. */
+  warn(line: string): void;
   write(bytes: Buffer): Promise<void>;
 }
 
@@ -34,16 +38,30 @@ export interface FailedLogOutput {
 export async function showFailedJobs(source: FailedJobSource, nodes: Array<TreeNode<PipelineView>>, out: FailedLogOutput): Promise<void> {
   for (const node of nodes) {
     if (node.record.status === 'success') continue;
-    const jobs = (await source.failedJobs(node.project, node.id)).filter((job) => job.status === 'failed' && !job.allow_failure);
+    const listed = await readOrWarn(out, `the failed jobs of ${nodeName(node)}`, () => source.failedJobs(node.project, node.id));
+    const jobs = (listed ?? []).filter((job) => job.status === 'failed' && !job.allow_failure);
     for (const job of jobs) {
       out.info(
         `failed job ${job.id} in ${nodeName(node)}: stage ${job.stage}, name ${job.name}, reason ${job.failure_reason ?? 'unknown'}`,
       );
       out.info(job.web_url);
       if (out.lines === 0) continue;
+      const log = await readOrWarn(out, `the log of job ${job.id}`, () => source.log(node.project, job.id));
+      if (log === undefined) continue;
       const filter = new LogFilter(out.mode);
-      const shown = Buffer.concat([filter.push(lastLines(await source.log(node.project, job.id), out.lines)), filter.end()]);
+      const shown = Buffer.concat([filter.push(lastLines(log, out.lines)), filter.end()]);
       await out.write(shown.length === 0 || shown.at(-1) === 0x0a ? shown : Buffer.concat([shown, Buffer.from('\n')]));
     }
+  }
+}
+
+/** The read's result, or undefined once a failed read was named: the pipeline's own failure stays the outcome. */
+async function readOrWarn<T>(out: FailedLogOutput, what: string, read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof InterruptedError || out.signal.aborted) throw error;
+    out.warn(`could not read ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
   }
 }

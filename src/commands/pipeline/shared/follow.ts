@@ -141,7 +141,9 @@ async function logFailedJobs(ctx: Context, http: HttpClient, nodes: Array<TreeNo
     {
       lines,
       mode: ctx.io.isTTY.stderr ? 'terminal' : 'plain',
+      signal: ctx.signal,
       info: (line) => ctx.info(line),
+      warn: (line) => ctx.warn(line),
       write: (bytes) => write(ctx.io.stderr, bytes),
     },
   );
