@@ -15,9 +15,15 @@ export interface FailedJobView {
   allow_failure?: boolean;
 }
 
+export interface FailedBridgeView extends FailedJobView {
+  downstream_pipeline: PipelineView | null;
+}
+
 export interface FailedJobSource {
   /** The pipeline's failed jobs, retried ones left out. */
   failedJobs(projectId: string | number, pipelineId: number): Promise<FailedJobView[]>;
+  /** The pipeline's failed trigger jobs, which the jobs list leaves out. */
+  failedBridges(projectId: string | number, pipelineId: number): Promise<FailedBridgeView[]>;
   log(projectId: string | number, jobId: number): Promise<Buffer>;
 }
 
@@ -33,7 +39,8 @@ export interface FailedLogOutput {
 
 /**
  * For every pipeline of the tree that did not succeed, each job that made it fail (a job allowed
- * to fail did not): where it ran, why it failed, and the end of its log.
+ * to fail did not): where it ran, why it failed, and the end of its log. When no job failed, the
+ * trigger jobs that did are named, unless the pipeline one started is in the tree to speak for itself.
  */
 export async function showFailedJobs(source: FailedJobSource, nodes: Array<TreeNode<PipelineView>>, out: FailedLogOutput): Promise<void> {
   for (const node of nodes) {
@@ -52,6 +59,29 @@ export async function showFailedJobs(source: FailedJobSource, nodes: Array<TreeN
       const shown = Buffer.concat([filter.push(lastLines(log, out.lines)), filter.end()]);
       await out.write(shown.length === 0 || shown.at(-1) === 0x0a ? shown : Buffer.concat([shown, Buffer.from('\n')]));
     }
+    if (jobs.length === 0) await showFailedBridges(source, node, nodes, out);
+  }
+}
+
+async function showFailedBridges(
+  source: FailedJobSource,
+  node: TreeNode<PipelineView>,
+  nodes: Array<TreeNode<PipelineView>>,
+  out: FailedLogOutput,
+): Promise<void> {
+  const listed = await readOrWarn(out, `the trigger jobs of ${nodeName(node)}`, () => source.failedBridges(node.project, node.id));
+  for (const bridge of listed ?? []) {
+    const downstream = bridge.downstream_pipeline;
+    if (bridge.status !== 'failed' || bridge.allow_failure || (downstream && nodes.some((known) => known.id === downstream.id))) continue;
+    out.info(
+      `failed trigger job ${bridge.id} in ${nodeName(node)}: stage ${bridge.stage}, name ${bridge.name}, reason ${bridge.failure_reason ?? 'unknown'}`,
+    );
+    out.info(bridge.web_url);
+    if (downstream)
+      out.info(
+        `it started pipeline ${downstream.id} (project ${downstream.project_id}), which ended ${downstream.status}: ${downstream.web_url} ` +
+          '(--follow-downstream shows its failed jobs)',
+      );
   }
 }
 
