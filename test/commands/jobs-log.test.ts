@@ -94,6 +94,19 @@ describe('jobs log', () => {
     expect(reads).toEqual(reads.map((_, i) => `/api/v4/projects/2/jobs/${test!.id}${i % 2 ? '/trace' : ''}`));
   });
 
+  it('--follow on a manual job that nobody started says it waits to be played (exit 8), after one read', async () => {
+    const jobs = await pipelineJobs('2', 'v1.0.0');
+    const deploy = jobs.find((job) => job.name === 'deploy')!;
+    const followed = await suite.run(['jobs', 'log', '2', String(deploy.id), '--follow', '--interval', '0.02']);
+    expect(followed.exitCode).toBe(8);
+    expect(followed.stdout).toBe('');
+    expect(followed.stderr).toBe(`svc: job ${deploy.id} is manual: it runs once started (svc jobs play 2 ${deploy.id})\n`);
+    expect(suite.requests().map((r) => r.rawPath)).toEqual([
+      `/api/v4/projects/2/jobs/${deploy.id}`,
+      `/api/v4/projects/2/jobs/${deploy.id}/trace`,
+    ]);
+  });
+
   it('refuses --interval without --follow, and says when the job does not exist (exit 5)', async () => {
     const interval = await suite.run(['jobs', 'log', '1', '1', '--interval', '1']);
     expect(interval.exitCode).toBe(2);
