@@ -141,6 +141,15 @@ describe('jobs log', () => {
     expect(end.output).toBe(
       `ok ${ESC}[32;1mgreen${ESC}[0;m\r\nsection_start:1:build\r${ESC}[0Kbuild\r\n\\e]52;c;cGFzdGU=\\x07\\e[2Jend\r\n`,
     );
+    const overwriting = server.add(
+      'overwriting',
+      text(200, 'text/plain', `token: s3cr3t\rtoken: ******\nsection_end:2:build\r${ESC}[0Kdone\r\n`),
+    );
+    const shown = await spawnPty(['node', BIN, 'jobs', 'log', '1', '5'], {
+      env: { ...isolatedEnv({ env: { SVC_URL: overwriting, SVC_TOKEN: 'plain-token-0123456789' } }), TERM: 'xterm-256color' },
+    }).exit();
+    // A carriage return of its own would hide what came before it on the line; a marker's, or one ending a line, hides nothing.
+    expect(shown.output).toBe(`token: s3cr3t\\rtoken: ******\r\nsection_end:2:build\r${ESC}[0Kdone\r\r\n`);
     const sandboxed = await spawnPty(['node', BIN, 'jobs', 'log', '1', '1', '--tail', '1'], {
       env: { ...isolatedEnv({ env: sandboxEnv(suite.sandbox) }), TERM: 'xterm-256color' },
     }).exit();
