@@ -116,6 +116,13 @@ describe('variables set, get, list, delete', () => {
       secrets: [hidden],
     });
     expect(hiddenShown.stdout).toBe('value\n[hidden]\n');
+    // JSON keeps the service's null for a hidden value (there is nothing to hide), and the placeholder for a masked one.
+    const json = await suite.run(['variables', 'list', '--project', '3', '--fields', 'key,masked,hidden,value', '-o', 'ndjson'], {
+      secrets: [secret, hidden],
+    });
+    expect(json.stdout).toBe(
+      '{"key":"TOKEN","masked":true,"hidden":false,"value":"[masked]"}\n{"key":"HID","masked":true,"hidden":true,"value":null}\n',
+    );
   });
 
   it('refuses to hide an existing variable, and says so before writing', async () => {

@@ -20,6 +20,6 @@ export const GET = defineCommand<GetOptions>({
     const owner = variableOwner(opts);
     const http = await ctx.http({ requireToken: true });
     const variable = await oneScope(owner, key as string, getVariable(http, owner, key as string, scopeFor(owner, opts.environmentScope)));
-    await ctx.printRecord(shownVariable(variable, Boolean(opts.showValues)), VARIABLE_COLUMNS);
+    await ctx.printRecord(shownVariable(variable, Boolean(opts.showValues), ctx.globals.output), VARIABLE_COLUMNS);
   },
 });
