@@ -31,14 +31,22 @@ export interface Bridge {
   name: string;
   stage: string;
   status: string;
+  web_url: string;
+  failure_reason?: string;
+  allow_failure?: boolean;
   downstream_pipeline: (Pipeline & { source?: string }) | null;
 }
 
-/** A pipeline's trigger jobs with the pipelines they started; a pipeline has few, so one page of 100 holds them. */
-export async function listPipelineBridges(http: HttpClient, project: string | number, pipelineId: number): Promise<Bridge[]> {
+/** A pipeline's trigger jobs (those in `scope` statuses, if given) with the pipelines they started; a pipeline has few, so one page of 100 holds them. */
+export async function listPipelineBridges(
+  http: HttpClient,
+  project: string | number,
+  pipelineId: number,
+  scope?: string[],
+): Promise<Bridge[]> {
   const res = await http.request<Bridge[]>({
     path: apiPath`/projects/${project}/pipelines/${pipelineId}/bridges`,
-    query: { per_page: 100 },
+    query: { scope, per_page: 100 },
   });
   return res.data;
 }

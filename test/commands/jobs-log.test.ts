@@ -94,6 +94,19 @@ describe('jobs log', () => {
     expect(reads).toEqual(reads.map((_, i) => `/api/v4/projects/2/jobs/${test!.id}${i % 2 ? '/trace' : ''}`));
   });
 
+  it('--follow on a manual job that nobody started says it waits to be played (exit 8), after one read', async () => {
+    const jobs = await pipelineJobs('2', 'v1.0.0');
+    const deploy = jobs.find((job) => job.name === 'deploy')!;
+    const followed = await suite.run(['jobs', 'log', '2', String(deploy.id), '--follow', '--interval', '0.02']);
+    expect(followed.exitCode).toBe(8);
+    expect(followed.stdout).toBe('');
+    expect(followed.stderr).toBe(`svc: job ${deploy.id} is manual: it runs once started (svc jobs play 2 ${deploy.id})\n`);
+    expect(suite.requests().map((r) => r.rawPath)).toEqual([
+      `/api/v4/projects/2/jobs/${deploy.id}`,
+      `/api/v4/projects/2/jobs/${deploy.id}/trace`,
+    ]);
+  });
+
   it('refuses --interval without --follow, and says when the job does not exist (exit 5)', async () => {
     const interval = await suite.run(['jobs', 'log', '1', '1', '--interval', '1']);
     expect(interval.exitCode).toBe(2);
@@ -128,6 +141,15 @@ describe('jobs log', () => {
     expect(end.output).toBe(
       `ok ${ESC}[32;1mgreen${ESC}[0;m\r\nsection_start:1:build\r${ESC}[0Kbuild\r\n\\e]52;c;cGFzdGU=\\x07\\e[2Jend\r\n`,
     );
+    const overwriting = server.add(
+      'overwriting',
+      text(200, 'text/plain', `token: s3cr3t\rtoken: ******\nsection_end:2:build\r${ESC}[0Kdone\r\n`),
+    );
+    const shown = await spawnPty(['node', BIN, 'jobs', 'log', '1', '5'], {
+      env: { ...isolatedEnv({ env: { SVC_URL: overwriting, SVC_TOKEN: 'plain-token-0123456789' } }), TERM: 'xterm-256color' },
+    }).exit();
+    // A carriage return of its own would hide what came before it on the line; a marker's, or one ending a line, hides nothing.
+    expect(shown.output).toBe(`token: s3cr3t\\rtoken: ******\r\nsection_end:2:build\r${ESC}[0Kdone\r\r\n`);
     const sandboxed = await spawnPty(['node', BIN, 'jobs', 'log', '1', '1', '--tail', '1'], {
       env: { ...isolatedEnv({ env: sandboxEnv(suite.sandbox) }), TERM: 'xterm-256color' },
     }).exit();

@@ -199,16 +199,84 @@ describe('pipeline wait --follow-downstream --log-failed', () => {
     );
   });
 
-  it('without --follow-downstream reads no bridges and names only the pipeline', async () => {
+  it('a log it may not read (a job token) is named with the reason, and the wait still exits 8 for the failed pipeline', async () => {
+    const job = suite.sandbox.tokens.job;
+    const pipeline = await api<PipelineJson>('POST', '/projects/2/pipeline', {
+      ref: 'main',
+      variables: [{ key: 'SANDBOX_PIPELINE_RESULT', value: 'failed' }],
+    });
+    const result = await suite.run(
+      ['pipeline', 'wait', '2', String(pipeline.id), '--interval', '0.05', '--log-failed=2', '--fields', 'status'],
+      {
+        token: job,
+        tokenType: 'job',
+        secrets: [job],
+      },
+    );
+    const [failed] = await api<Array<{ id: number }>>('GET', `/projects/2/pipelines/${pipeline.id}/jobs?scope[]=failed`);
+    expect(result.exitCode).toBe(8);
+    expect(result.stdout).toBe('status\nfailed\n');
+    const end = [
+      `failed job ${failed!.id} in pipeline ${pipeline.id}: stage test, name test, reason script_failure`,
+      `${suite.sandbox.url}/${fullPath(2)}/-/jobs/${failed!.id}`,
+      `warning: could not read the log of job ${failed!.id}: GET /projects/2/jobs/${failed!.id}/trace failed: 401 Unauthorized ` +
+        '(job tokens are accepted only on some endpoints, such as job artifacts, releases and packages)',
+      `svc: pipeline ${pipeline.id} ended failed: ${pipeline.web_url}`,
+      '',
+    ].join('\n');
+    expect(result.stderr.endsWith(`\n${end}`)).toBe(true);
+  });
+
+  it('without --follow-downstream reads bridges only once it ended: the failed trigger job and the pipeline it started', async () => {
     const tree = await failingTree();
     const result = await suite.run(['pipeline', 'wait', '1', String(tree.parent), '--interval', '0.05', '--log-failed']);
     expect(result.exitCode).toBe(8);
-    expect(suite.requests().filter((r) => r.rawPath.endsWith('/bridges'))).toEqual([]);
-    // The parent's own jobs succeeded: its failure is its bridge's, which is not a job.
-    expect(result.stderr).not.toContain('failed job');
-    expect(
-      result.stderr.endsWith(`svc: pipeline ${tree.parent} ended failed: ${suite.sandbox.url}/${fullPath(1)}/-/pipelines/${tree.parent}\n`),
-    ).toBe(true);
+    const bridgeReads = suite.requests().filter((r) => r.rawPath.endsWith('/bridges'));
+    expect(bridgeReads.map((r) => `${r.rawPath}?${r.rawQuery}`)).toEqual([
+      `/api/v4/projects/1/pipelines/${tree.parent}/bridges?scope[]=failed&per_page=100`,
+    ]);
+    const [bridge] = await api<Array<{ id: number }>>('GET', `/projects/1/pipelines/${tree.parent}/bridges`);
+    const base = suite.sandbox.url;
+    // The parent's own jobs succeeded: its failure is its trigger job's.
+    const end = [
+      `pipeline ${tree.parent}: failed`,
+      `failed trigger job ${bridge!.id} in pipeline ${tree.parent}: stage downstream, name trigger:child, reason unknown_failure`,
+      `${base}/${fullPath(1)}/-/jobs/${bridge!.id}`,
+      `it started pipeline ${tree.child} (project 1), which ended failed: ${base}/${fullPath(1)}/-/pipelines/${tree.child} ` +
+        '(--follow-downstream shows its failed jobs)',
+      `svc: pipeline ${tree.parent} ended failed: ${base}/${fullPath(1)}/-/pipelines/${tree.parent}`,
+      '',
+    ].join('\n');
+    expect(result.stderr.endsWith(`\n${end}`)).toBe(true);
+  });
+
+  it('names a trigger job that failed without starting a pipeline (its project not found), and no log for it', async () => {
+    const parent = await api<PipelineJson>('POST', '/projects/1/pipeline', {
+      ref: 'main',
+      variables: [{ key: 'SANDBOX_DOWNSTREAM', value: 'no-such-group/no-such-project' }],
+    });
+    const result = await suite.run([
+      'pipeline',
+      'wait',
+      '1',
+      String(parent.id),
+      '--follow-downstream',
+      '--interval',
+      '0.05',
+      '--log-failed=5',
+    ]);
+    expect(result.exitCode).toBe(8);
+    const [bridge] = await api<Array<{ id: number }>>('GET', `/projects/1/pipelines/${parent.id}/bridges`);
+    const end = [
+      `pipeline ${parent.id}: failed`,
+      `failed trigger job ${bridge!.id} in pipeline ${parent.id}: stage downstream, name trigger:no-such-group/no-such-project, ` +
+        'reason downstream_bridge_project_not_found',
+      `${suite.sandbox.url}/${fullPath(1)}/-/jobs/${bridge!.id}`,
+      `svc: pipeline ${parent.id} ended failed: ${parent.web_url}`,
+      '',
+    ].join('\n');
+    expect(result.stderr.endsWith(`\n${end}`)).toBe(true);
+    expect(suite.requests().filter((r) => r.rawPath.endsWith('/trace'))).toEqual([]);
   });
 
   it('on a terminal shows a line per pipeline, and keeps the runner markup a terminal renders (colours, section markers)', async () => {

@@ -62,9 +62,10 @@ describe('variables set, get, list, delete', () => {
     }
     const ambiguous = await suite.run(['variables', 'get', '--project', '2', 'URL']);
     expect(ambiguous.exitCode).toBe(6);
-    expect(ambiguous.stderr).toBe(
-      "svc: GET /projects/2/variables/URL failed: 409 Conflict: There are multiple variables with provided parameters. Please use 'filter[environment_scope]'\n",
-    );
+    expect(ambiguous.stderr).toBe('svc: URL is set in several environment scopes of project 2: name one with --environment-scope\n');
+    const ambiguousDelete = await suite.run(['variables', 'delete', '--project', '2', 'URL']);
+    expect(ambiguousDelete.exitCode).toBe(6);
+    expect(ambiguousDelete.stderr).toBe('svc: URL is set in several environment scopes of project 2: name one with --environment-scope\n');
     const staging = await suite.run([
       'variables',
       'get',
@@ -115,6 +116,13 @@ describe('variables set, get, list, delete', () => {
       secrets: [hidden],
     });
     expect(hiddenShown.stdout).toBe('value\n[hidden]\n');
+    // JSON keeps the service's null for a hidden value (there is nothing to hide), and the placeholder for a masked one.
+    const json = await suite.run(['variables', 'list', '--project', '3', '--fields', 'key,masked,hidden,value', '-o', 'ndjson'], {
+      secrets: [secret, hidden],
+    });
+    expect(json.stdout).toBe(
+      '{"key":"TOKEN","masked":true,"hidden":false,"value":"[masked]"}\n{"key":"HID","masked":true,"hidden":true,"value":null}\n',
+    );
   });
 
   it('refuses to hide an existing variable, and says so before writing', async () => {

@@ -65,6 +65,7 @@ async function run(ctx: Context, project: string, jobId: string, opts: LogOption
   }
   const status = await follow(ctx, http, project, jobId, opts, out);
   await write(ctx.stdout, filter.end());
+  if (status === 'manual') throw new IncompleteError(`job ${jobId} is manual: it runs once started (svc jobs play ${project} ${jobId})`);
   if (status !== 'success') throw new IncompleteError(`job ${jobId} ended ${status}`);
   ctx.info(`job ${jobId} succeeded`);
 }

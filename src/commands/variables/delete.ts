@@ -1,7 +1,7 @@
 import { deleteVariable } from '../../api/variables.js';
 import { defineCommand } from '../../cli/spec.js';
 import { describeOwner, OWNER_OPTIONS, type OwnerFlags, variableOwner } from './shared/owner.js';
-import { ENVIRONMENT_SCOPE, KEY_ARGUMENT, scopeFor } from './shared/key.js';
+import { ENVIRONMENT_SCOPE, KEY_ARGUMENT, oneScope, scopeFor } from './shared/key.js';
 
 interface DeleteOptions extends OwnerFlags {
   environmentScope?: string;
@@ -21,7 +21,7 @@ export const DELETE = defineCommand<DeleteOptions>({
     const owner = variableOwner(opts);
     const scope = scopeFor(owner, opts.environmentScope);
     const http = await ctx.http({ requireToken: true });
-    await deleteVariable(http, owner, key as string, scope);
+    await oneScope(owner, key as string, deleteVariable(http, owner, key as string, scope));
     ctx.info(`deleted variable ${String(key)}${scope ? ` (${scope})` : ''} of ${describeOwner(owner)}`);
   },
 });

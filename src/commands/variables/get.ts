@@ -1,7 +1,7 @@
 import { getVariable } from '../../api/variables.js';
 import { defineCommand } from '../../cli/spec.js';
 import { OWNER_OPTIONS, type OwnerFlags, variableOwner } from './shared/owner.js';
-import { ENVIRONMENT_SCOPE, KEY_ARGUMENT, scopeFor } from './shared/key.js';
+import { ENVIRONMENT_SCOPE, KEY_ARGUMENT, oneScope, scopeFor } from './shared/key.js';
 import { SHOW_VALUES, shownVariable, VARIABLE_COLUMNS } from './shared/values.js';
 
 interface GetOptions extends OwnerFlags {
@@ -19,7 +19,7 @@ export const GET = defineCommand<GetOptions>({
   async run(ctx, [key], opts) {
     const owner = variableOwner(opts);
     const http = await ctx.http({ requireToken: true });
-    const variable = await getVariable(http, owner, key as string, scopeFor(owner, opts.environmentScope));
-    await ctx.printRecord(shownVariable(variable, Boolean(opts.showValues)), VARIABLE_COLUMNS);
+    const variable = await oneScope(owner, key as string, getVariable(http, owner, key as string, scopeFor(owner, opts.environmentScope)));
+    await ctx.printRecord(shownVariable(variable, Boolean(opts.showValues), ctx.globals.output), VARIABLE_COLUMNS);
   },
 });

@@ -19,7 +19,8 @@ export const LIST = defineCommand<ListOptions>({
     const http = await ctx.http({ requireToken: true });
     const pages = listVariables(http, owner, perPageFor(opts));
     async function* shown(): AsyncGenerator<Page<unknown>> {
-      for await (const page of pages) yield { ...page, items: page.items.map((v) => shownVariable(v, Boolean(opts.showValues))) };
+      for await (const page of pages)
+        yield { ...page, items: page.items.map((v) => shownVariable(v, Boolean(opts.showValues), ctx.globals.output)) };
     }
     await outputList(ctx, shown(), opts, VARIABLE_COLUMNS);
   },

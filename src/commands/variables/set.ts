@@ -74,7 +74,7 @@ async function run(ctx: Context, key: string, opts: SetOptions): Promise<void> {
     ? await updateVariable(http, owner, key, scope, attributes)
     : await createVariable(http, owner, { key, ...attributes, environment_scope: scope, masked_and_hidden: opts.hidden });
   ctx.info(`${existing ? 'updated' : 'created'} variable ${key}${scope ? ` (${scope})` : ''} of ${describeOwner(owner)}`);
-  await ctx.printRecord(shownVariable(variable, false), VARIABLE_COLUMNS);
+  await ctx.printRecord(shownVariable(variable, false, ctx.globals.output), VARIABLE_COLUMNS);
 }
 
 const NO_VALUE = 'no value: give --value, --value-file, or pipe it on stdin';

@@ -37,7 +37,8 @@ function fullLog(w: World, job: JobRec, state: JobState): string[] {
     sectionStart(epoch, 'prepare_executor', 'Preparing the "shell" executor'),
     'Using Shell executor...',
     sectionEnd(epoch, 'prepare_executor'),
-    sectionStart(epoch + 1, 'step_script', 'Executing "step_script" stage of the job script'),
+    // A second later would end a job that runs a fraction of a second before its script started.
+    sectionStart(epoch, 'step_script', 'Executing "step_script" stage of the job script'),
     `${GREEN}$ npm run ${job.name}${RESET}`,
   ];
   for (let i = 1; i <= steps; i++) lines.push(`${job.name}: step ${i} of ${steps} done`);

@@ -318,7 +318,8 @@ export function mountPipelines(mounts: Mounts): void {
     requireAbility(ctx, p, 'read_pipeline');
     sendList(
       ctx,
-      pageOf(ctx, listPipelines(ctx, p)).map((pl) => pipelineJson(ctx.world, pl, false)),
+      // The list is PipelineBasic plus `name` (reference §3); elsewhere (a job's pipeline, a bridge's downstream) it is PipelineBasic.
+      pageOf(ctx, listPipelines(ctx, p)).map((pl) => ({ ...pipelineJson(ctx.world, pl, false), name: null })),
     );
   });
   project.get('/pipelines/:pipeline_id', { auth: 'public', job: true }, (ctx, p) => {

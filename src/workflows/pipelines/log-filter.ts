@@ -10,8 +10,9 @@ export type LogMode = 'raw' | 'plain' | 'terminal';
 
 const SECTION_MARKER = /section_(?:start|end):\d+:[^\r\n]*?\r\u001b\[0?K/g;
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
-// Colours (SGR), the line erase of section markers, and the carriage return they start with.
-const RENDERED = /\u001b\[[0-9;]*m|\u001b\[0?K|\r/g;
+// Colours (SGR), the line erase of section markers with the carriage return before it, and a
+// carriage return that ends a line; any other one would hide what the line showed before it.
+const RENDERED = /\u001b\[[0-9;]*m|\r?\u001b\[0?K|\r(?=\n)/g;
 const NEWLINE = 0x0a;
 
 /** Filters a log given in pieces; markup is only recognised within whole lines, so a partial line waits for its end. */

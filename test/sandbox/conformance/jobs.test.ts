@@ -104,6 +104,19 @@ describe('§4 trace', () => {
     expect(r.text.endsWith(`${ESC}[32;1mJob succeeded${ESC}[0;m\n`)).toBe(true);
   });
 
+  it('ends each collapsible section at or after the time it started, in a job that ran a fraction of a second', async () => {
+    const p = await pipeline('develop');
+    await finished(p.id);
+    const [build] = await jobsOf(p.id);
+    const text = (await c.call(`/projects/1/jobs/${build!.id}/trace`, { as: 'user' })).text;
+    const marks = (kind: string) =>
+      new Map([...text.matchAll(new RegExp(`section_${kind}:(\\d+):(\\w+)`, 'g'))].map((m) => [m[2]!, Number(m[1])]));
+    const starts = marks('start');
+    const ends = marks('end');
+    expect([...ends.keys()]).toEqual(['prepare_executor', 'step_script']);
+    for (const [name, end] of ends) expect(end).toBeGreaterThanOrEqual(starts.get(name)!);
+  });
+
   it('answers Range with the whole body and no Content-Range', async () => {
     const whole = await c.call('/projects/1/jobs/1/trace', { as: 'user' });
     const r = await c.call('/projects/1/jobs/1/trace', { as: 'user', headers: { Range: 'bytes=0-9' } });

@@ -21,6 +21,23 @@ describe('§3 list parameters', () => {
     expect(all.length).toBe(6);
   });
 
+  it('lists PipelineBasic plus name, without the detail fields', () => {
+    expect(Object.keys(all[0]!)).toEqual([
+      'id',
+      'iid',
+      'project_id',
+      'sha',
+      'ref',
+      'status',
+      'source',
+      'created_at',
+      'updated_at',
+      'web_url',
+      'name',
+    ]);
+    expect(all[0]!.name).toBe(null);
+  });
+
   it('status filters on the status', async () => {
     const failed = await c.call('/projects/1/pipelines?status=failed', { as: 'user' });
     expect(ids(failed)).toEqual(all.filter((p) => p.status === 'failed').map((p) => p.id));

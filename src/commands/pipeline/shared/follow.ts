@@ -134,12 +134,18 @@ async function progressReporter(ctx: Context, rootName: string) {
 async function logFailedJobs(ctx: Context, http: HttpClient, nodes: Array<TreeNode<PipelineView>>, lines: number): Promise<void> {
   if (ctx.globals.quiet) return;
   await showFailedJobs(
-    { failedJobs: (p, id) => listFailedPipelineJobs(http, p, id), log: (p, id) => getJobLog(http, String(p), id) },
+    {
+      failedJobs: (p, id) => listFailedPipelineJobs(http, p, id),
+      failedBridges: (p, id) => listPipelineBridges(http, p, id, ['failed']),
+      log: (p, id) => getJobLog(http, String(p), id),
+    },
     nodes,
     {
       lines,
       mode: ctx.io.isTTY.stderr ? 'terminal' : 'plain',
+      signal: ctx.signal,
       info: (line) => ctx.info(line),
+      warn: (line) => ctx.warn(line),
       write: (bytes) => write(ctx.io.stderr, bytes),
     },
   );

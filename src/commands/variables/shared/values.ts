@@ -11,9 +11,12 @@ export const SHOW_VALUES: OptionSpec = {
 
 export const VARIABLE_COLUMNS = ['key', 'environment_scope', 'variable_type', 'protected', 'masked', 'hidden', 'value'];
 
-/** A masked or hidden value is replaced unless asked for; a hidden one the service never gives back. */
-export function shownVariable(variable: Variable, showValues: boolean): Variable {
-  if (variable.hidden) return { ...variable, value: HIDDEN_PLACEHOLDER };
+/**
+ * A masked value is replaced unless asked for. A hidden one the service never gives back: a
+ * person reads [hidden], JSON keeps the service's null.
+ */
+export function shownVariable(variable: Variable, showValues: boolean, format: string | undefined): Variable {
+  if (variable.hidden) return { ...variable, value: format === 'json' || format === 'ndjson' ? null : HIDDEN_PLACEHOLDER };
   if (variable.masked && !showValues) return { ...variable, value: MASKED_PLACEHOLDER };
   return variable;
 }
