@@ -302,6 +302,11 @@ describe('pipeline wait --follow-downstream --log-failed', () => {
     expect(end.exitCode).toBe(8);
     // One progress line per pipeline, redrawn in place: the child's line is there though no line per change is printed.
     expect(end.output).toContain(`pipeline ${tree.child} (child of ${tree.parent}): `);
+    // The lines are lines on the terminal, not one line joined by an escaped newline.
+    expect(end.output).not.toContain('\\n');
+    expect(end.output).toMatch(
+      new RegExp(`pipeline ${tree.parent}\\b[^\\r\\n]*\\r?\\n[^\\r\\n]*pipeline ${tree.child} \\(child of ${tree.parent}\\)`),
+    );
     expect(end.output).not.toContain(`\r\npipeline ${tree.child} (child of ${tree.parent}): failed\r\n`);
     expect(end.output).toContain('\u001b[31;1mERROR: Job failed: exit code 1\u001b[0;m');
     expect(end.output).toMatch(/\r\nsection_end:\d+:step_script\r\u001b\[0K\r\n\u001b\[31;1mERROR/);
