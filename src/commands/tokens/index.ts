@@ -9,7 +9,7 @@ import { idDigits } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { AUDIT } from './audit.js';
-import { checkTarget, resolveTarget, TARGET_OPTIONS, type Target, type TargetFlags, withTokenRole } from './target.js';
+import { checkOwner, checkTarget, resolveTarget, TARGET_OPTIONS, type Target, type TargetFlags, withTokenRole } from './target.js';
 
 const COLUMNS: Record<TokenKind, string[]> = {
   personal: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
@@ -151,6 +151,7 @@ const ROTATE = defineCommand<TargetFlags & { expires?: string }>({
     const http = await ctx.http({ requireToken: true });
     const target = await resolveTarget(http, opts);
     const which = tokenId(target, opts, id, 'rotate');
+    await checkOwner(http, target, which);
     const record = await withTokenRole(http, target, () => rotateToken(http, target, which, opts.expires));
     const old = which === 'self' ? 'the token svc was using' : `${kindName(target.kind)} ${which}`;
     await showSecret(
@@ -176,6 +177,7 @@ const REVOKE = defineCommand<TargetFlags & { yes?: boolean }>({
     const http = await ctx.http({ requireToken: true });
     const target = await resolveTarget(http, opts);
     const which = tokenId(target, opts, id, 'revoke');
+    await checkOwner(http, target, which);
     const what = which === 'self' ? `the token svc is using (${target.label})` : `${kindName(target.kind)} ${which} (${target.label})`;
     await confirmDestructive(ctx, opts.yes, `revoke ${what}`);
     await withTokenRole(http, target, () => revokeToken(http, target, which));

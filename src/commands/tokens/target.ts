@@ -1,7 +1,7 @@
-import { TOKEN_KINDS, type TokenKind, type TokenSet } from '../../api/tokens.js';
+import { getToken, TOKEN_KINDS, type TokenKind, type TokenSet } from '../../api/tokens.js';
 import { getCurrentUser } from '../../api/users.js';
 import type { OptionSpec } from '../../cli/spec.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { userIds } from '../issues/shared/users.js';
@@ -76,6 +76,21 @@ export async function resolveTarget(http: HttpClient, opts: TargetFlags): Promis
   }
   const [id] = await userIds(http, [opts.user as string]);
   return { owner: { type: 'user', id: id as number }, kind, label: `${label} of user ${opts.user}`, role: 'administrator' };
+}
+
+/**
+ * Personal tokens are addressed by id alone, whoever owns them: without this check a token of
+ * another user would be rotated or revoked under the name of the one given.
+ */
+export async function checkOwner(http: HttpClient, target: Target, id: number | 'self'): Promise<void> {
+  if (target.kind !== 'personal' || id === 'self' || target.owner.type !== 'user') return;
+  const token = await withTokenRole(http, target, () => getToken(http, target, id));
+  if (token.user_id !== target.owner.id) {
+    throw new SvcError(
+      `personal access token ${id} is not among the ${target.label} (it is user ${String(token.user_id)}'s); nothing was changed`,
+      ExitCode.notFound,
+    );
+  }
 }
 
 /**
