@@ -52,3 +52,16 @@ describe("a personal token is changed only under its owner's name", () => {
     expect(await revoked(jdoes.id)).toBe(true);
   });
 });
+
+describe('a token without the scope is not told it lacks a role', () => {
+  it('names the missing scope, not the maintainer role, when a read_api token creates a project token (exit 4)', async () => {
+    const r = await suite.run(['tokens', 'create', '--project', '2', '--name', 'x', '--scopes', 'api', '--expires', day(30)], {
+      token: suite.sandbox.tokens.readApi,
+    });
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+      4,
+      '',
+      "svc: POST /projects/2/access_tokens failed: 403 Forbidden: insufficient_scope: The request requires higher privileges than provided by the access token. (the token lacks the scope 'api')\n",
+    ]);
+  });
+});

@@ -102,6 +102,8 @@ export async function withTokenRole<T>(http: HttpClient, target: Target, call: (
     return await call();
   } catch (error) {
     if (!(error instanceof ApiError) || (error.status !== 403 && error.status !== 401)) throw error;
+    // A token without the scope is refused whatever its user's role; the service's answer names the scope.
+    if ((error.body as { error?: unknown } | undefined)?.error === 'insufficient_scope') throw error;
     if (error.status === 401 && !(await tokenWorks(http))) throw error;
     const needs = target.role === 'administrator' ? 'administrator access' : `the ${target.role} role or administrator access`;
     throw new ApiError(
