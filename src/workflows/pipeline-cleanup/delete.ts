@@ -13,6 +13,8 @@ export interface DeletionOutcome {
   result: DeletionResult;
   /** Why it failed, as the service or the network said. */
   error?: string;
+  /** The service refused it for want of a role (403): every other deletion would be refused too. */
+  refused?: boolean;
 }
 
 export interface DeletionPlan {
@@ -24,7 +26,8 @@ export interface DeletionPlan {
 
 /**
  * Deletes the pipelines, at most `maxInFlight` at once (fewer for a while after the service rate
- * limited one), and gives each outcome as soon as it is known, in the order they end.
+ * limited one), and gives each outcome as soon as it is known, in the order they end. After a
+ * refusal no new deletion starts.
  */
 export async function* deletePipelines(
   http: HttpClient,
@@ -35,8 +38,9 @@ export async function* deletePipelines(
   const limit = new InFlightLimit(plan.maxInFlight, plan.clock);
   const running = new Map<number, Promise<[number, DeletionOutcome]>>();
   let next = 0;
+  let refused = false;
   for (;;) {
-    while (next < pipelines.length && running.size < limit.current && !plan.signal.aborted) {
+    while (next < pipelines.length && running.size < limit.current && !plan.signal.aborted && !refused) {
       const index = next++;
       const deletion = deleteOne(http, project, pipelines[index] as PlannedPipeline, limit, plan.signal);
       running.set(
@@ -47,6 +51,7 @@ export async function* deletePipelines(
     if (running.size === 0) return;
     const [index, outcome] = await Promise.race(running.values());
     running.delete(index);
+    refused ||= outcome.refused === true;
     yield outcome;
   }
 }
@@ -68,6 +73,8 @@ async function deleteOne(
       return { pipeline, result: 'interrupted', error: 'interrupted before the service answered: it may be deleted or not' };
     }
     if (error instanceof ApiError && error.status === 429) limit.rateLimited();
-    return { pipeline, result: 'failed', error: error instanceof Error ? error.message : String(error) };
+    const outcome: DeletionOutcome = { pipeline, result: 'failed', error: error instanceof Error ? error.message : String(error) };
+    if (error instanceof ApiError && error.status === 403) outcome.refused = true;
+    return outcome;
   }
 }
