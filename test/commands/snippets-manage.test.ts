@@ -232,3 +232,21 @@ describe('snippets delete asks first', () => {
     expect(suite.sandbox.state.snippet(id)?.title).toBe('hers');
   });
 });
+
+describe('snippet content is text', () => {
+  it('refuses a --content-file that is not UTF-8 before any request (exit 2), for update and create', async () => {
+    const id = await created({ title: 'text', file_name: 't.txt', content: 't\n' });
+    const path = join(dir, 'latin1.txt');
+    writeFileSync(path, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    const update = await suite.run(['snippets', 'update', String(id), '--content-file', path], { token: suite.sandbox.tokens.user });
+    const message = `svc: --content-file ${path} is not UTF-8 text (the service keeps snippets as text): convert it first, e.g. with iconv\n`;
+    expect(update).toEqual({ exitCode: 2, stdout: '', stderr: message });
+    expect(suite.requests()).toEqual([]);
+    const create = await suite.run(['snippets', 'create', '--title', 't', '--file-name', 't.txt', '--content-file', path], {
+      token: suite.sandbox.tokens.user,
+    });
+    expect(create).toEqual({ exitCode: 2, stdout: '', stderr: message });
+    expect(suite.requests()).toEqual([]);
+    expect(suite.sandbox.state.snippet(id)?.content).toBe('t\n');
+  });
+});
