@@ -1,7 +1,8 @@
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { req } from '../sandbox/helpers.js';
 import { startScriptedServer } from '../drills/scripted-server.js';
-import { parseNdjson, svc } from '../support/harness.js';
+import { BIN, isolatedEnv, parseNdjson, svc } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 import { useSandbox } from './support.js';
 
@@ -161,6 +162,27 @@ describe('tokens audit against a service whose projects change during the pass',
       );
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('tokens audit to a reader that goes away', () => {
+  it('ends the pass early and quietly with exit 0 once `head -1` has its line', async () => {
+    const sb = await startTestSandbox({ projects: 2, users: 1500 });
+    try {
+      const result = await execa('bash', ['-c', `node '${BIN}' tokens audit | head -1; exit "\${PIPESTATUS[0]}"`], {
+        env: isolatedEnv({ env: sandboxEnv(sb) }),
+        extendEnv: false,
+        reject: false,
+      });
+      expect([result.exitCode, result.stderr]).toEqual([0, '']);
+      const first = JSON.parse(result.stdout) as Rec & { name: string };
+      expect(result.stdout).toBe(JSON.stringify(first));
+      // A whole pass looks up the impersonation tokens of each of the 1,500 users.
+      const impersonationLookups = sb.requests().filter((r) => r.origin === 'api' && r.rawPath.endsWith('/impersonation_tokens'));
+      expect(impersonationLookups.length).toBeLessThan(500);
+    } finally {
+      await sb.close();
     }
   });
 });

@@ -2,6 +2,8 @@ import { getCurrentUser } from '../../api/users.js';
 import { durationOption, intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import { auditTokens, requireAdmin } from '../../workflows/token-audit/audit.js';
+import { readerGone } from '../../output/stream-errors.js';
+import { write } from '../../output/writer.js';
 import { describeSummary } from '../../workflows/token-audit/record.js';
 
 interface AuditFlags {
@@ -45,12 +47,12 @@ export const AUDIT = defineCommand<AuditFlags>({
       ...windows,
       maxInFlight: opts.maxInFlight,
       warn: (line) => ctx.warn(line),
-      emit: (records) =>
-        new Promise<void>((resolve, reject) => {
-          const text = records.map((r) => `${JSON.stringify(r)}\n`).join('');
-          ctx.stdout.write(text, (error) => (error ? reject(error) : resolve()));
-        }),
+      emit: async (records) => {
+        await write(ctx.stdout, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+        return !readerGone(ctx.stdout);
+      },
     });
-    ctx.info(describeSummary(summary, windows, http.requestsSent));
+    // The reader went away (`| head`): what it took is all it wants, and a summary of part of a pass would mislead.
+    if (summary) ctx.info(describeSummary(summary, windows, http.requestsSent));
   },
 });
