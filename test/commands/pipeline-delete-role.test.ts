@@ -32,4 +32,19 @@ describe('pipeline delete --older-than without the owner role', () => {
         .map((q) => q.rawPath),
     ).toEqual(['/api/v4/projects/2/pipelines/4']);
   });
+
+  it('names the missing scope instead when the token lacks it (exit 4)', async () => {
+    const r = await suite.run(['pipeline', 'delete', '3', '--older-than', '30d', '--yes', '--max-in-flight', '1'], {
+      token: suite.sandbox.tokens.readApi,
+    });
+    expect([r.exitCode, r.stdout, r.stderr.split('\n').slice(4)]).toEqual([
+      4,
+      '',
+      [
+        "warning: pipeline 7 was not deleted: DELETE /projects/3/pipelines/7 failed: 403 Forbidden: insufficient_scope: The request requires higher privileges than provided by the access token. (the token lacks the scope 'api')",
+        "svc: deleting pipelines of project 3 needs a token with the scope 'api' (403 from the service): deleted 0 of 3 pipelines; 1 refused, 2 not started",
+        '',
+      ],
+    ]);
+  });
 });

@@ -123,10 +123,12 @@ async function deleteAll(ctx: Context, project: string, pipelines: PlannedPipeli
   const http = await ctx.http();
   const outcomes = deletePipelines(http, project, pipelines, { maxInFlight, clock: systemClock, signal: ctx.signal });
   const tally = { deleted: 0, failed: 0, interrupted: 0, refused: 0 };
+  let missing = 'the owner role or administrator access';
   async function* records(): AsyncGenerator<unknown[]> {
     for await (const outcome of unclosable(outcomes)) {
       tally[outcome.result]++;
       if (outcome.refused) tally.refused++;
+      if (outcome.refused?.scope !== undefined) missing = `a token with the scope '${outcome.refused.scope}'`;
       report(ctx, outcome);
       yield [outcomeRecord(outcome.pipeline, outcome.result, outcome.error)];
     }
@@ -139,7 +141,7 @@ async function deleteAll(ctx: Context, project: string, pipelines: PlannedPipeli
   if (tally.refused > 0 && !ctx.signal.aborted) {
     const others = tally.failed - tally.refused;
     throw new SvcError(
-      `deleting pipelines of project ${project} needs the owner role or administrator access (403 from the service): ` +
+      `deleting pipelines of project ${project} needs ${missing} (403 from the service): ` +
         `deleted ${tally.deleted} of ${count(pipelines.length)}; ${tally.refused} refused, ${others > 0 ? `${others} failed otherwise, ` : ''}${unstarted} not started`,
       ExitCode.forbidden,
     );

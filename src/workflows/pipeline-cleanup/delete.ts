@@ -13,8 +13,8 @@ export interface DeletionOutcome {
   result: DeletionResult;
   /** Why it failed, as the service or the network said. */
   error?: string;
-  /** The service refused it for want of a role (403): every other deletion would be refused too. */
-  refused?: boolean;
+  /** The service refused it (403): every other deletion would be refused too. `scope`: the one the token lacked, if that was why. */
+  refused?: { scope?: string };
 }
 
 export interface DeletionPlan {
@@ -51,7 +51,7 @@ export async function* deletePipelines(
     if (running.size === 0) return;
     const [index, outcome] = await Promise.race(running.values());
     running.delete(index);
-    refused ||= outcome.refused === true;
+    refused ||= outcome.refused !== undefined;
     yield outcome;
   }
 }
@@ -74,7 +74,10 @@ async function deleteOne(
     }
     if (error instanceof ApiError && error.status === 429) limit.rateLimited();
     const outcome: DeletionOutcome = { pipeline, result: 'failed', error: error instanceof Error ? error.message : String(error) };
-    if (error instanceof ApiError && error.status === 403) outcome.refused = true;
+    if (error instanceof ApiError && error.status === 403) {
+      const body = (error.body ?? {}) as { error?: unknown; scope?: unknown };
+      outcome.refused = body.error === 'insufficient_scope' ? { scope: String(body.scope) } : {};
+    }
     return outcome;
   }
 }
