@@ -31,7 +31,7 @@ export const CREATE = defineCommand<CreateOptions>({
     { flags: '--content <text>', help: 'the content' },
     { flags: '--content-file <path>', help: 'read the content from a file' },
     { flags: '--description <text>', help: 'snippet description' },
-    { flags: '--visibility <level>', help: 'visibility (service default: private)', choices: ['public', 'internal', 'private'] },
+    { flags: '--visibility <level>', help: 'who can see it (service default: internal)', choices: ['public', 'internal', 'private'] },
     { flags: '--captcha-response <response>', help: 'answer to the CAPTCHA the service asked for (with --spam-log-id)' },
     { flags: '--spam-log-id <id>', help: 'spam log id the service gave with the CAPTCHA request', parse: intOption('--spam-log-id', 1) },
   ],

@@ -145,7 +145,7 @@ export function mountSnippets({ root }: Mounts): void {
     const content = strParam(ctx, 'content');
     if (content === undefined && !files)
       throw new ApiError(400, { error: 'content, files are missing, exactly one parameter must be provided' });
-    const visibility = strParam(ctx, 'visibility') ?? 'private';
+    const visibility = strParam(ctx, 'visibility') ?? 'internal';
     if (!['public', 'internal', 'private'].includes(visibility)) throw E.notValid('visibility');
     const description = strParam(ctx, 'description') ?? null;
     const fileList = files?.map((f) => ({ path: String(f?.file_path ?? ''), content: String(f?.content ?? '') }));

@@ -34,6 +34,11 @@ describe('§14 snippets', () => {
     );
   });
 
+  it("POST /snippets without visibility makes an internal snippet (the route's default)", async () => {
+    const r = await c.call('/snippets', { as: 'user', method: 'POST', json: { title: 't', file_name: 'd.txt', content: 'd' } });
+    expect([r.status, r.json.visibility]).toEqual([201, 'internal']);
+  });
+
   it('answers an unknown snippet {"message":"404 Snippet Not Found"}', async () => {
     const r = await c.call('/snippets/999', { as: 'user' });
     expect(r.status).toBe(404);
