@@ -65,3 +65,30 @@ describe('a token without the scope is not told it lacks a role', () => {
     ]);
   });
 });
+
+describe('a new deploy token', () => {
+  it('is shown with the username that goes with it, which git and registries ask for', async () => {
+    const r = await suite.run([
+      'tokens',
+      'create',
+      '--project',
+      '2',
+      '--kind',
+      'deploy',
+      '--name',
+      'pull',
+      '--scopes',
+      'read_repository',
+      '--expires',
+      day(30),
+    ]);
+    expect(r.exitCode).toBe(0);
+    const [header, row] = r.stdout.trimEnd().split('\n');
+    const made = (await req(suite.sandbox.url, '/api/v4/projects/2/deploy_tokens', { token: suite.sandbox.tokens.admin })).json.find(
+      (t: { name: string }) => t.name === 'pull',
+    );
+    expect(header).toBe('id\tname\tusername\tscopes\texpires_at\ttoken');
+    expect(row).toBe(`${made.id}\tpull\tgitlab+deploy-token-${made.id}\tread_repository\t${made.expires_at}\t${row!.split('\t')[5]}`);
+    expect(row!.split('\t')[5]).toMatch(/^gldt-[\w-]{20}$/);
+  });
+});

@@ -39,7 +39,9 @@ async function showSecret(ctx: Context, record: AccessToken, done: string): Prom
     throw new SvcError(`${done}, but the service's answer carried no token value`);
   ctx.info(`${done}; the token is on stdout, shown this once`);
   const level = record.access_level === undefined ? [] : ['access_level'];
-  await ctx.printRecord(record, ['id', 'name', 'scopes', ...level, 'expires_at', 'token']);
+  // A deploy token is used with its username (git clone, docker login).
+  const username = record.username === undefined ? [] : ['username'];
+  await ctx.printRecord(record, ['id', 'name', ...username, 'scopes', ...level, 'expires_at', 'token']);
 }
 
 function kindName(kind: TokenKind): string {
