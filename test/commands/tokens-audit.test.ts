@@ -90,6 +90,11 @@ describe('tokens audit', () => {
     expect(records.filter((t) => t.expiring).map((t) => t.id)).toEqual(
       records.filter((t) => t.active && t.expires_at !== null && t.expires_at <= day(14)).map((t) => t.id),
     );
+    const short = await suite.run(['tokens', 'audit', '--expires-within', '90m', '--unused-for', '36h']);
+    const shortRecords = parseNdjson(short.stdout) as Rec[];
+    expect(short.stderr.replace(/^audited .* requests: /, '')).toBe(
+      `${shortRecords.filter((t) => t.expiring).length} active expire within 90 minutes, ${shortRecords.filter((t) => t.unused).length} active unused for 36 hours\n`,
+    );
     const bad = await suite.run(['tokens', 'audit', '--unused-for', 'ages']);
     expect([bad.exitCode, bad.stderr]).toEqual([
       2,

@@ -74,9 +74,18 @@ export function count(summary: AuditSummary, r: AuditRecord): void {
 export function describeSummary(s: AuditSummary, w: AuditWindows, requests: number): string {
   const total = Object.values(s.byKind).reduce((a, b) => a + b, 0);
   const kinds = (Object.entries(s.byKind) as Array<[TokenKind, number]>).map(([k, n]) => `${n} ${k}`).join(', ');
-  const days = (ms: number) => `${Math.round(ms / DAY_MS)} days`;
   return (
     `audited ${total} tokens (${kinds}) in ${requests} requests: ` +
-    `${s.expiring} active expire within ${days(w.expiresWithinMs)}, ${s.unused} active unused for ${days(w.unusedForMs)}`
+    `${s.expiring} active expire within ${spanText(w.expiresWithinMs)}, ${s.unused} active unused for ${spanText(w.unusedForMs)}`
   );
+}
+
+/** A window in the largest unit that divides it, so that 90m is not "0 days". */
+function spanText(ms: number): string {
+  const units: Array<[string, number]> = [
+    ['days', DAY_MS],
+    ['hours', 3_600_000],
+  ];
+  const [unit, size] = units.find(([, n]) => ms % n === 0) ?? ['minutes', 60_000];
+  return `${ms / size} ${unit}`;
 }
