@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { req } from '../sandbox/helpers.js';
 import { startScriptedServer } from '../drills/scripted-server.js';
-import { BIN, isolatedEnv, parseNdjson, svc } from '../support/harness.js';
+import { BIN, isolatedEnv, parseNdjson, spawnSvc, svc } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 import { useSandbox } from './support.js';
 
@@ -186,6 +186,25 @@ describe('tokens audit to a reader that goes away', () => {
       // A whole pass looks up the impersonation tokens of each of the 1,500 users.
       const impersonationLookups = sb.requests().filter((r) => r.origin === 'api' && r.rawPath.endsWith('/impersonation_tokens'));
       expect(impersonationLookups.length).toBeLessThan(500);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('tokens audit interrupted', () => {
+  it('exits 130 saying the audit is incomplete and how many records it wrote, each of them whole', async () => {
+    const sb = await startTestSandbox({ projects: 30, latencyMs: 200 });
+    try {
+      const child = spawnSvc(['tokens', 'audit', '--max-in-flight', '2'], { env: sandboxEnv(sb) });
+      await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+      child.kill('SIGINT');
+      const end = await child;
+      const written = parseNdjson(String(end.stdout)) as Rec[];
+      expect([end.exitCode, String(end.stderr)]).toEqual([
+        130,
+        `svc: interrupted: the audit is incomplete; ${written.length} tokens are on stdout\n`,
+      ]);
     } finally {
       await sb.close();
     }

@@ -1,6 +1,7 @@
 import { getCurrentUser } from '../../api/users.js';
 import { durationOption, intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
+import { InterruptedError } from '../../errors.js';
 import { auditTokens, requireAdmin } from '../../workflows/token-audit/audit.js';
 import { readerGone } from '../../output/stream-errors.js';
 import { write } from '../../output/writer.js';
@@ -43,14 +44,19 @@ export const AUDIT = defineCommand<AuditFlags>({
     const http = await ctx.http({ requireToken: true });
     requireAdmin(await getCurrentUser(http));
     const windows = { now: Date.now(), expiresWithinMs: opts.expiresWithin, unusedForMs: opts.unusedFor };
+    let written = 0;
     const summary = await auditTokens(http, {
       ...windows,
       maxInFlight: opts.maxInFlight,
       warn: (line) => ctx.warn(line),
       emit: async (records) => {
         await write(ctx.stdout, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+        written += records.length;
         return !readerGone(ctx.stdout);
       },
+    }).catch((error: unknown) => {
+      if (ctx.signal.aborted) throw new InterruptedError(`interrupted: the audit is incomplete; ${written} tokens are on stdout`);
+      throw error;
     });
     // The reader went away (`| head`): what it took is all it wants, and a summary of part of a pass would mislead.
     if (summary) ctx.info(describeSummary(summary, windows, http.requestsSent));
