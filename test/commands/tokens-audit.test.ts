@@ -68,6 +68,7 @@ describe('tokens audit', () => {
       owner: 'jdoe',
       owner_id: 2,
       scopes: ['api'],
+      access_level: null,
       active: true,
       revoked: false,
       expires_at: day(10),
@@ -75,6 +76,23 @@ describe('tokens audit', () => {
       expiring: true,
       unused: false,
     });
+    // The same keys in the same order on every line, whatever the kind, for tools that make a table of them.
+    const keys = [
+      'kind',
+      'id',
+      'name',
+      'owner',
+      'owner_id',
+      'scopes',
+      'access_level',
+      'active',
+      'revoked',
+      'expires_at',
+      'last_used_at',
+      'expiring',
+      'unused',
+    ];
+    expect([...new Set(records.map((t) => Object.keys(t).join(',')))]).toEqual([keys.join(',')]);
     expect(records.find((t) => t.id === imp.id)).toMatchObject({ kind: 'impersonation', owner: suite.sandbox.state.user(3)!.username });
     const perKind = (k: string) => records.filter((t) => t.kind === k).length;
     const kinds = ['personal', 'impersonation', 'project', 'group', 'deploy'].map((k) => `${perKind(k)} ${k}`).join(', ');

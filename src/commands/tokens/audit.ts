@@ -34,7 +34,7 @@ export const AUDIT = defineCommand<AuditFlags>({
     { flags: '--max-in-flight <n>', help: 'requests sent at once', parse: intOption('--max-in-flight', 1, 64), default: 8 },
   ],
   notes:
-    "Needs an administrator's token. One record per token and line on stdout: kind (personal, impersonation, project, group, deploy), id, name, owner, owner_id, scopes, access_level, active, revoked, expires_at, last_used_at, expiring, unused (null for deploy tokens, whose use the service does not report).",
+    "Needs an administrator's token. One record per token and line on stdout: kind (personal, impersonation, project, group, deploy), id, name, owner, owner_id, scopes, access_level (null but for project and group access tokens), active, revoked, expires_at, last_used_at, expiring, unused (null for deploy tokens, whose use the service does not report); every line has these keys in this order.",
   examples: [
     'svc tokens audit > tokens.ndjson',
     "svc tokens audit --expires-within 14d | jq -c 'select(.expiring)'",

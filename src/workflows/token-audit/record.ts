@@ -11,7 +11,8 @@ export interface AuditRecord {
   owner: string;
   owner_id: number;
   scopes: string[];
-  access_level?: number;
+  /** project and group access tokens; null for the others */
+  access_level: number | null;
   active: boolean;
   revoked: boolean;
   expires_at: string | null;
@@ -47,13 +48,14 @@ export function auditRecord(kind: TokenKind, token: AccessToken, owner: string, 
   // A token never used counts from its creation, so that one made yesterday is not stale.
   const usedOrMade = lastUsed ?? token.created_at ?? null;
   const unused = kind === 'deploy' ? null : active && (usedOrMade === null || Date.parse(usedOrMade) < w.now - w.unusedForMs);
-  const record: AuditRecord = {
+  return {
     kind,
     id: token.id,
     name: token.name,
     owner,
     owner_id: ownerId,
     scopes: token.scopes,
+    access_level: token.access_level ?? null,
     active,
     revoked: token.revoked,
     expires_at: expiresAt,
@@ -61,8 +63,6 @@ export function auditRecord(kind: TokenKind, token: AccessToken, owner: string, 
     expiring,
     unused,
   };
-  if (token.access_level !== undefined) record.access_level = token.access_level;
-  return record;
 }
 
 export function count(summary: AuditSummary, r: AuditRecord): void {
