@@ -92,3 +92,10 @@ describe('a new deploy token', () => {
     expect(row!.split('\t')[5]).toMatch(/^gldt-[\w-]{20}$/);
   });
 });
+
+describe('tokens list --user with an id no user has', () => {
+  it('says there is no such user (exit 5)', async () => {
+    const r = await suite.run(['tokens', 'list', '--user', '99999']);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([5, '', 'svc: no user with the id 99999\n']);
+  });
+});

@@ -9,7 +9,16 @@ import { idDigits } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { AUDIT } from './audit.js';
-import { checkOwner, checkTarget, resolveTarget, TARGET_OPTIONS, type Target, type TargetFlags, withTokenRole } from './target.js';
+import {
+  checkOwner,
+  checkTarget,
+  resolveTarget,
+  unknownUser,
+  TARGET_OPTIONS,
+  type Target,
+  type TargetFlags,
+  withTokenRole,
+} from './target.js';
 
 const COLUMNS: Record<TokenKind, string[]> = {
   personal: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
@@ -72,7 +81,9 @@ const LIST = defineCommand<TargetFlags & ListFlags & { state?: 'active' | 'inact
     const http = await ctx.http({ requireToken: true });
     const target = await resolveTarget(http, opts);
     const pages = listTokens(http, target, opts.state, { per_page: perPageFor(opts) });
-    await withTokenRole(http, target, () => outputList(ctx, pages, opts, COLUMNS[target.kind]));
+    await withTokenRole(http, target, () => outputList(ctx, pages, opts, COLUMNS[target.kind])).catch((error: unknown) => {
+      throw unknownUser(error, target);
+    });
   },
 });
 

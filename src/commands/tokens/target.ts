@@ -93,6 +93,14 @@ export async function checkOwner(http: HttpClient, target: Target, id: number | 
   }
 }
 
+/** The instance-wide list of personal tokens answers 404 to a `user_id` no user has. */
+export function unknownUser(error: unknown, target: Target): unknown {
+  if (error instanceof ApiError && error.status === 404 && target.owner.type === 'user' && target.kind === 'personal') {
+    return new SvcError(`no user with the id ${target.owner.id}`, ExitCode.notFound);
+  }
+  return error;
+}
+
 /**
  * The service answers 403, or 401 to a working token that lacks the role (project and group
  * tokens): either way one line naming the role, exit 4. A 401 to a token that does not work stays 401.
