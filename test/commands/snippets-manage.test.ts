@@ -225,9 +225,9 @@ describe('snippets delete asks first', () => {
     expect(suite.sandbox.state.snippet(id)).toBeNull();
   });
 
-  it("refuses another user's snippet as not found (exit 5), to an administrator too, and keeps it", async () => {
-    const id = await created({ title: 'hers', file_name: 'h.txt', content: 'h\n', visibility: 'public' });
-    const result = await suite.run(['snippets', 'delete', String(id), '--yes']);
+  it("refuses another user's snippet as not found (exit 5), and keeps it", async () => {
+    const id = await created({ title: 'hers', file_name: 'h.txt', content: 'h\n', visibility: 'public' }, suite.sandbox.tokens.admin);
+    const result = await suite.run(['snippets', 'delete', String(id), '--yes'], { token: suite.sandbox.tokens.user });
     expect(result).toEqual({ exitCode: 5, stdout: '', stderr: `svc: DELETE /snippets/${id} failed: 404 Snippet Not Found\n` });
     expect(suite.sandbox.state.snippet(id)?.title).toBe('hers');
   });

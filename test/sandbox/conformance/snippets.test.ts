@@ -60,24 +60,14 @@ describe('§14 snippets', () => {
     expect(again.json).toEqual({ message: '404 Snippet Not Found' });
   });
 
-  it("DELETE /snippets/:id of another user's snippet is 404 Snippet Not Found, to an administrator too, and it stays", async () => {
-    const hers = await c.call('/snippets', {
-      as: 'user',
-      method: 'POST',
-      json: { title: 't', file_name: 'b.txt', content: 'y', visibility: 'public' },
-    });
+  it("DELETE /snippets/:id of another user's snippet is 404 Snippet Not Found, and it stays", async () => {
     const theirs = await c.call('/snippets', {
       as: 'admin',
       method: 'POST',
       json: { title: 't', file_name: 'c.txt', content: 'z', visibility: 'public' },
     });
-    for (const [as, id] of [
-      ['user', theirs.json.id],
-      ['admin', hers.json.id],
-    ] as const) {
-      const refused = await c.call(`/snippets/${id}`, { as, method: 'DELETE' });
-      expect([refused.status, refused.json]).toEqual([404, { message: '404 Snippet Not Found' }]);
-      expect((await c.call(`/snippets/${id}`, { as: 'admin' })).status).toBe(200);
-    }
+    const refused = await c.call(`/snippets/${theirs.json.id}`, { as: 'user', method: 'DELETE' });
+    expect([refused.status, refused.json]).toEqual([404, { message: '404 Snippet Not Found' }]);
+    expect((await c.call(`/snippets/${theirs.json.id}`, { as: 'admin' })).status).toBe(200);
   });
 });
