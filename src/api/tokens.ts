@@ -65,6 +65,10 @@ export function createToken(http: HttpClient, set: TokenSet, body: QueryParams):
   return http.record<AccessToken>({ method: 'POST', path, json: body });
 }
 
+export function getToken(http: HttpClient, set: TokenSet, id: number): Promise<AccessToken> {
+  return http.record<AccessToken>({ path: tokenPath(set, id) });
+}
+
 export function rotateToken(http: HttpClient, set: TokenSet, id: number | 'self', expiresAt: string | undefined): Promise<AccessToken> {
   return http.record<AccessToken>({
     method: 'POST',

@@ -224,4 +224,29 @@ describe('snippets delete asks first', () => {
     expect([end.exitCode, end.output]).toEqual([0, `Delete snippet ${id}? [y/N] y\r\ndeleted snippet ${id}\r\n`]);
     expect(suite.sandbox.state.snippet(id)).toBeNull();
   });
+
+  it("refuses another user's snippet as not found (exit 5), and keeps it", async () => {
+    const id = await created({ title: 'hers', file_name: 'h.txt', content: 'h\n', visibility: 'public' }, suite.sandbox.tokens.admin);
+    const result = await suite.run(['snippets', 'delete', String(id), '--yes'], { token: suite.sandbox.tokens.user });
+    expect(result).toEqual({ exitCode: 5, stdout: '', stderr: `svc: DELETE /snippets/${id} failed: 404 Snippet Not Found\n` });
+    expect(suite.sandbox.state.snippet(id)?.title).toBe('hers');
+  });
+});
+
+describe('snippet content is text', () => {
+  it('refuses a --content-file that is not UTF-8 before any request (exit 2), for update and create', async () => {
+    const id = await created({ title: 'text', file_name: 't.txt', content: 't\n' });
+    const path = join(dir, 'latin1.txt');
+    writeFileSync(path, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    const update = await suite.run(['snippets', 'update', String(id), '--content-file', path], { token: suite.sandbox.tokens.user });
+    const message = `svc: --content-file ${path} is not UTF-8 text (the service keeps snippets as text): convert it first, e.g. with iconv\n`;
+    expect(update).toEqual({ exitCode: 2, stdout: '', stderr: message });
+    expect(suite.requests()).toEqual([]);
+    const create = await suite.run(['snippets', 'create', '--title', 't', '--file-name', 't.txt', '--content-file', path], {
+      token: suite.sandbox.tokens.user,
+    });
+    expect(create).toEqual({ exitCode: 2, stdout: '', stderr: message });
+    expect(suite.requests()).toEqual([]);
+    expect(suite.sandbox.state.snippet(id)?.content).toBe('t\n');
+  });
 });

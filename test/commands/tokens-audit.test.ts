@@ -1,7 +1,8 @@
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { req } from '../sandbox/helpers.js';
 import { startScriptedServer } from '../drills/scripted-server.js';
-import { parseNdjson, svc } from '../support/harness.js';
+import { BIN, isolatedEnv, parseNdjson, spawnSvc, svc } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 import { useSandbox } from './support.js';
 
@@ -67,6 +68,7 @@ describe('tokens audit', () => {
       owner: 'jdoe',
       owner_id: 2,
       scopes: ['api'],
+      access_level: null,
       active: true,
       revoked: false,
       expires_at: day(10),
@@ -74,6 +76,23 @@ describe('tokens audit', () => {
       expiring: true,
       unused: false,
     });
+    // The same keys in the same order on every line, whatever the kind, for tools that make a table of them.
+    const keys = [
+      'kind',
+      'id',
+      'name',
+      'owner',
+      'owner_id',
+      'scopes',
+      'access_level',
+      'active',
+      'revoked',
+      'expires_at',
+      'last_used_at',
+      'expiring',
+      'unused',
+    ];
+    expect([...new Set(records.map((t) => Object.keys(t).join(',')))]).toEqual([keys.join(',')]);
     expect(records.find((t) => t.id === imp.id)).toMatchObject({ kind: 'impersonation', owner: suite.sandbox.state.user(3)!.username });
     const perKind = (k: string) => records.filter((t) => t.kind === k).length;
     const kinds = ['personal', 'impersonation', 'project', 'group', 'deploy'].map((k) => `${perKind(k)} ${k}`).join(', ');
@@ -88,6 +107,11 @@ describe('tokens audit', () => {
     const records = parseNdjson(r.stdout) as Array<Rec & { active: boolean; expires_at: string | null }>;
     expect(records.filter((t) => t.expiring).map((t) => t.id)).toEqual(
       records.filter((t) => t.active && t.expires_at !== null && t.expires_at <= day(14)).map((t) => t.id),
+    );
+    const short = await suite.run(['tokens', 'audit', '--expires-within', '90m', '--unused-for', '36h']);
+    const shortRecords = parseNdjson(short.stdout) as Rec[];
+    expect(short.stderr.replace(/^audited .* requests: /, '')).toBe(
+      `${shortRecords.filter((t) => t.expiring).length} active expire within 90 minutes, ${shortRecords.filter((t) => t.unused).length} active unused for 36 hours\n`,
     );
     const bad = await suite.run(['tokens', 'audit', '--unused-for', 'ages']);
     expect([bad.exitCode, bad.stderr]).toEqual([
@@ -161,6 +185,46 @@ describe('tokens audit against a service whose projects change during the pass',
       );
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('tokens audit to a reader that goes away', () => {
+  it('ends the pass early and quietly with exit 0 once `head -1` has its line', async () => {
+    const sb = await startTestSandbox({ projects: 2, users: 1500 });
+    try {
+      const result = await execa('bash', ['-c', `node '${BIN}' tokens audit | head -1; exit "\${PIPESTATUS[0]}"`], {
+        env: isolatedEnv({ env: sandboxEnv(sb) }),
+        extendEnv: false,
+        reject: false,
+      });
+      expect([result.exitCode, result.stderr]).toEqual([0, '']);
+      const first = JSON.parse(result.stdout) as Rec & { name: string };
+      expect(result.stdout).toBe(JSON.stringify(first));
+      // A whole pass looks up the impersonation tokens of each of the 1,500 users.
+      const impersonationLookups = sb.requests().filter((r) => r.origin === 'api' && r.rawPath.endsWith('/impersonation_tokens'));
+      expect(impersonationLookups.length).toBeLessThan(500);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('tokens audit interrupted', () => {
+  it('exits 130 saying the audit is incomplete and how many records it wrote, each of them whole', async () => {
+    const sb = await startTestSandbox({ projects: 30, latencyMs: 200 });
+    try {
+      const child = spawnSvc(['tokens', 'audit', '--max-in-flight', '2'], { env: sandboxEnv(sb) });
+      await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+      child.kill('SIGINT');
+      const end = await child;
+      const written = parseNdjson(String(end.stdout)) as Rec[];
+      expect([end.exitCode, String(end.stderr)]).toEqual([
+        130,
+        `svc: interrupted: the audit is incomplete; ${written.length} tokens are on stdout\n`,
+      ]);
+    } finally {
+      await sb.close();
     }
   });
 });

@@ -268,7 +268,10 @@ describe('a new token value never reaches an error', () => {
         '',
         "svc: created personal access token 9 'ci' (personal access tokens of user 5), but the service's answer carried no token value\n",
       ]);
-      const array = server.add('array', json(200, [{ id: 10, token: leaked }]));
+      // The owner check reads the token first; the rotation then answers an array.
+      const owned = json(200, { id: 9, name: 'ci', user_id: 5, scopes: ['api'], expires_at: day(3), revoked: false });
+      const arrayAnswer = json(200, [{ id: 10, token: leaked }]);
+      const array = server.add('array', (req, res, ctx) => (req.method === 'GET' ? owned : arrayAnswer)(req, res, ctx));
       const rotated = await svc(['tokens', 'rotate', '--user', '5', '9', '--debug'], {
         env: { SVC_URL: array, SVC_TOKEN: 'scripted-admin-token' },
         secrets: [leaked],

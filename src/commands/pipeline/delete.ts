@@ -2,7 +2,7 @@ import { sendRequest } from '../../api/resource.js';
 import { durationOption, intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
-import { IncompleteError, InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode, IncompleteError, InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { apiPath } from '../../http/encode.js';
 import { deletePipelines, type DeletionOutcome } from '../../workflows/pipeline-cleanup/delete.js';
 import { selectPipelines, type PlannedPipeline } from '../../workflows/pipeline-cleanup/select.js';
@@ -69,7 +69,8 @@ export const DELETE = defineCommand<DeleteOptions>({
     'Deleting needs the owner role. With --older-than, every matching pipeline is listed first (all pages) and shown on stderr, ' +
     'one line each (id, ref, status, last update); one confirmation covers them all. Each deletion is then reported on stderr, ' +
     'then a summary; with -o, one outcome record per pipeline goes to stdout (outcome deleted, failed, interrupted, or planned ' +
-    'under --dry-run). Exit 8 if any deletion failed; Ctrl-C starts no new deletion and exits 130.',
+    'under --dry-run). Exit 8 if any deletion failed; a refusal for want of the owner role starts no new deletion and exits 4; ' +
+    'Ctrl-C starts no new deletion and exits 130.',
   examples: [
     'svc pipeline delete acme/platform/api 1042',
     'svc pipeline delete acme/platform/api --older-than 30d --status failed --dry-run',
@@ -121,10 +122,13 @@ async function cleanUp(ctx: Context, project: string, ageMs: number, opts: Delet
 async function deleteAll(ctx: Context, project: string, pipelines: PlannedPipeline[], maxInFlight: number): Promise<void> {
   const http = await ctx.http();
   const outcomes = deletePipelines(http, project, pipelines, { maxInFlight, clock: systemClock, signal: ctx.signal });
-  const tally = { deleted: 0, failed: 0, interrupted: 0 };
+  const tally = { deleted: 0, failed: 0, interrupted: 0, refused: 0 };
+  let missing = 'the owner role or administrator access';
   async function* records(): AsyncGenerator<unknown[]> {
     for await (const outcome of unclosable(outcomes)) {
       tally[outcome.result]++;
+      if (outcome.refused) tally.refused++;
+      if (outcome.refused?.scope !== undefined) missing = `a token with the scope '${outcome.refused.scope}'`;
       report(ctx, outcome);
       yield [outcomeRecord(outcome.pipeline, outcome.result, outcome.error)];
     }
@@ -133,8 +137,16 @@ async function deleteAll(ctx: Context, project: string, pipelines: PlannedPipeli
   // Without -o, or once the reader of stdout went away, the deletions still run to their end.
   for await (const _drained of records());
   const summary = `deleted ${tally.deleted} of ${count(pipelines.length)} of project ${project}`;
+  const unstarted = pipelines.length - tally.deleted - tally.failed - tally.interrupted;
+  if (tally.refused > 0 && !ctx.signal.aborted) {
+    const others = tally.failed - tally.refused;
+    throw new SvcError(
+      `deleting pipelines of project ${project} needs ${missing} (403 from the service): ` +
+        `deleted ${tally.deleted} of ${count(pipelines.length)}; ${tally.refused} refused, ${others > 0 ? `${others} failed otherwise, ` : ''}${unstarted} not started`,
+      ExitCode.forbidden,
+    );
+  }
   if (ctx.signal.aborted) {
-    const unstarted = pipelines.length - tally.deleted - tally.failed - tally.interrupted;
     throw new InterruptedError(
       `interrupted: ${summary}; ${tally.failed} failed, ${tally.interrupted} cut off (deleted or not), ${unstarted} not started`,
     );

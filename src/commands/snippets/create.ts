@@ -4,9 +4,10 @@ import type { Snippet } from '../../api/types.js';
 import { ExitCode, InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
-import { readTextFile } from '../shared/local-file.js';
+import { readLocalFile } from '../shared/local-file.js';
 import { shellQuote } from '../../workflows/shared/shell.js';
 import { captchaChallenge, promptCaptchaResponse } from './shared/captcha.js';
+import { snippetText } from './shared/content.js';
 
 const SNIPPET_FIELDS = ['id', 'title', 'file_name', 'visibility', 'web_url'];
 
@@ -30,7 +31,7 @@ export const CREATE = defineCommand<CreateOptions>({
     { flags: '--content <text>', help: 'the content' },
     { flags: '--content-file <path>', help: 'read the content from a file' },
     { flags: '--description <text>', help: 'snippet description' },
-    { flags: '--visibility <level>', help: 'visibility (service default: private)', choices: ['public', 'internal', 'private'] },
+    { flags: '--visibility <level>', help: 'who can see it (service default: internal)', choices: ['public', 'internal', 'private'] },
     { flags: '--captcha-response <response>', help: 'answer to the CAPTCHA the service asked for (with --spam-log-id)' },
     { flags: '--spam-log-id <id>', help: 'spam log id the service gave with the CAPTCHA request', parse: intOption('--spam-log-id', 1) },
   ],
@@ -87,10 +88,11 @@ async function snippetContent(ctx: Context, opts: CreateOptions): Promise<string
   }
   if (opts.content !== undefined) return nonBlank(opts.content, '--content is empty');
   if (opts.contentFile !== undefined) {
-    return nonBlank(await readTextFile('--content-file', opts.contentFile), `--content-file ${opts.contentFile} is empty`);
+    const text = snippetText(await readLocalFile('--content-file', opts.contentFile, ctx.signal), `--content-file ${opts.contentFile}`);
+    return nonBlank(text, `--content-file ${opts.contentFile} is empty`);
   }
   if (ctx.io.isTTY.stdin) throw new UsageError(NO_CONTENT);
-  return nonBlank((await ctx.readStdin()).toString('utf8'), `nothing on stdin; ${NO_CONTENT}`);
+  return nonBlank(snippetText(await ctx.readStdin(), 'stdin'), `nothing on stdin; ${NO_CONTENT}`);
 }
 
 const NO_CONTENT = 'no content: give --content, --content-file, or pipe it on stdin';

@@ -17,6 +17,7 @@ export const commands = [
     method: 'DELETE',
     role: 'author',
     description: 'Delete one of your snippets (asks first on a terminal; prints nothing on stdout)',
+    notes: 'Only the author can delete a snippet; anyone else gets "404 Snippet Not Found" (exit 5).',
     confirm: ([id]) => `Delete snippet ${String(id)}`,
     done: ([id]) => `deleted snippet ${String(id)}`,
     examples: ['svc snippets delete 42', 'svc snippets delete 42 --yes'],

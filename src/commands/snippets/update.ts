@@ -5,7 +5,8 @@ import { UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { writeResult } from '../generic/record-write.js';
 import { requiredTextParser } from '../shared/args.js';
-import { readTextFile } from '../shared/local-file.js';
+import { readLocalFile } from '../shared/local-file.js';
+import { snippetText } from './shared/content.js';
 import { SNIPPET_ARGUMENT, SNIPPETS } from './shared/resource.js';
 
 interface UpdateOptions {
@@ -58,7 +59,10 @@ async function run(ctx: Context, id: string, opts: UpdateOptions): Promise<void>
 }
 
 async function newContent(ctx: Context, path: string): Promise<string> {
-  const content = path === '-' ? (await ctx.readStdin()).toString('utf8') : await readTextFile('--content-file', path, ctx.signal);
+  const content =
+    path === '-'
+      ? snippetText(await ctx.readStdin(), 'stdin')
+      : snippetText(await readLocalFile('--content-file', path, ctx.signal), `--content-file ${path}`);
   // The service would store an empty file; an empty source is almost always a mistake in the pipe.
   if (!content.trim()) throw new UsageError(path === '-' ? 'nothing on stdin for --content-file -' : `--content-file ${path} is empty`);
   return content;

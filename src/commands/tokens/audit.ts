@@ -1,10 +1,12 @@
 import { getCurrentUser } from '../../api/users.js';
 import { durationOption, intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
+import { InterruptedError } from '../../errors.js';
 import { auditTokens, requireAdmin } from '../../workflows/token-audit/audit.js';
+import { readerGone } from '../../output/stream-errors.js';
+import { write } from '../../output/writer.js';
 import { describeSummary } from '../../workflows/token-audit/record.js';
 import { ndjsonLines } from '../../output/format.js';
-import { write } from '../../output/writer.js';
 
 interface AuditFlags {
   expiresWithin: number;
@@ -33,7 +35,7 @@ export const AUDIT = defineCommand<AuditFlags>({
     { flags: '--max-in-flight <n>', help: 'requests sent at once', parse: intOption('--max-in-flight', 1, 64), default: 8 },
   ],
   notes:
-    "Needs an administrator's token. One record per token and line on stdout: kind (personal, impersonation, project, group, deploy), id, name, owner, owner_id, scopes, access_level, active, revoked, expires_at, last_used_at, expiring, unused (null for deploy tokens, whose use the service does not report).",
+    "Needs an administrator's token. One record per token and line on stdout: kind (personal, impersonation, project, group, deploy), id, name, owner, owner_id, scopes, access_level (null but for project and group access tokens), active, revoked, expires_at, last_used_at, expiring, unused (null for deploy tokens, whose use the service does not report); every line has these keys in this order.",
   examples: [
     'svc tokens audit > tokens.ndjson',
     "svc tokens audit --expires-within 14d | jq -c 'select(.expiring)'",
@@ -43,12 +45,21 @@ export const AUDIT = defineCommand<AuditFlags>({
     const http = await ctx.http({ requireToken: true });
     requireAdmin(await getCurrentUser(http));
     const windows = { now: Date.now(), expiresWithinMs: opts.expiresWithin, unusedForMs: opts.unusedFor };
+    let written = 0;
     const summary = await auditTokens(http, {
       ...windows,
       maxInFlight: opts.maxInFlight,
       warn: (line) => ctx.warn(line),
-      emit: (records) => write(ctx.stdout, ndjsonLines(records)),
+      emit: async (records) => {
+        await write(ctx.stdout, ndjsonLines(records));
+        written += records.length;
+        return !readerGone(ctx.stdout);
+      },
+    }).catch((error: unknown) => {
+      if (ctx.signal.aborted) throw new InterruptedError(`interrupted: the audit is incomplete; ${written} tokens are on stdout`);
+      throw error;
     });
-    ctx.info(describeSummary(summary, windows, http.requestsSent));
+    // The reader went away (`| head`): what it took is all it wants, and a summary of part of a pass would mislead.
+    if (summary) ctx.info(describeSummary(summary, windows, http.requestsSent));
   },
 });

@@ -9,7 +9,16 @@ import { idDigits } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { AUDIT } from './audit.js';
-import { checkTarget, resolveTarget, TARGET_OPTIONS, type Target, type TargetFlags, withTokenRole } from './target.js';
+import {
+  checkOwner,
+  checkTarget,
+  resolveTarget,
+  unknownUser,
+  TARGET_OPTIONS,
+  type Target,
+  type TargetFlags,
+  withTokenRole,
+} from './target.js';
 
 const COLUMNS: Record<TokenKind, string[]> = {
   personal: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
@@ -39,7 +48,9 @@ async function showSecret(ctx: Context, record: AccessToken, done: string): Prom
     throw new SvcError(`${done}, but the service's answer carried no token value`);
   ctx.info(`${done}; the token is on stdout, shown this once`);
   const level = record.access_level === undefined ? [] : ['access_level'];
-  await ctx.printRecord(record, ['id', 'name', 'scopes', ...level, 'expires_at', 'token']);
+  // A deploy token is used with its username (git clone, docker login).
+  const username = record.username === undefined ? [] : ['username'];
+  await ctx.printRecord(record, ['id', 'name', ...username, 'scopes', ...level, 'expires_at', 'token']);
 }
 
 function kindName(kind: TokenKind): string {
@@ -70,7 +81,9 @@ const LIST = defineCommand<TargetFlags & ListFlags & { state?: 'active' | 'inact
     const http = await ctx.http({ requireToken: true });
     const target = await resolveTarget(http, opts);
     const pages = listTokens(http, target, opts.state, { per_page: perPageFor(opts) });
-    await withTokenRole(http, target, () => outputList(ctx, pages, opts, COLUMNS[target.kind]));
+    await withTokenRole(http, target, () => outputList(ctx, pages, opts, COLUMNS[target.kind])).catch((error: unknown) => {
+      throw unknownUser(error, target);
+    });
   },
 });
 
@@ -151,6 +164,7 @@ const ROTATE = defineCommand<TargetFlags & { expires?: string }>({
     const http = await ctx.http({ requireToken: true });
     const target = await resolveTarget(http, opts);
     const which = tokenId(target, opts, id, 'rotate');
+    await checkOwner(http, target, which);
     const record = await withTokenRole(http, target, () => rotateToken(http, target, which, opts.expires));
     const old = which === 'self' ? 'the token svc was using' : `${kindName(target.kind)} ${which}`;
     await showSecret(
@@ -176,6 +190,7 @@ const REVOKE = defineCommand<TargetFlags & { yes?: boolean }>({
     const http = await ctx.http({ requireToken: true });
     const target = await resolveTarget(http, opts);
     const which = tokenId(target, opts, id, 'revoke');
+    await checkOwner(http, target, which);
     const what = which === 'self' ? `the token svc is using (${target.label})` : `${kindName(target.kind)} ${which} (${target.label})`;
     await confirmDestructive(ctx, opts.yes, `revoke ${what}`);
     await withTokenRole(http, target, () => revokeToken(http, target, which));

@@ -1,7 +1,7 @@
-import { TOKEN_KINDS, type TokenKind, type TokenSet } from '../../api/tokens.js';
+import { getToken, TOKEN_KINDS, type TokenKind, type TokenSet } from '../../api/tokens.js';
 import { getCurrentUser, resolveUserId } from '../../api/users.js';
 import type { OptionSpec } from '../../cli/spec.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { projectRef, requiredTextParser } from '../shared/args.js';
@@ -78,6 +78,29 @@ export async function resolveTarget(http: HttpClient, opts: TargetFlags): Promis
 }
 
 /**
+ * Personal tokens are addressed by id alone, whoever owns them: without this check a token of
+ * another user would be rotated or revoked under the name of the one given.
+ */
+export async function checkOwner(http: HttpClient, target: Target, id: number | 'self'): Promise<void> {
+  if (target.kind !== 'personal' || id === 'self' || target.owner.type !== 'user') return;
+  const token = await withTokenRole(http, target, () => getToken(http, target, id));
+  if (token.user_id !== target.owner.id) {
+    throw new SvcError(
+      `personal access token ${id} is not among the ${target.label} (it is user ${String(token.user_id)}'s); nothing was changed`,
+      ExitCode.notFound,
+    );
+  }
+}
+
+/** The instance-wide list of personal tokens answers 404 to a `user_id` no user has. */
+export function unknownUser(error: unknown, target: Target): unknown {
+  if (error instanceof ApiError && error.status === 404 && target.owner.type === 'user' && target.kind === 'personal') {
+    return new SvcError(`no user with the id ${target.owner.id}`, ExitCode.notFound);
+  }
+  return error;
+}
+
+/**
  * The service answers 403, or 401 to a working token that lacks the role (project and group
  * tokens): either way one line naming the role, exit 4. A 401 to a token that does not work stays 401.
  */
@@ -86,6 +109,8 @@ export async function withTokenRole<T>(http: HttpClient, target: Target, call: (
     return await call();
   } catch (error) {
     if (!(error instanceof ApiError) || (error.status !== 403 && error.status !== 401)) throw error;
+    // A token without the scope is refused whatever its user's role; the service's answer names the scope.
+    if ((error.body as { error?: unknown } | undefined)?.error === 'insufficient_scope') throw error;
     if (error.status === 401 && !(await tokenWorks(http))) throw error;
     const needs = target.role === 'administrator' ? 'administrator access' : `the ${target.role} role or administrator access`;
     throw new ApiError(

@@ -92,9 +92,11 @@ export function sendTokens<T>(ctx: Ctx, list: T[], json: (t: T) => unknown): voi
 export function dateParam(ctx: Ctx, name: string): string | undefined {
   const v = strParam(ctx, name);
   if (v === undefined || v === '') return undefined;
-  const m = /^(\d{4}-\d{2}-\d{2})/.exec(v.trim());
-  if (!m || Number.isNaN(Date.parse(`${m[1]}T00:00:00Z`))) throw E.invalid(name);
-  return m[1]!;
+  const day = /^(\d{4}-\d{2}-\d{2})/.exec(v.trim())?.[1];
+  // Date.parse takes 2027-02-30 as 2027-03-02; Ruby's Date refuses a day its month lacks.
+  const time = day === undefined ? Number.NaN : Date.parse(`${day}T00:00:00Z`);
+  if (day === undefined || Number.isNaN(time) || isoDay(time) !== day) throw E.invalid(name);
+  return day;
 }
 
 /** `requires :name` and `requires :scopes` with the values the route accepts. */

@@ -1,4 +1,5 @@
 import { sendRequest } from '../../api/resource.js';
+import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { apiPath } from '../../http/encode.js';
 import { InFlightLimit } from '../bulk/limit.js';
@@ -12,6 +13,8 @@ export interface DeletionOutcome {
   result: DeletionResult;
   /** Why it failed, as the service or the network said. */
   error?: string;
+  /** The service refused it (403): every other deletion would be refused too. `scope`: the one the token lacked, if that was why. */
+  refused?: { scope?: string };
 }
 
 export interface DeletionPlan {
@@ -23,7 +26,8 @@ export interface DeletionPlan {
 
 /**
  * Deletes the pipelines, at most `maxInFlight` at once (fewer for a while after the service rate
- * limited one), and gives each outcome as soon as it is known, in the order they end.
+ * limited one), and gives each outcome as soon as it is known, in the order they end. After a
+ * refusal no new deletion starts.
  */
 export async function* deletePipelines(
   http: HttpClient,
@@ -34,8 +38,9 @@ export async function* deletePipelines(
   const limit = new InFlightLimit(plan.maxInFlight, plan.clock);
   const running = new Map<number, Promise<[number, DeletionOutcome]>>();
   let next = 0;
+  let refused = false;
   for (;;) {
-    while (next < pipelines.length && running.size < limit.current && !plan.signal.aborted) {
+    while (next < pipelines.length && running.size < limit.current && !plan.signal.aborted && !refused) {
       const index = next++;
       const deletion = deleteOne(http, project, pipelines[index] as PlannedPipeline, limit, plan.signal);
       running.set(
@@ -46,6 +51,7 @@ export async function* deletePipelines(
     if (running.size === 0) return;
     const [index, outcome] = await Promise.race(running.values());
     running.delete(index);
+    refused ||= outcome.refused !== undefined;
     yield outcome;
   }
 }
@@ -66,6 +72,11 @@ async function deleteOne(
     if (signal.aborted) {
       return { pipeline, result: 'interrupted', error: 'interrupted before the service answered: it may be deleted or not' };
     }
-    return { pipeline, result: 'failed', error: error instanceof Error ? error.message : String(error) };
+    const outcome: DeletionOutcome = { pipeline, result: 'failed', error: error instanceof Error ? error.message : String(error) };
+    if (error instanceof ApiError && error.status === 403) {
+      const body = (error.body ?? {}) as { error?: unknown; scope?: unknown };
+      outcome.refused = body.error === 'insufficient_scope' ? { scope: String(body.scope) } : {};
+    }
+    return outcome;
   }
 }

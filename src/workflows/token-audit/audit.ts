@@ -15,8 +15,8 @@ import { auditRecord, count, emptySummary, type AuditRecord, type AuditSummary, 
 
 export interface AuditPlan extends AuditWindows {
   maxInFlight: number;
-  /** Writes a batch of records (a page's worth) before the next page is read. */
-  emit: (records: AuditRecord[]) => Promise<void>;
+  /** Writes a batch of records (a page's worth) before the next page is read; false when no one reads them any more. */
+  emit: (records: AuditRecord[]) => Promise<boolean>;
   /** Said when a project or group is gone (404) between the listing and the read of its tokens: they went with it. */
   warn: (line: string) => void;
 }
@@ -29,13 +29,14 @@ interface Owner {
 
 const PAGE = { per_page: 100 };
 
-export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<AuditSummary> {
+/** The summary of the pass, or null when it ended early because no one read the records any more. */
+export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<AuditSummary | null> {
   const summary = emptySummary();
   const slots = new RequestSlots(new InFlightLimit(plan.maxInFlight, systemClock));
   const botTokens = new Set<number>();
-  const emit = async (records: AuditRecord[]) => {
+  const emit = async (records: AuditRecord[]): Promise<boolean> => {
     for (const r of records) count(summary, r);
-    if (records.length > 0) await plan.emit(records);
+    return records.length === 0 || (await plan.emit(records));
   };
   const projects = http.pages<{ id: number; path_with_namespace: string }>('/projects', {
     ...PAGE,
@@ -46,7 +47,7 @@ export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<Au
   });
   for await (const page of projects) {
     const owners = page.items.map((p) => ({ kind: 'project' as const, id: p.id, path: p.path_with_namespace }));
-    await emit(await ownersTokens(http, slots, owners, botTokens, plan));
+    if (!(await emit(await ownersTokens(http, slots, owners, botTokens, plan)))) return null;
   }
   for await (const page of http.pages<{ id: number; full_path: string }>('/groups', {
     ...PAGE,
@@ -55,7 +56,7 @@ export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<Au
     sort: 'asc',
   })) {
     const owners = page.items.map((g) => ({ kind: 'group' as const, id: g.id, path: g.full_path }));
-    await emit(await ownersTokens(http, slots, owners, botTokens, plan));
+    if (!(await emit(await ownersTokens(http, slots, owners, botTokens, plan)))) return null;
   }
   const users = new Map<number, { username: string; bot: boolean }>();
   for await (const page of http.pages<{ id: number; username: string; bot?: boolean }>('/users', {
@@ -75,13 +76,12 @@ export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<Au
       for (const t of await allOf(http, apiPath`/users/${userId}/impersonation_tokens`)) impersonation.add(t.id);
       lookedUp.add(userId);
     });
-    await emit(
-      tokens.map((t) => {
-        const userId = t.user_id as number;
-        const kind: TokenKind = impersonation.has(t.id) ? 'impersonation' : 'personal';
-        return auditRecord(kind, t, users.get(userId)?.username ?? `user ${userId}`, userId, plan);
-      }),
-    );
+    const records = tokens.map((t) => {
+      const userId = t.user_id as number;
+      const kind: TokenKind = impersonation.has(t.id) ? 'impersonation' : 'personal';
+      return auditRecord(kind, t, users.get(userId)?.username ?? `user ${userId}`, userId, plan);
+    });
+    if (!(await emit(records))) return null;
   }
   return summary;
 }

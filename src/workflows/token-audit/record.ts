@@ -11,7 +11,8 @@ export interface AuditRecord {
   owner: string;
   owner_id: number;
   scopes: string[];
-  access_level?: number;
+  /** project and group access tokens; null for the others */
+  access_level: number | null;
   active: boolean;
   revoked: boolean;
   expires_at: string | null;
@@ -47,13 +48,14 @@ export function auditRecord(kind: TokenKind, token: AccessToken, owner: string, 
   // A token never used counts from its creation, so that one made yesterday is not stale.
   const usedOrMade = lastUsed ?? token.created_at ?? null;
   const unused = kind === 'deploy' ? null : active && (usedOrMade === null || Date.parse(usedOrMade) < w.now - w.unusedForMs);
-  const record: AuditRecord = {
+  return {
     kind,
     id: token.id,
     name: token.name,
     owner,
     owner_id: ownerId,
     scopes: token.scopes,
+    access_level: token.access_level ?? null,
     active,
     revoked: token.revoked,
     expires_at: expiresAt,
@@ -61,8 +63,6 @@ export function auditRecord(kind: TokenKind, token: AccessToken, owner: string, 
     expiring,
     unused,
   };
-  if (token.access_level !== undefined) record.access_level = token.access_level;
-  return record;
 }
 
 export function count(summary: AuditSummary, r: AuditRecord): void {
@@ -74,9 +74,18 @@ export function count(summary: AuditSummary, r: AuditRecord): void {
 export function describeSummary(s: AuditSummary, w: AuditWindows, requests: number): string {
   const total = Object.values(s.byKind).reduce((a, b) => a + b, 0);
   const kinds = (Object.entries(s.byKind) as Array<[TokenKind, number]>).map(([k, n]) => `${n} ${k}`).join(', ');
-  const days = (ms: number) => `${Math.round(ms / DAY_MS)} days`;
   return (
     `audited ${total} tokens (${kinds}) in ${requests} requests: ` +
-    `${s.expiring} active expire within ${days(w.expiresWithinMs)}, ${s.unused} active unused for ${days(w.unusedForMs)}`
+    `${s.expiring} active expire within ${spanText(w.expiresWithinMs)}, ${s.unused} active unused for ${spanText(w.unusedForMs)}`
   );
+}
+
+/** A window in the largest unit that divides it, so that 90m is not "0 days". */
+function spanText(ms: number): string {
+  const units: Array<[string, number]> = [
+    ['days', DAY_MS],
+    ['hours', 3_600_000],
+  ];
+  const [unit, size] = units.find(([, n]) => ms % n === 0) ?? ['minutes', 60_000];
+  return `${ms / size} ${unit}`;
 }

@@ -135,6 +135,19 @@ describe('endpoints §11 POST /users/:user_id/personal_access_tokens (admin)', (
     expect([user.status, user.json]).toEqual([403, { message: '403 Forbidden' }]);
   });
 
+  it('refuses an expires_at that is no day of the calendar as a Grape Date: 400 expires_at is invalid, nothing made', async () => {
+    const before = (await c.call('/personal_access_tokens?user_id=2&per_page=100', { as: 'admin' })).json.length;
+    for (const expires_at of ['2027-02-30', '2027-04-31', '2027-13-01']) {
+      const r = await c.call('/users/2/personal_access_tokens', {
+        as: 'admin',
+        method: 'POST',
+        json: { name: 'x', scopes: ['api'], expires_at },
+      });
+      expect([r.status, r.json]).toEqual([400, { error: 'expires_at is invalid' }]);
+    }
+    expect((await c.call('/personal_access_tokens?user_id=2&per_page=100', { as: 'admin' })).json.length).toBe(before);
+  });
+
   it('refuses an expired token with the invalid_token body (behaviour §4.2)', async () => {
     const made = await createFor(2, { name: 'old', scopes: ['api'], expires_at: day(-1) });
     const r = await c.call('/user', pat(made.token));
