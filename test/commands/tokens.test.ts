@@ -156,6 +156,8 @@ describe('tokens create', () => {
     ]);
     const date = await suite.run(['tokens', 'create', '--self', '--name', 'x', '--scopes', 'api', '--expires', 'soon']);
     expect([date.exitCode, date.stderr]).toEqual([2, "svc: --expires 'soon': expected a date as YYYY-MM-DD\n"]);
+    const impossible = await suite.run(['tokens', 'create', '--self', '--name', 'x', '--scopes', 'api', '--expires', '2027-02-30']);
+    expect([impossible.exitCode, impossible.stderr]).toEqual([2, "svc: --expires '2027-02-30': no such date\n"]);
   });
 });
 

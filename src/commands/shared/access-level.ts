@@ -35,6 +35,10 @@ export function isoDate(flag: string): (value: string) => string {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
       throw new UsageError(`${flag} '${value}': expected a date as YYYY-MM-DD`);
     }
+    // Date.parse rolls 2027-02-30 over to 2 March; a date that does not exist is refused here.
+    if (new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) !== text) {
+      throw new UsageError(`${flag} '${value}': no such date`);
+    }
     return text;
   };
 }
