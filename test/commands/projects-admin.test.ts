@@ -112,3 +112,13 @@ describe('projects share, unshare and restore: the errors', () => {
     });
   });
 });
+
+describe('a token without the api scope', () => {
+  it('is told the scope it lacks, not a role it may well have (exit 4)', async () => {
+    const result = await suite.run(['projects', 'update', '7', '--description', 'x'], { token: suite.sandbox.tokens.readApi });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toBe(
+      "svc: PUT /projects/7 failed: 403 Forbidden: insufficient_scope: The request requires higher privileges than provided by the access token. (the token lacks the scope 'api')\n",
+    );
+  });
+});

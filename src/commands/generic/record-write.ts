@@ -59,7 +59,9 @@ export async function withRole<T>(role: string, call: () => Promise<T>): Promise
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 403) {
+    // A token without the scope is refused whatever the role; the error already says which scope.
+    const scopeRefusal = (error as ApiError).body && ((error as ApiError).body as { error?: unknown }).error === 'insufficient_scope';
+    if (error instanceof ApiError && error.status === 403 && !scopeRefusal) {
       throw new ApiError(403, error.body, `${error.message} (this needs the ${role} role or administrator access)`, error.exitCode);
     }
     throw error;
