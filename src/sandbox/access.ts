@@ -66,9 +66,9 @@ const NON_MEMBER: ReadonlySet<ProjectAbility> = new Set([
 
 const MEMBER_ROLES = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER];
 
-/** The seeded role of a user in a seeded root group (0: none): a quarter of users belong to each. */
+/** The seeded role of a seeded user in a seeded root group (0: none): a quarter of them belong to each. */
 function seededRootRole(w: World, userId: number, g: GroupRec): number {
-  if (g.parentId !== null || g.id > w.seededGroupCount || (g.id + userId) % 4 !== 3) return 0;
+  if (g.parentId !== null || g.id > w.seededGroupCount || userId > w.seededUserCount || (g.id + userId) % 4 !== 3) return 0;
   return MEMBER_ROLES[(g.id * 31 + userId) % MEMBER_ROLES.length]!;
 }
 

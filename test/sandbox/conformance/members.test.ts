@@ -68,3 +68,29 @@ describe('endpoints §10 GET …/members and …/members/all', () => {
     expect(all).toEqual([...merged.entries()].sort((a, b) => a[0] - b[0]));
   });
 });
+
+describe('endpoints §10 and §11: a user created through the API', () => {
+  it('is a member of no group until added (404 on every seeded group, none in /members/all)', async () => {
+    const created: number[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      const r = await c.call('/users', {
+        as: 'admin',
+        method: 'POST',
+        json: { email: `new${n}@example.com`, username: `new${n}`, name: `New ${n}`, force_random_password: true },
+      });
+      created.push(r.json.id);
+    }
+    const groupIds = ((await c.call('/groups?per_page=100', { as: 'admin' })).json as Array<{ id: number }>).map((g) => g.id);
+    expect(groupIds.length).toBe(6);
+    const found: string[] = [];
+    for (const g of groupIds) {
+      const all = await c.call(`/groups/${g}/members/all?per_page=100`, { as: 'admin' });
+      for (const m of all.json as Array<{ id: number }>) if (created.includes(m.id)) found.push(`${g}:${m.id}`);
+      for (const id of created) {
+        const direct = await c.call(`/groups/${g}/members/${id}`, { as: 'admin' });
+        if (direct.status !== 404) found.push(`${g}:${id}:${direct.status}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
