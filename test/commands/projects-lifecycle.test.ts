@@ -66,6 +66,23 @@ describe('projects archive and unarchive', () => {
     ]);
   });
 
+  it('shows the archived state it changed in the default table, and restore the same', async () => {
+    const header =
+      'id\tpath_with_namespace\tname\tdescription\tvisibility\tdefault_branch\trepository_storage\tweb_url\tcreated_at\tlast_activity_at\tarchived';
+    const column = (stdout: string) =>
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[10]);
+    const archived = await suite.run(['projects', 'archive', '4']);
+    expect([archived.exitCode, archived.stdout.split('\n')[0], column(archived.stdout)]).toEqual([0, header, ['archived', 'true']]);
+    const unarchived = await suite.run(['projects', 'unarchive', '4']);
+    expect([unarchived.exitCode, column(unarchived.stdout)]).toEqual([0, ['archived', 'false']]);
+    expect((await suite.run(['projects', 'delete', '4', '--yes'])).exitCode).toBe(0);
+    const restored = await suite.run(['projects', 'restore', '4']);
+    expect([restored.exitCode, restored.stdout.split('\n')[0], column(restored.stdout)]).toEqual([0, header, ['archived', 'false']]);
+  });
+
   it('names the missing role when the token may not (exit 4)', async () => {
     const result = await suite.run(['projects', 'archive', '2'], { token: suite.sandbox.tokens.user });
     expect(result).toEqual({

@@ -5,7 +5,7 @@ import { recordWriteVerb } from '../generic/record-write.js';
 import type { Resource } from '../generic/resource.js';
 import { accessLevel, accessLevelName, isoDate } from '../shared/access-level.js';
 import { groupId, requiredTextParser } from '../shared/args.js';
-import { PROJECTS, VISIBILITIES } from './shared/resource.js';
+import { PROJECT_FIELDS, PROJECTS, VISIBILITIES } from './shared/resource.js';
 
 /** The fork endpoint takes the namespace by path here; an id is looked up first. */
 async function namespacePath(http: HttpClient, namespace: unknown): Promise<string> {
@@ -14,6 +14,8 @@ async function namespacePath(http: HttpClient, namespace: unknown): Promise<stri
 }
 
 const changed = (params: QueryParams) => Object.keys(params).join(', ');
+/** Archiving and restoring change the archived state: the table shows it. */
+const WITH_ARCHIVED = [...PROJECT_FIELDS, 'archived'];
 const name = (args: unknown[]) => String(args[0]);
 
 const topicList = (value: string) =>
@@ -57,6 +59,7 @@ function archiveVerb(archive: boolean) {
     role: 'owner',
     description: archive ? 'Archive a project: it becomes read-only until unarchived' : 'Unarchive a project: it takes writes again',
     done: (args) => `${archive ? 'archived' : 'unarchived'} project ${name(args)}`,
+    fields: WITH_ARCHIVED,
     examples: [`svc projects ${archive ? 'archive' : 'unarchive'} acme/legacy-api`],
   });
 }
@@ -136,5 +139,6 @@ export const RESTORE = recordWriteVerb(PROJECTS, {
   role: 'owner',
   description: 'Undo a scheduled deletion (the project gets its name and path back, unarchived)',
   done: (args) => `restored project ${name(args)}`,
+  fields: WITH_ARCHIVED,
   examples: ['svc projects restore 42'],
 });
