@@ -94,3 +94,25 @@ describe('endpoints §10 and §11: a user created through the API', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('endpoints §10 GET /projects/:id/members/all: invited groups', () => {
+  const levels = async (path: string): Promise<Array<[number, number]>> =>
+    ((await c.call(path, { as: 'admin' })).json as Array<{ id: number; access_level: number }>).map((m) => [m.id, m.access_level]);
+
+  it("includes the members of a group the project is shared with, at most at the share's level, until unshared", async () => {
+    const before = await levels('/projects/2/members/all');
+    const direct = await levels('/projects/2/members');
+    const invited = await levels('/groups/3/members/all');
+    expect(invited.length).toBe(3);
+    const shared = await c.call('/projects/2/share', { as: 'admin', method: 'POST', json: { group_id: 3, group_access: 20 } });
+    expect(shared.status).toBe(201);
+    const expected = new Map<number, number>(before);
+    for (const [id, level] of invited) expected.set(id, Math.max(expected.get(id) ?? 0, Math.min(level, 20)));
+    expect(await levels('/projects/2/members/all')).toEqual([...expected.entries()].sort((a, b) => a[0] - b[0]));
+    expect(await levels('/projects/2/members')).toEqual(direct);
+    const one = await c.call(`/projects/2/members/all/${invited[0]![0]}`, { as: 'admin' });
+    expect([one.status, one.json.access_level]).toEqual([200, expected.get(invited[0]![0])]);
+    expect((await c.call('/projects/2/share/3', { as: 'admin', method: 'DELETE' })).status).toBe(204);
+    expect(await levels('/projects/2/members/all')).toEqual(before);
+  });
+});
