@@ -117,6 +117,20 @@ describe('projects delete and restore', () => {
     expect(suite.requests().map((r) => r.method)).toEqual(['GET']);
   });
 
+  it('says a project already scheduled for deletion is left as it is, without asking or writing', async () => {
+    expect((await suite.run(['projects', 'delete', '5', '--yes'])).exitCode).toBe(0);
+    const renamed = state().project(5)!.fullPath;
+    const on = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const again = await suite.run(['projects', 'delete', '5', '-o', 'json', '--fields', 'path_with_namespace,marked_for_deletion_on']);
+    expect(again).toEqual({
+      exitCode: 0,
+      stdout: `${JSON.stringify({ path_with_namespace: renamed, marked_for_deletion_on: on }, null, 2)}\n`,
+      stderr: `project ${renamed} (5) is already scheduled for deletion on ${on}: nothing changed (remove it now with \`svc projects delete 5 --permanently\`)\n`,
+    });
+    expect(suite.requests().map((r) => r.method)).toEqual(['GET']);
+    expect((await suite.run(['projects', 'restore', '5'])).exitCode).toBe(0);
+  });
+
   it('schedules the deletion with its date, restores it, then removes it permanently with the renamed path', async () => {
     const path = state().project(3)!.fullPath;
     const scheduled = await suite.run([
