@@ -11,7 +11,7 @@ const DEVELOPER = 30;
 export const MAINTAINER = 40;
 export const OWNER = 50;
 export const ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER] as const;
-/** What a membership may be given (`Gitlab::Access.all_values`, planner since 17.7). */
+/** What a membership or a project's share with a group may be given (`Gitlab::Access.all_values`, planner since 17.7). */
 export const MEMBER_LEVELS: readonly number[] = [GUEST, PLANNER, REPORTER, DEVELOPER, MAINTAINER, OWNER];
 /** The service's names of the levels, as its validation messages say them. */
 export const LEVEL_NAMES: Readonly<Record<number, string>> = {

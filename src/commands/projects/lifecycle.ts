@@ -99,7 +99,7 @@ export const SHARE = recordWriteVerb(SHARE_LINK, {
     {
       flags: '--access <level>',
       key: 'group_access',
-      help: 'guest, reporter, developer, maintainer or owner (or the number)',
+      help: 'guest, planner, reporter, developer, maintainer or owner (or the number)',
       parse: accessLevel('--access'),
       required: true,
     },

@@ -131,6 +131,13 @@ describe('endpoints §8 share', () => {
     const again = await c.call('/projects/11/share', { method: 'POST', as: 'admin', json: { group_id: 5, group_access: 30 } });
     expect([again.status, again.json]).toEqual([409, { message: 'Group already shared with this group' }]);
   });
+
+  it('takes every level of Gitlab::Access.all_values (planner, 15, included) and refuses others (400)', async () => {
+    const planner = await c.call('/projects/14/share', { method: 'POST', as: 'admin', json: { group_id: 5, group_access: 15 } });
+    expect([planner.status, planner.json]).toEqual([201, { id: 14005, project_id: 14, group_id: 5, group_access: 15, expires_at: null }]);
+    const minimal = await c.call('/projects/14/share', { method: 'POST', as: 'admin', json: { group_id: 4, group_access: 5 } });
+    expect([minimal.status, minimal.json]).toEqual([400, { error: 'group_access does not have a valid value' }]);
+  });
 });
 
 describe('endpoints §8 fork', () => {
