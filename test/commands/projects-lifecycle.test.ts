@@ -261,7 +261,7 @@ describe('projects transfer, share and fork', () => {
     expect([fork.exitCode, fork.stdout, fork.stderr]).toEqual([
       0,
       `${JSON.stringify({ path_with_namespace: `globex/${source.path}`, name: source.name }, null, 2)}\n`,
-      'forked project 8\n',
+      'forked project 8 into globex\n',
     ]);
     const again = await suite.run(['projects', 'fork', '8', '--namespace', 'globex']);
     expect(again).toEqual({

@@ -128,7 +128,8 @@ export const FORK = recordWriteVerb(PROJECTS, {
     { flags: '--name <name>', key: 'name', help: 'name of the fork (default: the same)', parse: requiredTextParser('--name') },
     { flags: '--path <path>', key: 'path', help: 'path of the fork (default: the same)', parse: requiredTextParser('--path') },
   ],
-  done: (args) => `forked project ${name(args)}`,
+  done: (args, params) =>
+    `forked project ${name(args)} into ${params.namespace_path === undefined ? 'your namespace' : String(params.namespace_path)}`,
   examples: ['svc projects fork acme/api', 'svc projects fork acme/api --namespace jdoe --path api-experiments'],
 });
 
