@@ -10,6 +10,7 @@ import type { GroupRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { groupJson } from './groups.js';
 import type { Mounts } from './mounts.js';
+import { pathFormatError } from './projects.js';
 
 const VISIBILITIES: readonly Visibility[] = ['private', 'internal', 'public'];
 const DELETION_DELAY_DAYS = 7;
@@ -57,6 +58,8 @@ function createGroup(ctx: Ctx): void {
   const parent = parentId === null ? null : w.groups.get(parentId);
   if (parentId !== null && (!parent || !canReadGroup(w, ctx.user, parent))) throw E.notFound('Group');
   if (parent) requireOwner(ctx, parent);
+  const badPath = pathFormatError(path);
+  if (badPath) throw E.badRequest(`Failed to save group {:path=>["${badPath}"]}`);
   if (pathTaken(w, parentId, path)) throw E.badRequest('Failed to save group {:path=>["has already been taken"]}');
   const g = w.addGroup({
     name,
@@ -84,6 +87,8 @@ function updateGroup(ctx: Ctx, g: GroupRec): void {
   const path = strParam(ctx, 'path');
   const visibility = enumParam(ctx, 'visibility', VISIBILITIES);
   const description = strParam(ctx, 'description');
+  const badPath = path === undefined ? null : pathFormatError(path);
+  if (badPath) throw E.validation({ path: [badPath] });
   if (path !== undefined && path.toLowerCase() !== g.path.toLowerCase() && pathTaken(w, g.parentId, path)) {
     throw E.validation({ path: ['has already been taken'] });
   }

@@ -6,10 +6,21 @@ import { useSandbox } from './setup.js';
 const c = useSandbox({ projects: 30 });
 const path = (id: number) => c.sb.state.project(id)!.fullPath;
 
+const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+
 describe('endpoints §8 PUT /projects/:id', () => {
   it('answers 200 with the changed project', async () => {
     const r = await c.call('/projects/4', { method: 'PUT', as: 'admin', json: { description: 'changed', topics: ['a', 'b'] } });
     expect([r.status, r.json.description, r.json.topics]).toEqual([200, 'changed', ['a', 'b']]);
+  });
+
+  it('refuses a path the service would not create (400, the model message), leaving the project as it was', async () => {
+    const before = c.sb.state.project(4)!.fullPath;
+    for (const path of ['bad path', '-lead', 'x.git']) {
+      const r = await c.call('/projects/4', { method: 'PUT', as: 'admin', json: { path } });
+      expect([path, r.status, r.json]).toEqual([path, 400, { message: { path: [PATH_MESSAGE] } }]);
+    }
+    expect(c.sb.state.project(4)!.fullPath).toBe(before);
   });
 
   it('needs at least one of its parameters', async () => {
