@@ -8,7 +8,7 @@ import { enumParam, intParam, strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
 import type { GroupRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { groupJson } from './groups.js';
+import { descendantGroups, groupJson } from './groups.js';
 import type { Mounts } from './mounts.js';
 import { pathFormatError } from './projects.js';
 
@@ -92,12 +92,33 @@ function updateGroup(ctx: Ctx, g: GroupRec): void {
   if (path !== undefined && path.toLowerCase() !== g.path.toLowerCase() && pathTaken(w, g.parentId, path)) {
     throw E.validation({ path: ['has already been taken'] });
   }
+  const refusals = visibility === undefined ? [] : visibilityRefusals(w, g, visibility);
+  if (refusals.length > 0) throw E.validation({ visibility_level: refusals });
   if (description !== undefined) g.description = description;
   if (visibility !== undefined) g.visibility = visibility;
   if (name !== undefined) g.name = name;
   if (path !== undefined) g.path = path;
   repath(w, g);
   sendJson(ctx, 200, groupJson(w, g, ctx.user));
+}
+
+const RANK: Readonly<Record<Visibility, number>> = { private: 0, internal: 10, public: 20 };
+
+/** The model's reasons to refuse a visibility below that of a project in the group's tree or of a subgroup. */
+function visibilityRefusals(w: World, g: GroupRec, level: Visibility): string[] {
+  const above = (v: Visibility) => RANK[v] > RANK[level];
+  const tree = new Set([g.id, ...descendantGroups(w, g.id)]);
+  const reasons: string[] = [];
+  if (
+    w.allIds.some((id) => {
+      const p = w.projects.get(id)!;
+      return p.nsKind === 'group' && tree.has(p.nsOwner) && above(p.visibility);
+    })
+  )
+    reasons.push(`${level} is not allowed since this group contains projects with higher visibility.`);
+  if ((w.groupChildren.get(g.id) ?? []).some((id) => above(w.groups.get(id)!.visibility)))
+    reasons.push(`${level} is not allowed since there are sub-groups with higher visibility.`);
+  return reasons;
 }
 
 function deleteGroup(ctx: Ctx, g: GroupRec): void {

@@ -129,7 +129,7 @@ function childGroups(w: World, id: number): number[] {
   return w.groupChildren.get(id) ?? [];
 }
 
-function descendantGroups(w: World, id: number): number[] {
+export function descendantGroups(w: World, id: number): number[] {
   const out: number[] = [];
   for (const child of childGroups(w, id)) out.push(child, ...descendantGroups(w, child));
   return out.sort((a, b) => a - b);

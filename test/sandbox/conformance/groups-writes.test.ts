@@ -58,6 +58,27 @@ describe('endpoints §9 group paths', () => {
   });
 });
 
+describe('endpoints §9 PUT /groups/:id visibility', () => {
+  it("refuses a visibility below its projects' or its subgroups' (400, the model messages), and takes one above", async () => {
+    const lowered = await c.call('/groups/1', { as: 'admin', method: 'PUT', json: { visibility: 'private' } });
+    expect([lowered.status, lowered.json]).toEqual([
+      400,
+      {
+        message: {
+          visibility_level: [
+            'private is not allowed since this group contains projects with higher visibility.',
+            'private is not allowed since there are sub-groups with higher visibility.',
+          ],
+        },
+      },
+    ]);
+    expect(c.sb.state.group(1)!.visibility).toBe('public');
+    const empty = await post('/groups', { name: 'Quiet', path: 'quiet', visibility: 'public' });
+    const privateEmpty = await c.call(`/groups/${empty.json.id}`, { as: 'admin', method: 'PUT', json: { visibility: 'private' } });
+    expect([privateEmpty.status, privateEmpty.json.visibility]).toEqual([200, 'private']);
+  });
+});
+
 describe('endpoints §9 PUT /groups/:id', () => {
   it('renames a group and everything under it (200), for its owner only (403 otherwise)', async () => {
     const refused = await c.call('/groups/ops', { ...as('olivia.garcia'), method: 'PUT', json: { name: 'Nope' } });
