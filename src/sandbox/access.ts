@@ -11,7 +11,7 @@ const DEVELOPER = 30;
 export const MAINTAINER = 40;
 export const OWNER = 50;
 export const ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER] as const;
-/** What a membership may be given (`Gitlab::Access.all_values`, planner since 17.7). */
+/** What a membership or a project's share with a group may be given (`Gitlab::Access.all_values`, planner since 17.7). */
 export const MEMBER_LEVELS: readonly number[] = [GUEST, PLANNER, REPORTER, DEVELOPER, MAINTAINER, OWNER];
 /** The service's names of the levels, as its validation messages say them. */
 export const LEVEL_NAMES: Readonly<Record<number, string>> = {
@@ -66,9 +66,9 @@ const NON_MEMBER: ReadonlySet<ProjectAbility> = new Set([
 
 const MEMBER_ROLES = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER];
 
-/** The seeded role of a user in a seeded root group (0: none): a quarter of users belong to each. */
+/** The seeded role of a seeded user in a seeded root group (0: none): a quarter of them belong to each. */
 function seededRootRole(w: World, userId: number, g: GroupRec): number {
-  if (g.parentId !== null || g.id > w.seededGroupCount || (g.id + userId) % 4 !== 3) return 0;
+  if (g.parentId !== null || g.id > w.seededGroupCount || userId > w.seededUserCount || (g.id + userId) % 4 !== 3) return 0;
   return MEMBER_ROLES[(g.id * 31 + userId) % MEMBER_ROLES.length]!;
 }
 

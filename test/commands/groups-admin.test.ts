@@ -43,16 +43,43 @@ describe('groups projects', () => {
       Array.from({ length: 30 }, (_, i) => state.project(30 - i)!)
         .filter((p) => p.nsKind === 'group' && ids.includes(p.nsOwner))
         .map((p) => ({ id: p.id }));
-    const own = await suite.run(['groups', 'projects', 'acme', '--all', '-o', 'ndjson', '--fields', 'id']);
+    const own = await suite.run(['groups', 'projects', 'acme', '--no-shared', '--all', '-o', 'ndjson', '--fields', 'id']);
     expect(parseNdjson(own.stdout)).toEqual(inGroup([1]));
+    expect(new URLSearchParams(onlyRequest(suite, 'GET', /^\/api\/v4\/groups\/acme\/projects$/).rawQuery).get('with_shared')).toBe('false');
     const acmeTree = Array.from({ length: 20 }, (_, i) => state.group(i + 1))
       .filter((g) => g !== null && (g.id === 1 || g.fullPath.startsWith('acme/')))
       .map((g) => g!.id);
-    const tree = await suite.run(['groups', 'projects', 'acme', '--include-subgroups', '--all', '-o', 'ndjson', '--fields', 'id']);
+    const tree = await suite.run([
+      'groups',
+      'projects',
+      'acme',
+      '--include-subgroups',
+      '--no-shared',
+      '--all',
+      '-o',
+      'ndjson',
+      '--fields',
+      'id',
+    ]);
     expect(parseNdjson(tree.stdout)).toEqual(inGroup(acmeTree));
     expect(new URLSearchParams(onlyRequest(suite, 'GET', /^\/api\/v4\/groups\/acme\/projects$/).rawQuery).get('include_subgroups')).toBe(
       'true',
     );
+  });
+
+  it('includes the projects of other groups shared with the group unless --no-shared', async () => {
+    const all = await suite.run(['groups', 'projects', 'acme', '--all', '-o', 'ndjson', '--fields', 'id,path_with_namespace']);
+    const others = parseNdjson(all.stdout).filter(
+      (p) => !String((p as { path_with_namespace: string }).path_with_namespace).startsWith('acme/'),
+    );
+    expect([all.exitCode, others]).toEqual([
+      0,
+      [
+        { id: 29, path_with_namespace: 'initech/dusty-nebula-29' },
+        { id: 17, path_with_namespace: 'umbrella/mellow-beacon-17' },
+        { id: 5, path_with_namespace: 'globex/calm-tundra-5' },
+      ],
+    ]);
   });
 
   it('filters archived projects either way', async () => {

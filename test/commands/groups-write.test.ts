@@ -95,6 +95,16 @@ describe('groups update', () => {
     });
   });
 
+  it('refuses to send an update that changes nothing (exit 2, no request)', async () => {
+    const result = await suite.run(['groups', 'update', 'acme'], { token: suite.sandbox.tokens.admin });
+    expect(result).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'svc: give at least one of --name, --path, --description, --visibility (what to change)\n',
+    });
+    expect(suite.requests()).toEqual([]);
+  });
+
   it('names the owner role for a maintainer (exit 4)', async () => {
     const result = await suite.run(['groups', 'update', 'acme', '--description', 'x'], { token: suite.sandbox.tokens.user });
     expect(result).toEqual({

@@ -162,7 +162,20 @@ describe('members remove', () => {
     expect(result).toEqual({
       exitCode: 4,
       stdout: '',
-      stderr: 'svc: DELETE /groups/acme/members/1 failed: 403 Forbidden (this needs the owner role or administrator access)\n',
+      stderr:
+        'svc: DELETE /groups/acme/members/1 failed: 403 Forbidden (removing an owner needs the owner role or administrator access, and a group keeps its last owner)\n',
+    });
+  });
+
+  it('says a group keeps its last owner when its only owner would remove themself (exit 4)', async () => {
+    const user = { token: suite.sandbox.tokens.user };
+    expect((await suite.run(['groups', 'create', '--name', 'Solo', '--path', 'solo', '-q'], user)).exitCode).toBe(0);
+    const result = await suite.run(['members', 'remove', '--group', 'solo', '--user', 'jdoe', '--yes'], user);
+    expect(result).toEqual({
+      exitCode: 4,
+      stdout: '',
+      stderr:
+        'svc: DELETE /groups/solo/members/2 failed: 403 Forbidden (removing an owner needs the owner role or administrator access, and a group keeps its last owner)\n',
     });
   });
 

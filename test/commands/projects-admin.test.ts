@@ -67,13 +67,25 @@ describe('projects fork --namespace --name --path', () => {
     expect(result).toEqual({
       exitCode: 0,
       stdout: `${JSON.stringify({ path_with_namespace: 'globex/kernel-fork', name: 'Kernel fork' }, null, 2)}\n`,
-      stderr: 'forked project 9\n',
+      stderr: 'forked project 9 into globex\n',
     });
     expect(suite.requests().map((r) => `${r.method} ${r.rawPath}`)).toEqual([
       `GET /api/v4/namespaces/${globex.id}`,
       'POST /api/v4/projects/9/fork',
     ]);
     expect(onlyRequest(suite, 'POST', /fork/).bodyJson).toEqual({ namespace_path: 'globex', name: 'Kernel fork', path: 'kernel-fork' });
+  });
+
+  it("says where the fork went: the caller's own namespace without --namespace", async () => {
+    const result = await suite.run(['projects', 'fork', '1', '-o', 'json', '--fields', 'path_with_namespace'], {
+      token: suite.sandbox.tokens.user,
+    });
+    const path = suite.sandbox.state.project(1)!.path;
+    expect(result).toEqual({
+      exitCode: 0,
+      stdout: `${JSON.stringify({ path_with_namespace: `jdoe/${path}` }, null, 2)}\n`,
+      stderr: 'forked project 1 into your namespace\n',
+    });
   });
 
   it('reports an unknown target namespace (exit 5)', async () => {

@@ -66,6 +66,23 @@ describe('projects archive and unarchive', () => {
     ]);
   });
 
+  it('shows the archived state it changed in the default table, and restore the same', async () => {
+    const header =
+      'id\tpath_with_namespace\tname\tdescription\tvisibility\tdefault_branch\trepository_storage\tweb_url\tcreated_at\tlast_activity_at\tarchived';
+    const column = (stdout: string) =>
+      stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[10]);
+    const archived = await suite.run(['projects', 'archive', '4']);
+    expect([archived.exitCode, archived.stdout.split('\n')[0], column(archived.stdout)]).toEqual([0, header, ['archived', 'true']]);
+    const unarchived = await suite.run(['projects', 'unarchive', '4']);
+    expect([unarchived.exitCode, column(unarchived.stdout)]).toEqual([0, ['archived', 'false']]);
+    expect((await suite.run(['projects', 'delete', '4', '--yes'])).exitCode).toBe(0);
+    const restored = await suite.run(['projects', 'restore', '4']);
+    expect([restored.exitCode, restored.stdout.split('\n')[0], column(restored.stdout)]).toEqual([0, header, ['archived', 'false']]);
+  });
+
   it('names the missing role when the token may not (exit 4)', async () => {
     const result = await suite.run(['projects', 'archive', '2'], { token: suite.sandbox.tokens.user });
     expect(result).toEqual({
@@ -98,6 +115,20 @@ describe('projects delete and restore', () => {
       stderr: `svc: Delete project ${path} (4): pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n`,
     });
     expect(suite.requests().map((r) => r.method)).toEqual(['GET']);
+  });
+
+  it('says a project already scheduled for deletion is left as it is, without asking or writing', async () => {
+    expect((await suite.run(['projects', 'delete', '5', '--yes'])).exitCode).toBe(0);
+    const renamed = state().project(5)!.fullPath;
+    const on = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const again = await suite.run(['projects', 'delete', '5', '-o', 'json', '--fields', 'path_with_namespace,marked_for_deletion_on']);
+    expect(again).toEqual({
+      exitCode: 0,
+      stdout: `${JSON.stringify({ path_with_namespace: renamed, marked_for_deletion_on: on }, null, 2)}\n`,
+      stderr: `project ${renamed} (5) is already scheduled for deletion on ${on}: nothing changed (remove it now with \`svc projects delete 5 --permanently\`)\n`,
+    });
+    expect(suite.requests().map((r) => r.method)).toEqual(['GET']);
+    expect((await suite.run(['projects', 'restore', '5'])).exitCode).toBe(0);
   });
 
   it('schedules the deletion with its date, restores it, then removes it permanently with the renamed path', async () => {
@@ -230,7 +261,7 @@ describe('projects transfer, share and fork', () => {
     expect([fork.exitCode, fork.stdout, fork.stderr]).toEqual([
       0,
       `${JSON.stringify({ path_with_namespace: `globex/${source.path}`, name: source.name }, null, 2)}\n`,
-      'forked project 8\n',
+      'forked project 8 into globex\n',
     ]);
     const again = await suite.run(['projects', 'fork', '8', '--namespace', 'globex']);
     expect(again).toEqual({

@@ -33,14 +33,15 @@ export const commands = [
   listVerb(GROUPS, {
     name: 'projects',
     path: '/groups/:group/projects',
-    description: "List a group's projects, newest first (its subgroups' too with --include-subgroups)",
+    description: "List a group's projects and those shared with it, newest first (its subgroups' too with --include-subgroups)",
     columns: ['id', 'path_with_namespace', 'visibility', 'archived', 'last_activity_at'],
     filters: [
       { flags: '--include-subgroups', key: 'include_subgroups', help: 'also the projects of every subgroup' },
       { flags: '--archived', key: 'archived', help: 'only archived projects' },
       { flags: '--no-archived', key: 'archived', help: 'only projects that are not archived' },
+      { flags: '--no-shared', key: 'with_shared', help: 'leave out the projects of other groups shared with this one' },
     ],
-    examples: ['svc groups projects acme --include-subgroups', 'svc groups projects acme/platform --archived -o json'],
+    examples: ['svc groups projects acme --include-subgroups --no-shared', 'svc groups projects acme/platform --archived -o json'],
   }),
   CREATE,
   UPDATE,

@@ -1,8 +1,9 @@
 import { transferGroup } from '../../api/groups.js';
-import { defineCommand } from '../../cli/spec.js';
+import { type CommandSpec, defineCommand, type OptionSpec } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import type { QueryParams } from '../../http/encode.js';
 import { recordWriteVerb, withRole, writeResult } from '../generic/record-write.js';
+import { attributeName } from '../generic/resource.js';
 import { VISIBILITIES } from '../projects/shared/resource.js';
 import { groupId, requiredTextParser } from '../shared/args.js';
 import { GROUP_FIELDS, GROUPS } from './shared/resource.js';
@@ -35,25 +36,37 @@ export const CREATE = recordWriteVerb(GROUPS, {
   ],
 });
 
-export const UPDATE = recordWriteVerb(GROUPS, {
+const UPDATE_BODY: OptionSpec[] = [
+  { flags: '--name <name>', key: 'name', help: 'new name', parse: requiredTextParser('--name') },
+  {
+    flags: '--path <path>',
+    key: 'path',
+    help: 'new URL path (renames the full path of its subgroups and projects)',
+    parse: requiredTextParser('--path'),
+  },
+  { flags: '--description <text>', key: 'description', help: 'new description' },
+  { flags: '--visibility <level>', key: 'visibility', help: 'new visibility', choices: VISIBILITIES },
+];
+
+const updateVerb = recordWriteVerb(GROUPS, {
   name: 'update',
   method: 'PUT',
   role: 'owner',
   description: "Change a group's name, path, description or visibility (a new path moves everything under it)",
-  body: [
-    { flags: '--name <name>', key: 'name', help: 'new name', parse: requiredTextParser('--name') },
-    {
-      flags: '--path <path>',
-      key: 'path',
-      help: 'new URL path (renames the full path of its subgroups and projects)',
-      parse: requiredTextParser('--path'),
-    },
-    { flags: '--description <text>', key: 'description', help: 'new description' },
-    { flags: '--visibility <level>', key: 'visibility', help: 'new visibility', choices: VISIBILITIES },
-  ],
+  body: UPDATE_BODY,
   done: (args, params) => `updated group ${String(args[0])}: ${changed(params)}`,
   examples: ['svc groups update acme/tools --description "Build tools"', 'svc groups update acme/tools --path devtools --name Devtools'],
 });
+
+/** The service takes an empty update and changes nothing: refused here, as a slip. */
+export const UPDATE: CommandSpec = {
+  ...updateVerb,
+  run(ctx, args, opts) {
+    if (UPDATE_BODY.every((option) => opts[attributeName(option.flags)] === undefined))
+      throw new UsageError('give at least one of --name, --path, --description, --visibility (what to change)');
+    return updateVerb.run(ctx, args, opts);
+  },
+};
 
 interface TransferFlags {
   parent?: string;

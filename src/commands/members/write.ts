@@ -105,7 +105,19 @@ export const REMOVE = defineCommand<MemberWriteFlags>({
     const member = await directMember(http, source, userId, opts.user);
     const what = `${member.username} (${accessLevelName(member.access_level)}) from ${sourceName(source)}`;
     await confirmDestructive(ctx, opts.yes, `Remove ${what}`);
-    await withRole(roleFor(member.access_level), () => removeMember(http, source, userId));
+    if (member.access_level === ACCESS_LEVELS.owner && source.kind === 'groups') await removeGroupOwner(http, source, userId);
+    else await withRole(roleFor(member.access_level), () => removeMember(http, source, userId));
     ctx.info(`removed ${what}`);
   },
 });
+
+/** The service refuses an owner's removal to a non-owner, and the last owner's to anyone (403 both): both said. */
+async function removeGroupOwner(http: HttpClient, source: MemberSource, userId: number): Promise<void> {
+  try {
+    await removeMember(http, source, userId);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 403)) throw error;
+    const why = 'removing an owner needs the owner role or administrator access, and a group keeps its last owner';
+    throw new ApiError(403, error.body, `${error.message} (${why})`, error.exitCode);
+  }
+}

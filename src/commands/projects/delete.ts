@@ -8,6 +8,8 @@ import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { reportWriteOutcome } from '../shared/outcome.js';
 import { PROJECT_FIELDS } from './shared/resource.js';
 
+const SCHEDULED_FIELDS = [...PROJECT_FIELDS, 'archived', 'marked_for_deletion_on'];
+
 interface DeleteOptions {
   permanently?: boolean;
   yes?: boolean;
@@ -33,9 +35,17 @@ export const DELETE = defineCommand<DeleteOptions>({
 
 async function run(ctx: Context, project: string, opts: DeleteOptions): Promise<void> {
   const http = await ctx.http({ requireToken: true });
-  const before = await getProject(http, project);
+  const before: ProjectState = await getProject(http, project);
   const fullPath = before.path_with_namespace;
   const what = `project ${fullPath} (${before.id})`;
+  if (!opts.permanently && before.marked_for_deletion_on) {
+    ctx.info(
+      `${what} is already scheduled for deletion on ${before.marked_for_deletion_on}: nothing changed ` +
+        `(remove it now with \`svc projects delete ${before.id} --permanently\`)`,
+    );
+    await writeResult(ctx, before, SCHEDULED_FIELDS);
+    return;
+  }
   await confirmDestructive(ctx, opts.yes, `${opts.permanently ? 'Permanently delete' : 'Delete'} ${what}`);
   const res = await withRole('owner', () => deleteProject(http, before.id, opts.permanently ? fullPath : undefined));
   if (opts.permanently || res.status !== 202) {
@@ -51,7 +61,7 @@ async function run(ctx: Context, project: string, opts: DeleteOptions): Promise<
     `scheduled ${what} for deletion on ${after.marked_for_deletion_on}: renamed ${after.path_with_namespace}, archived ` +
       `(undo with \`svc projects restore ${after.id}\`, or remove it now with \`svc projects delete ${after.id} --permanently\`)`,
   );
-  await writeResult(ctx, after, [...PROJECT_FIELDS, 'archived', 'marked_for_deletion_on']);
+  await writeResult(ctx, after, SCHEDULED_FIELDS);
 }
 
 /** The project after the request, or nothing when it is already gone. */

@@ -5,7 +5,7 @@ import { recordWriteVerb } from '../generic/record-write.js';
 import type { Resource } from '../generic/resource.js';
 import { accessLevel, accessLevelName, isoDate } from '../shared/access-level.js';
 import { groupId, requiredTextParser } from '../shared/args.js';
-import { PROJECTS, VISIBILITIES } from './shared/resource.js';
+import { PROJECT_FIELDS, PROJECTS, VISIBILITIES } from './shared/resource.js';
 
 /** The fork endpoint takes the namespace by path here; an id is looked up first. */
 async function namespacePath(http: HttpClient, namespace: unknown): Promise<string> {
@@ -14,6 +14,8 @@ async function namespacePath(http: HttpClient, namespace: unknown): Promise<stri
 }
 
 const changed = (params: QueryParams) => Object.keys(params).join(', ');
+/** Archiving and restoring change the archived state: the table shows it. */
+const WITH_ARCHIVED = [...PROJECT_FIELDS, 'archived'];
 const name = (args: unknown[]) => String(args[0]);
 
 const topicList = (value: string) =>
@@ -57,6 +59,7 @@ function archiveVerb(archive: boolean) {
     role: 'owner',
     description: archive ? 'Archive a project: it becomes read-only until unarchived' : 'Unarchive a project: it takes writes again',
     done: (args) => `${archive ? 'archived' : 'unarchived'} project ${name(args)}`,
+    fields: WITH_ARCHIVED,
     examples: [`svc projects ${archive ? 'archive' : 'unarchive'} acme/legacy-api`],
   });
 }
@@ -96,7 +99,7 @@ export const SHARE = recordWriteVerb(SHARE_LINK, {
     {
       flags: '--access <level>',
       key: 'group_access',
-      help: 'guest, reporter, developer, maintainer or owner (or the number)',
+      help: 'guest, planner, reporter, developer, maintainer or owner (or the number)',
       parse: accessLevel('--access'),
       required: true,
     },
@@ -125,7 +128,8 @@ export const FORK = recordWriteVerb(PROJECTS, {
     { flags: '--name <name>', key: 'name', help: 'name of the fork (default: the same)', parse: requiredTextParser('--name') },
     { flags: '--path <path>', key: 'path', help: 'path of the fork (default: the same)', parse: requiredTextParser('--path') },
   ],
-  done: (args) => `forked project ${name(args)}`,
+  done: (args, params) =>
+    `forked project ${name(args)} into ${params.namespace_path === undefined ? 'your namespace' : String(params.namespace_path)}`,
   examples: ['svc projects fork acme/api', 'svc projects fork acme/api --namespace jdoe --path api-experiments'],
 });
 
@@ -136,5 +140,6 @@ export const RESTORE = recordWriteVerb(PROJECTS, {
   role: 'owner',
   description: 'Undo a scheduled deletion (the project gets its name and path back, unarchived)',
   done: (args) => `restored project ${name(args)}`,
+  fields: WITH_ARCHIVED,
   examples: ['svc projects restore 42'],
 });

@@ -8,8 +8,9 @@ import { enumParam, intParam, strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
 import type { GroupRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { groupJson } from './groups.js';
+import { descendantGroups, groupJson } from './groups.js';
 import type { Mounts } from './mounts.js';
+import { pathFormatError } from './projects.js';
 
 const VISIBILITIES: readonly Visibility[] = ['private', 'internal', 'public'];
 const DELETION_DELAY_DAYS = 7;
@@ -57,6 +58,8 @@ function createGroup(ctx: Ctx): void {
   const parent = parentId === null ? null : w.groups.get(parentId);
   if (parentId !== null && (!parent || !canReadGroup(w, ctx.user, parent))) throw E.notFound('Group');
   if (parent) requireOwner(ctx, parent);
+  const badPath = pathFormatError(path);
+  if (badPath) throw E.badRequest(`Failed to save group {:path=>["${badPath}"]}`);
   if (pathTaken(w, parentId, path)) throw E.badRequest('Failed to save group {:path=>["has already been taken"]}');
   const g = w.addGroup({
     name,
@@ -84,15 +87,38 @@ function updateGroup(ctx: Ctx, g: GroupRec): void {
   const path = strParam(ctx, 'path');
   const visibility = enumParam(ctx, 'visibility', VISIBILITIES);
   const description = strParam(ctx, 'description');
+  const badPath = path === undefined ? null : pathFormatError(path);
+  if (badPath) throw E.validation({ path: [badPath] });
   if (path !== undefined && path.toLowerCase() !== g.path.toLowerCase() && pathTaken(w, g.parentId, path)) {
     throw E.validation({ path: ['has already been taken'] });
   }
+  const refusals = visibility === undefined ? [] : visibilityRefusals(w, g, visibility);
+  if (refusals.length > 0) throw E.validation({ visibility_level: refusals });
   if (description !== undefined) g.description = description;
   if (visibility !== undefined) g.visibility = visibility;
   if (name !== undefined) g.name = name;
   if (path !== undefined) g.path = path;
   repath(w, g);
   sendJson(ctx, 200, groupJson(w, g, ctx.user));
+}
+
+const RANK: Readonly<Record<Visibility, number>> = { private: 0, internal: 10, public: 20 };
+
+/** The model's reasons to refuse a visibility below that of a project in the group's tree or of a subgroup. */
+function visibilityRefusals(w: World, g: GroupRec, level: Visibility): string[] {
+  const above = (v: Visibility) => RANK[v] > RANK[level];
+  const tree = new Set([g.id, ...descendantGroups(w, g.id)]);
+  const reasons: string[] = [];
+  if (
+    w.allIds.some((id) => {
+      const p = w.projects.get(id)!;
+      return p.nsKind === 'group' && tree.has(p.nsOwner) && above(p.visibility);
+    })
+  )
+    reasons.push(`${level} is not allowed since this group contains projects with higher visibility.`);
+  if ((w.groupChildren.get(g.id) ?? []).some((id) => above(w.groups.get(id)!.visibility)))
+    reasons.push(`${level} is not allowed since there are sub-groups with higher visibility.`);
+  return reasons;
 }
 
 function deleteGroup(ctx: Ctx, g: GroupRec): void {

@@ -1,15 +1,17 @@
-// Groups: `GET /groups` (offset and keyset), `GET /groups/:id`, its subgroups, descendants and projects.
+// Groups: `GET /groups` (offset and keyset), `GET /groups/:id`, its subgroups, descendants and projects
+// (its own and those shared with it).
 import { canReadGroup, canReadProject } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError } from '../server/errors.js';
 import { decodeCursor, encodeCursor, isKeyset, keysetNext, keysetNotAvailable, offsetPage, pageParams } from '../server/paging.js';
 import { boolParam, enumParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList, sendRawJson } from '../server/respond.js';
-import type { GroupRec, UserRec } from '../store/records.js';
+import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
+import { sharesOf } from './sharing.js';
 
 export function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -127,7 +129,7 @@ function childGroups(w: World, id: number): number[] {
   return w.groupChildren.get(id) ?? [];
 }
 
-function descendantGroups(w: World, id: number): number[] {
+export function descendantGroups(w: World, id: number): number[] {
   const out: number[] = [];
   for (const child of childGroups(w, id)) out.push(child, ...descendantGroups(w, child));
   return out.sort((a, b) => a - b);
@@ -150,16 +152,17 @@ function sendGroups(ctx: Ctx, ids: number[]): void {
   );
 }
 
-/** `GET /groups/:id/projects`: newest first; `include_subgroups` (default false), `archived`. */
+/** `GET /groups/:id/projects`: newest first; `include_subgroups` (default false), `with_shared` (default true), `archived`. */
 function groupProjects(ctx: Ctx, g: GroupRec): void {
   const w = ctx.world;
   const groups = new Set([g.id, ...(boolParam(ctx, 'include_subgroups') === true ? descendantGroups(w, g.id) : [])]);
+  const withShared = boolParam(ctx, 'with_shared') !== false;
   const archived = boolParam(ctx, 'archived');
+  const inGroup = (p: ProjectRec) =>
+    (p.nsKind === 'group' && groups.has(p.nsOwner)) || (withShared && sharesOf(w, p.id).some((s) => s.groupId === g.id));
   const ids = w.visibleIds(ctx.user).filter((id) => {
     const p = w.projects.get(id)!;
-    return (
-      p.nsKind === 'group' && groups.has(p.nsOwner) && (archived === undefined || p.archived === archived) && canReadProject(w, ctx.user, p)
-    );
+    return inGroup(p) && (archived === undefined || p.archived === archived) && canReadProject(w, ctx.user, p);
   });
   ids.reverse();
   const view = { viewer: ctx.user, basic: boolParam(ctx, 'simple') === true, statistics: false };

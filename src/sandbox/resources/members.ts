@@ -1,6 +1,6 @@
 // Members (reference endpoints §10): `GET /projects/:id/members`, `/groups/:id/members` (direct) and
-// `…/members/all` (with the levels inherited through parent groups), one member of each, and the
-// writes (member-writes.ts). Seeded group members belong to root groups (access.ts); subgroups inherit them.
+// `…/members/all` (with the levels inherited through parent groups and, for a project, the groups it is
+// shared with), one member of each, and the writes (member-writes.ts). Seeded group members belong to root groups (access.ts); subgroups inherit them.
 import { groupChain, groupDirectLevel, projectDirectLevel } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
@@ -12,6 +12,7 @@ import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import type { Mounts } from './mounts.js';
+import { sharesOf } from './sharing.js';
 import { userBasic } from './users.js';
 
 /** A project or a group, as the members routes see it. */
@@ -71,7 +72,20 @@ export function sourceMembers(w: World, source: MemberSource, inherited: boolean
   if (source.kind === 'group') return groupMembers(w, source.rec, inherited);
   const p = source.rec;
   const levels = projectDirect(w, p);
-  return inherited && p.nsKind === 'group' ? merged(levels, groupMembers(w, w.groups.get(p.nsOwner)!, true)) : levels;
+  if (!inherited) return levels;
+  if (p.nsKind === 'group') merged(levels, groupMembers(w, w.groups.get(p.nsOwner)!, true));
+  return invitedMembers(w, p, levels);
+}
+
+/** Members of the groups the project is shared with, each at most at the share's access level. */
+function invitedMembers(w: World, p: ProjectRec, into: Levels): Levels {
+  const today = new Date().toISOString().slice(0, 10);
+  for (const share of sharesOf(w, p.id)) {
+    const g = w.groups.get(share.groupId);
+    if (!g || (share.expiresAt !== null && share.expiresAt < today)) continue;
+    for (const [userId, m] of groupMembers(w, g, true)) addLevel(into, userId, Math.min(m.level, share.access), m.written);
+  }
+  return into;
 }
 
 export function memberJson(w: World, u: UserRec, m: Membership): Record<string, unknown> {

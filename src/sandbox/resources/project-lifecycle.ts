@@ -12,7 +12,7 @@ import { canUseNamespace, findNamespace } from './namespaces.js';
 import { setDefaultBranch } from './default-branches.js';
 import { marked } from './deletion-marks.js';
 import { projectJsonText } from './project-json.js';
-import { createProject, VISIBILITIES } from './projects.js';
+import { createProject, pathFormatError, VISIBILITIES } from './projects.js';
 
 /** The instance's deletion delay (the service's default adjourned period). */
 const SCHEDULED_SUFFIX = /-deletion_scheduled-\d+$/;
@@ -42,7 +42,9 @@ function updateProject(ctx: Ctx, p: ProjectRec): void {
   const nameOwner = name === undefined ? undefined : w.projectNames.get(`${w.nsKey(p)}\n${name.toLowerCase()}`);
   if (nameOwner !== undefined && nameOwner !== p.id) errors.name = ['has already been taken'];
   const pathOwner = path === undefined ? undefined : w.projectsByPath.get(`${w.nsFullPath(p)}/${path}`.toLowerCase());
-  if (pathOwner !== undefined && pathOwner !== p.id) errors.path = ['has already been taken'];
+  const badPath = path === undefined ? null : pathFormatError(path);
+  if (badPath) errors.path = [badPath];
+  else if (pathOwner !== undefined && pathOwner !== p.id) errors.path = ['has already been taken'];
   if (Object.keys(errors).length > 0) throw E.validation(errors);
   const branch = strParam(ctx, 'default_branch');
   if (branch !== undefined && !w.repos.branchCommits(p.id, branch)) throw E.badRequest('Could not set the default branch');

@@ -71,6 +71,11 @@ function listProjects(ctx: Ctx): void {
 const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 const PATH_MSG = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 
+/** The model's message for a project or group path it would refuse, or null for a valid one. */
+export function pathFormatError(path: string): string | null {
+  return !PATH_RE.test(path) || path.endsWith('.git') || path.endsWith('.atom') ? PATH_MSG : null;
+}
+
 interface NewProject {
   name?: string;
   path?: string;
@@ -101,7 +106,8 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
   const errors: Record<string, string[]> = {};
   if (w.projectNames.has(`${ns.kind}:${ns.owner}\n${name.toLowerCase()}`)) errors.name = ['has already been taken'];
   const nsPath = w.nsFullPath({ nsKind: ns.kind, nsOwner: ns.owner });
-  if (!PATH_RE.test(path) || path.endsWith('.git') || path.endsWith('.atom')) errors.path = [PATH_MSG];
+  const badPath = pathFormatError(path);
+  if (badPath) errors.path = [badPath];
   else if (w.projectsByPath.has(`${nsPath}/${path}`.toLowerCase())) errors.path = ['has already been taken'];
   if (Object.keys(errors).length > 0) throw E.validation(errors);
   let storage = w.pickStorageByWeight();

@@ -1,7 +1,7 @@
 // Project shares with groups: `POST /projects/:id/share`,
 // `DELETE /projects/:id/share/:group_id`. A quarter of the seeded projects
 // start shared with one group (developer access).
-import { canReadGroup, ACCESS_LEVELS } from '../access.js';
+import { canReadGroup, MEMBER_LEVELS } from '../access.js';
 import { ApiError, E } from '../server/errors.js';
 import { intParam, intSeg, strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
@@ -42,7 +42,7 @@ export function mountSharing({ project }: Mounts): void {
     if (gid === undefined) missing.push('group_id');
     if (access === undefined) missing.push('group_access');
     if (missing.length > 0) throw E.missing(...missing);
-    if (!(ACCESS_LEVELS as readonly number[]).includes(access!)) throw E.notValid('group_access');
+    if (!MEMBER_LEVELS.includes(access!)) throw E.notValid('group_access');
     const g = ctx.world.groups.get(gid!);
     if (!g || !canReadGroup(ctx.world, ctx.user, g)) throw E.notFound('Group');
     const store = shares(ctx.world);

@@ -45,6 +45,40 @@ describe('endpoints §9 POST /groups', () => {
   });
 });
 
+describe('endpoints §9 group paths', () => {
+  const message = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+
+  it('refuses a path the service would not create: POST 400 Failed to save group, PUT 400 with the model message', async () => {
+    const created = await post('/groups', { name: 'Spaced', path: 'spaced path' });
+    expect([created.status, created.json]).toEqual([400, { message: `Failed to save group {:path=>["${message}"]}` }]);
+    expect((await post('/groups', { name: 'Lead', path: '-lead' })).status).toBe(400);
+    const updated = await c.call('/groups/1', { as: 'admin', method: 'PUT', json: { path: 'x.atom' } });
+    expect([updated.status, updated.json]).toEqual([400, { message: { path: [message] } }]);
+    expect(c.sb.state.group(1)!.fullPath).toBe('acme');
+  });
+});
+
+describe('endpoints §9 PUT /groups/:id visibility', () => {
+  it("refuses a visibility below its projects' or its subgroups' (400, the model messages), and takes one above", async () => {
+    const lowered = await c.call('/groups/1', { as: 'admin', method: 'PUT', json: { visibility: 'private' } });
+    expect([lowered.status, lowered.json]).toEqual([
+      400,
+      {
+        message: {
+          visibility_level: [
+            'private is not allowed since this group contains projects with higher visibility.',
+            'private is not allowed since there are sub-groups with higher visibility.',
+          ],
+        },
+      },
+    ]);
+    expect(c.sb.state.group(1)!.visibility).toBe('public');
+    const empty = await post('/groups', { name: 'Quiet', path: 'quiet', visibility: 'public' });
+    const privateEmpty = await c.call(`/groups/${empty.json.id}`, { as: 'admin', method: 'PUT', json: { visibility: 'private' } });
+    expect([privateEmpty.status, privateEmpty.json.visibility]).toEqual([200, 'private']);
+  });
+});
+
 describe('endpoints §9 PUT /groups/:id', () => {
   it('renames a group and everything under it (200), for its owner only (403 otherwise)', async () => {
     const refused = await c.call('/groups/ops', { ...as('olivia.garcia'), method: 'PUT', json: { name: 'Nope' } });

@@ -35,3 +35,18 @@ describe('§9 groups', () => {
     expect(r.json).toEqual({ message: '404 Group Not Found' });
   });
 });
+
+describe('§9 GET /groups/:id/projects: with_shared (default true)', () => {
+  type Listed = { id: number; namespace: { id: number }; shared_with_groups: Array<{ group_id: number }> };
+  const list = async (query: string): Promise<Listed[]> => (await c.call(`/groups/3/projects?per_page=100${query}`, { as: 'admin' })).json;
+
+  it('lists the projects shared with the group among its own (newest first) by default, only its own with with_shared=false', async () => {
+    const own = await list('&with_shared=false');
+    expect(own.map((p) => p.namespace.id)).toEqual(own.map(() => 3));
+    const all = await list('');
+    const shared = all.filter((p) => p.namespace.id !== 3);
+    expect(shared.map((p) => p.id)).toEqual([13, 1]);
+    expect(shared.map((p) => p.shared_with_groups.map((s) => s.group_id))).toEqual([[3], [3]]);
+    expect(all.map((p) => p.id)).toEqual([...own.map((p) => p.id), 13, 1].sort((a, b) => b - a));
+  });
+});

@@ -68,3 +68,51 @@ describe('endpoints §10 GET …/members and …/members/all', () => {
     expect(all).toEqual([...merged.entries()].sort((a, b) => a[0] - b[0]));
   });
 });
+
+describe('endpoints §10 and §11: a user created through the API', () => {
+  it('is a member of no group until added (404 on every seeded group, none in /members/all)', async () => {
+    const created: number[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      const r = await c.call('/users', {
+        as: 'admin',
+        method: 'POST',
+        json: { email: `new${n}@example.com`, username: `new${n}`, name: `New ${n}`, force_random_password: true },
+      });
+      created.push(r.json.id);
+    }
+    const groupIds = ((await c.call('/groups?per_page=100', { as: 'admin' })).json as Array<{ id: number }>).map((g) => g.id);
+    expect(groupIds.length).toBe(6);
+    const found: string[] = [];
+    for (const g of groupIds) {
+      const all = await c.call(`/groups/${g}/members/all?per_page=100`, { as: 'admin' });
+      for (const m of all.json as Array<{ id: number }>) if (created.includes(m.id)) found.push(`${g}:${m.id}`);
+      for (const id of created) {
+        const direct = await c.call(`/groups/${g}/members/${id}`, { as: 'admin' });
+        if (direct.status !== 404) found.push(`${g}:${id}:${direct.status}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+describe('endpoints §10 GET /projects/:id/members/all: invited groups', () => {
+  const levels = async (path: string): Promise<Array<[number, number]>> =>
+    ((await c.call(path, { as: 'admin' })).json as Array<{ id: number; access_level: number }>).map((m) => [m.id, m.access_level]);
+
+  it("includes the members of a group the project is shared with, at most at the share's level, until unshared", async () => {
+    const before = await levels('/projects/2/members/all');
+    const direct = await levels('/projects/2/members');
+    const invited = await levels('/groups/3/members/all');
+    expect(invited.length).toBe(3);
+    const shared = await c.call('/projects/2/share', { as: 'admin', method: 'POST', json: { group_id: 3, group_access: 20 } });
+    expect(shared.status).toBe(201);
+    const expected = new Map<number, number>(before);
+    for (const [id, level] of invited) expected.set(id, Math.max(expected.get(id) ?? 0, Math.min(level, 20)));
+    expect(await levels('/projects/2/members/all')).toEqual([...expected.entries()].sort((a, b) => a[0] - b[0]));
+    expect(await levels('/projects/2/members')).toEqual(direct);
+    const one = await c.call(`/projects/2/members/all/${invited[0]![0]}`, { as: 'admin' });
+    expect([one.status, one.json.access_level]).toEqual([200, expected.get(invited[0]![0])]);
+    expect((await c.call('/projects/2/share/3', { as: 'admin', method: 'DELETE' })).status).toBe(204);
+    expect(await levels('/projects/2/members/all')).toEqual(before);
+  });
+});

@@ -6,10 +6,21 @@ import { useSandbox } from './setup.js';
 const c = useSandbox({ projects: 30 });
 const path = (id: number) => c.sb.state.project(id)!.fullPath;
 
+const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+
 describe('endpoints §8 PUT /projects/:id', () => {
   it('answers 200 with the changed project', async () => {
     const r = await c.call('/projects/4', { method: 'PUT', as: 'admin', json: { description: 'changed', topics: ['a', 'b'] } });
     expect([r.status, r.json.description, r.json.topics]).toEqual([200, 'changed', ['a', 'b']]);
+  });
+
+  it('refuses a path the service would not create (400, the model message), leaving the project as it was', async () => {
+    const before = c.sb.state.project(4)!.fullPath;
+    for (const path of ['bad path', '-lead', 'x.git']) {
+      const r = await c.call('/projects/4', { method: 'PUT', as: 'admin', json: { path } });
+      expect([path, r.status, r.json]).toEqual([path, 400, { message: { path: [PATH_MESSAGE] } }]);
+    }
+    expect(c.sb.state.project(4)!.fullPath).toBe(before);
   });
 
   it('needs at least one of its parameters', async () => {
@@ -130,6 +141,13 @@ describe('endpoints §8 share', () => {
     expect(first.status).toBe(201);
     const again = await c.call('/projects/11/share', { method: 'POST', as: 'admin', json: { group_id: 5, group_access: 30 } });
     expect([again.status, again.json]).toEqual([409, { message: 'Group already shared with this group' }]);
+  });
+
+  it('takes every level of Gitlab::Access.all_values (planner, 15, included) and refuses others (400)', async () => {
+    const planner = await c.call('/projects/14/share', { method: 'POST', as: 'admin', json: { group_id: 5, group_access: 15 } });
+    expect([planner.status, planner.json]).toEqual([201, { id: 14005, project_id: 14, group_id: 5, group_access: 15, expires_at: null }]);
+    const minimal = await c.call('/projects/14/share', { method: 'POST', as: 'admin', json: { group_id: 4, group_access: 5 } });
+    expect([minimal.status, minimal.json]).toEqual([400, { error: 'group_access does not have a valid value' }]);
   });
 });
 
