@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Io } from './context.js';
 import { packageVersion } from './version.js';
 import { NOUNS, type CommandModule, type NounEntry } from './commands/index.js';
-import { addCommand, addWrappedHelp, renamedOptionsOf, withExamples } from './cli/build.js';
+import { addCommand, addWrappedHelp, respelledOptionsOf, withExamples } from './cli/build.js';
 import { GLOBAL_FLAGS_WITH_VALUES } from './global-options.js';
 import { ExitCode } from './errors.js';
 import { outputFailure } from './output/stream-errors.js';
@@ -30,9 +30,10 @@ export function findNoun(argv: string[]): string | undefined {
 
 /**
  * Options a command renamed keep their old spelling after the command's name for a while: the
- * word is rewritten to the new name, with one line saying so.
+ * word is rewritten to the new name, with one line saying so. A verb's own spelling of a global
+ * option (`pipeline trigger --token`) is rewritten without a word.
  */
-function renameDeprecatedOptions(program: Command, argv: string[], io: Io): string[] {
+function respellOptions(program: Command, argv: string[], io: Io): string[] {
   let command = program;
   let lastIndex = -1;
   for (const { word, index } of commandWords(argv)) {
@@ -41,15 +42,18 @@ function renameDeprecatedOptions(program: Command, argv: string[], io: Io): stri
     command = next;
     lastIndex = index;
   }
-  const renamed = renamedOptionsOf(command);
+  const renamed = respelledOptionsOf(command);
   if (Object.keys(renamed).length === 0) return argv;
   const end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
   return argv.map((arg, i) => {
     if (i <= lastIndex || i >= end) return arg;
     const [name, value] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    const now = renamed[name];
-    if (!now) return arg;
-    io.stderr.write(`svc: warning: ${name} after \`${command.name()}\` is now ${now}; the old spelling will be removed\n`);
+    const spelling = renamed[name];
+    if (!spelling) return arg;
+    const now = spelling.to;
+    if (spelling.deprecated) {
+      io.stderr.write(`svc: warning: ${name} after \`${command.name()}\` is now ${now}; the old spelling will be removed\n`);
+    }
     return value === undefined ? now : `${now}=${value}`;
   });
 }
@@ -154,7 +158,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (wanted) await load([wanted]);
     // An unknown noun (also in `svc help NOUN`): commander words the error, with its suggestion, as for an unknown verb.
     if (wanted && !NOUNS.some((n) => n.name === wanted)) argv = [wanted];
-    await program.parseAsync(renameDeprecatedOptions(program, asHelpRequest(program, argv), io), { from: 'user' });
+    await program.parseAsync(respellOptions(program, asHelpRequest(program, argv), io), { from: 'user' });
     // A write that failed is reported after it returned: give its event a turn to arrive.
     await new Promise((resolve) => setImmediate(resolve));
     const failure = outputFailure(io.stdout);

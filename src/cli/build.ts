@@ -17,15 +17,21 @@ export function toOption(spec: OptionSpec): Option {
   return option;
 }
 
-/** Old spellings of options a command renamed: still accepted after the verb, with a deprecation line. */
-const renamedOptions = new WeakMap<Command, Record<string, string>>();
-
-export function renameOptions(command: Command, renamed: Record<string, string>): void {
-  renamedOptions.set(command, { ...renamedOptions.get(command), ...renamed });
+/** A spelling after the verb read as another option: a renamed option (with a deprecation line) or a verb's own. */
+export interface Respelling {
+  to: string;
+  deprecated: boolean;
 }
 
-export function renamedOptionsOf(command: Command): Record<string, string> {
-  return renamedOptions.get(command) ?? {};
+const respelledOptions = new WeakMap<Command, Record<string, Respelling>>();
+
+export function respellOptions(command: Command, spellings: Record<string, string>, deprecated: boolean): void {
+  const added = Object.fromEntries(Object.entries(spellings).map(([from, to]) => [from, { to, deprecated }]));
+  respelledOptions.set(command, { ...respelledOptions.get(command), ...added });
+}
+
+export function respelledOptionsOf(command: Command): Record<string, Respelling> {
+  return respelledOptions.get(command) ?? {};
 }
 
 /** Help paragraphs after the options, wrapped to the width commander wraps its own text to. */
@@ -48,7 +54,8 @@ export function addCommand<O>(parent: Command, spec: CommandSpec<O>, runtime: Ru
   for (const option of spec.options ?? []) command.addOption(toOption(option));
   if (spec.notes) addWrappedHelp(command, spec.notes);
   withExamples(command, spec.examples);
-  if (spec.renamed) renameOptions(command, spec.renamed);
+  if (spec.renamed) respellOptions(command, spec.renamed, true);
+  if (spec.ownSpellings) respellOptions(command, spec.ownSpellings, false);
   command.action(runtime.action<O>((ctx, args, opts) => spec.run(ctx, args, opts)));
   return command;
 }

@@ -42,6 +42,11 @@ export interface CommandSpec<O = Record<string, unknown>> {
   notes?: string;
   /** Old spellings of renamed options, still accepted after the verb: `{ '--timeout': '--wait-timeout' }`. */
   renamed?: Record<string, string>;
+  /**
+   * Global options this verb gives a meaning of its own after its name: `{ '--token': '--trigger-token' }`
+   * reads `svc pipeline trigger P --token T` as the verb's option, while `svc --token T pipeline …` stays global.
+   */
+  ownSpellings?: Record<string, string>;
   run(ctx: Context, args: unknown[], opts: O): Promise<void>;
 }
 

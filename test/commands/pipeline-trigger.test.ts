@@ -61,6 +61,24 @@ describe('pipeline trigger', () => {
     expect(fromJob.stdout).toBe('source\npipeline\n');
   });
 
+  it("a --token before the noun is the run's credential; after the verb it is the trigger token", async () => {
+    const fromEnv = await suite.run(
+      ['--token', suite.sandbox.tokens.user, 'pipeline', 'trigger', '2', '--ref', 'main', '--fields', 'source'],
+      {
+        env: { SVC_TRIGGER_TOKEN: token },
+        secrets: [token],
+      },
+    );
+    expect([fromEnv.exitCode, fromEnv.stdout]).toEqual([0, 'source\ntrigger\n']);
+    expect(onlyRequest(suite, 'POST', /trigger/).bodyJson).toEqual({ token, ref: 'main' });
+    const both = await suite.run(
+      ['--token', suite.sandbox.tokens.user, 'pipeline', 'trigger', '2', '--ref', 'main', '--token=' + token, '--fields', 'source'],
+      { secrets: [token] },
+    );
+    expect([both.exitCode, both.stdout]).toEqual([0, 'source\ntrigger\n']);
+    expect(onlyRequest(suite, 'POST', /trigger/).bodyJson).toEqual({ token, ref: 'main' });
+  });
+
   it('--wait follows the tree with the run credentials, not the trigger token, and shows the failed job', async () => {
     const result = await suite.run(
       [

@@ -4,7 +4,6 @@ import { collect } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import { ApiError, redactSecrets } from '../../http/api-error.js';
-import type { HttpClient } from '../../http/client.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
 import { WAIT_OPTIONS, WAIT_RENAMES } from '../shared/wait.js';
@@ -14,7 +13,7 @@ import { PIPELINE_FIELDS } from './shared/resource.js';
 interface TriggerOptions extends PipelineWaitFlags {
   ref: string;
   var?: string[];
-  token?: string;
+  triggerToken?: string;
   wait?: boolean;
 }
 
@@ -25,15 +24,19 @@ export const TRIGGER = defineCommand<TriggerOptions>({
   options: [
     { flags: '--ref <ref>', help: 'branch or tag to run the pipeline for', parse: requiredTextParser('--ref'), required: true },
     { flags: '--var <key=value>', help: 'pipeline variable (repeatable)', parse: collect },
-    { flags: '--token <token>', help: 'pipeline trigger token (default: SVC_TRIGGER_TOKEN, else CI_JOB_TOKEN)' },
+    {
+      flags: '--trigger-token <token>',
+      help: 'pipeline trigger token, also written --token after the verb (default: SVC_TRIGGER_TOKEN, else CI_JOB_TOKEN)',
+    },
     { flags: '--wait', help: 'poll until the pipeline ends: exit 0 on success, 8 on any other final status or --wait-timeout' },
     ...TREE_OPTIONS,
     ...WAIT_OPTIONS,
   ],
   renamed: WAIT_RENAMES,
+  ownSpellings: { '--token': '--trigger-token' },
   notes:
     'The trigger token is a secret: it is sent in the request body, never in the URL, and never printed. ' +
-    'With --wait the pipeline is read with the usual credentials (SVC_TOKEN, the profile, or CI_JOB_TOKEN), not with a --token.',
+    'With --wait the pipeline is read with the usual credentials (a --token before the noun, SVC_TOKEN, the profile, or CI_JOB_TOKEN).',
   examples: [
     'svc pipeline trigger downstream/app --ref main --token "$DEPLOY_TRIGGER_TOKEN" --var UPSTREAM_SHA=$CI_COMMIT_SHA',
     'svc pipeline trigger downstream/app --ref main --wait --follow-downstream --log-failed',
@@ -48,13 +51,10 @@ async function run(ctx: Context, project: string, opts: TriggerOptions): Promise
     const [key, value] = parseAssignment('--var', text);
     variables[key] = value;
   }
-  // Global options are read anywhere on the line, so a --token after the verb arrives among them.
-  const flagToken = opts.token ?? ctx.globals.token;
-  const token = flagToken || ctx.env.SVC_TRIGGER_TOKEN || ctx.env.CI_JOB_TOKEN;
+  const token = opts.triggerToken || ctx.env.SVC_TRIGGER_TOKEN || ctx.env.CI_JOB_TOKEN;
   if (!token) throw new UsageError('no trigger token: pass --token, set SVC_TRIGGER_TOKEN, or run in a CI job (CI_JOB_TOKEN)');
-  // Checks the URL; its credentials are those of the run (with --token, the trigger token: not used then).
-  const own = await ctx.http();
   const target = await ctx.target();
+  // The trigger route takes the token in the body and no credentials.
   const anonymous = await ctx.createHttp({ baseUrl: target.url!.value, caFile: target.caFile });
   let pipeline;
   try {
@@ -74,20 +74,5 @@ async function run(ctx: Context, project: string, opts: TriggerOptions): Promise
     await ctx.printRecord(pipeline, PIPELINE_FIELDS);
     return;
   }
-  const http = flagToken ? await withoutFlagToken(ctx) : own;
-  await followPipeline(ctx, http, project, opts, pipeline, pipeline.id);
-}
-
-/** The client of the run's credentials, leaving out the trigger token that --token gave. */
-async function withoutFlagToken(ctx: Context): Promise<HttpClient> {
-  const { resolveTarget } = await import('../../config/resolve.js');
-  const target = resolveTarget({ ...ctx.globals, token: undefined }, ctx.env, await ctx.config());
-  const token = target.token;
-  return await ctx.createHttp({
-    baseUrl: target.url!.value,
-    caFile: target.caFile,
-    credentials: token
-      ? { token: token.value, type: token.type, refreshToken: token.refreshToken, oauthClientId: token.oauthClientId }
-      : undefined,
-  });
+  await followPipeline(ctx, await ctx.http(), project, opts, pipeline, pipeline.id);
 }
