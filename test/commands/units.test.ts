@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { fileMultipart } from '../../src/api/multipart.js';
-import { ACTIVE_PIPELINE_STATUSES } from '../../src/commands/pipeline/shared/follow.js';
+import { ACTIVE_PIPELINE_STATUSES } from '../../src/workflows/pipelines/tree.js';
 import { columnsFor } from '../../src/commands/projects/list.js';
 import { parseAssignment } from '../../src/commands/shared/assignment.js';
 import { formatBytes, formatProgress } from '../../src/commands/shared/progress.js';
