@@ -62,7 +62,7 @@ export function gitalyKeysetPage<T>(ctx: Ctx, list: readonly T[], key: (item: T)
 }
 
 /** A ref name git accepts (`git check-ref-format --branch`): no spaces, `..`, `~^:?*[\`, control characters. */
-function validRefName(name: string): boolean {
+export function validRefName(name: string): boolean {
   if (!name || name === '@' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
   if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|\/\/|@\{|\.lock$|\/\./.test(name)) return false;
   return !name.startsWith('.');

@@ -10,7 +10,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import type { TagRec } from '../store/repository.js';
 import { iso } from '../util.js';
-import { gitalyKeysetPage, refSearch } from './branches.js';
+import { gitalyKeysetPage, refSearch, validRefName } from './branches.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
@@ -50,6 +50,21 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/**
+ * `Tags::CreateService`: the name must be a valid ref, new, and its target must resolve; its
+ * failures answer 400 with the service's text.
+ */
+export function createTag(ctx: Ctx, p: ProjectRec, name: string, ref: string, message: string | undefined): TagRec {
+  const repos = ctx.world.repos;
+  if (!validRefName(name)) throw E.badRequest('Tag name invalid');
+  if (repos.tags(p.id).some((t) => t.name === name)) throw E.badRequest(`Tag ${name} already exists`);
+  const sha = repos.resolveRef(p.id, ref);
+  if (!sha) throw E.badRequest(`Target ${ref} is invalid`);
+  const tag: TagRec = { name, sha, message: message || null };
+  repos.addTag(p.id, tag);
+  return tag;
+}
+
 export function mountTags({ project }: Mounts): void {
   project.get('/repository/tags', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
@@ -84,12 +99,7 @@ export function mountTags({ project }: Mounts): void {
     const missing = [name === undefined ? 'tag_name' : '', ref === undefined ? 'ref' : ''].filter(Boolean);
     if (missing.length > 0) throw E.missing(...missing);
     requireWritable(p);
-    const repos = ctx.world.repos;
-    if (repos.tags(p.id).some((t) => t.name === name)) throw E.badRequest(`Tag ${name} already exists`);
-    const sha = repos.resolveRef(p.id, ref!);
-    if (!sha) throw E.badRequest(`Target ${ref} is invalid`);
-    const tag: TagRec = { name: name!, sha, message: strParam(ctx, 'message') || null };
-    repos.addTag(p.id, tag);
+    const tag = createTag(ctx, p, name!, ref!, strParam(ctx, 'message'));
     sendJson(ctx, 201, tagJson(ctx, p, tag));
   });
   project.delete('/repository/tags/:tag', { auth: 'user' }, (ctx, p) => {

@@ -43,6 +43,13 @@ describe('§6 releases', () => {
     expect(r.json).toEqual({ message: 'Release already exists' });
   });
 
+  it('answers a new tag name git refuses as a ref 400 {"message":"Tag name invalid"} (the tag service\'s answer), making neither', async () => {
+    const r = await c.call('/projects/1/releases', { as: 'admin', method: 'POST', json: { tag_name: 'bad..name', ref: 'main' } });
+    expect([r.status, r.json]).toEqual([400, { message: 'Tag name invalid' }]);
+    expect((await c.call('/projects/1/releases/bad..name', { as: 'admin' })).status).toBe(404);
+    expect((await c.call('/projects/1/repository/tags/bad..name', { as: 'admin' })).status).toBe(404);
+  });
+
   it('answers a missing tag without ref 422 {"message":"Ref is not specified"}', async () => {
     const r = await c.call('/projects/1/releases', { as: 'admin', method: 'POST', json: { tag_name: 'v3.0.0' } });
     expect(r.status).toBe(422);

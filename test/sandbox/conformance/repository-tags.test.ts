@@ -21,6 +21,15 @@ describe('§7 tags: writes', () => {
     expect([r.status, r.json]).toEqual([400, { error: 'tag_name is missing, ref is missing' }]);
   });
 
+  it('POST of a name git refuses as a ref: 400 {"message":"Tag name invalid"}, and no tag is made', async () => {
+    for (const name of ['a..b', 'with space', 'esc\u001b[31m']) {
+      const r = await c.call('/projects/1/repository/tags', { as: 'user', method: 'POST', json: { tag_name: name, ref: 'main' } });
+      expect([name, r.status, r.json]).toEqual([name, 400, { message: 'Tag name invalid' }]);
+    }
+    const listed = await c.call('/projects/1/repository/tags?order_by=name', { as: 'user' });
+    expect(names(listed).filter((n) => /\.\.| |\u001b/.test(n))).toEqual([]);
+  });
+
   it('DELETE answers 204, then 404 Tag Not Found', async () => {
     await c.call('/projects/1/repository/tags', { as: 'user', method: 'POST', json: { tag_name: 'x/2', ref: 'main' } });
     const r = await c.call('/projects/1/repository/tags/x%2F2', { as: 'user', method: 'DELETE' });
