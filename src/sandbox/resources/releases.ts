@@ -14,7 +14,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
-import { createTag } from './tags.js';
+import { createTag, mayCreateTag, PROTECTED_TAG_CREATE } from './tags.js';
 import type { Mounts } from './mounts.js';
 import { addLink, dropLinks, type LinkRec, linkJson, linksOf, mountReleaseLinks } from './release-links.js';
 import { userBasic } from './users.js';
@@ -187,6 +187,8 @@ export function mountReleases({ project }: Mounts): void {
     requireAbility(ctx, p, 'create_release');
     const tag = strParam(ctx, 'tag_name');
     if (!tag) throw E.missing('tag_name');
+    // Releases::CreateService asks this before anything else, for an existing tag too.
+    if (!mayCreateTag(ctx, p, tag)) throw new ApiError(403, { message: PROTECTED_TAG_CREATE });
     const w = ctx.world;
     const store = releases(w);
     if (store.get(p.id, tag)) throw new ApiError(409, { message: 'Release already exists' });

@@ -21,6 +21,13 @@ function isProtectedTag(name: string): boolean {
   return name.startsWith('v');
 }
 
+/** `Gitlab::UserAccess#can_create_tag?`: a protected tag is created by maintainers only (the default rule). */
+export function mayCreateTag(ctx: Ctx, p: ProjectRec, name: string): boolean {
+  return !isProtectedTag(name) || can(ctx.world, ctx.user, p, 'admin_project');
+}
+
+export const PROTECTED_TAG_CREATE = 'You are not allowed to create this tag as it is protected.';
+
 function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
   const w = ctx.world;
   const c = w.repos.findCommit(p.id, t.sha);

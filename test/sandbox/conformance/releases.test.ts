@@ -138,6 +138,28 @@ describe('§6 release writes', () => {
     expect((await c.call('/projects/1/repository/tags/v5.0.0', { as: 'user' })).status).toBe(200);
   });
 
+  it('answers a developer releasing a protected tag 403 {"message":"You are not allowed to create this tag as it is protected."}', async () => {
+    // olivia.garcia is a developer of project 1; v* tags are protected there, x* are not.
+    const sudo = { Sudo: 'olivia.garcia' };
+    const made = await c.call('/projects/1/releases', {
+      as: 'admin',
+      method: 'POST',
+      headers: sudo,
+      json: { tag_name: 'v8.0.0', ref: 'main' },
+    });
+    expect([made.status, made.json]).toEqual([403, { message: 'You are not allowed to create this tag as it is protected.' }]);
+    expect((await c.call('/projects/1/repository/tags/v8.0.0', { as: 'admin' })).status).toBe(404);
+    const existing = await c.call('/projects/1/releases', { as: 'admin', method: 'POST', headers: sudo, json: { tag_name: 'v1.0.0' } });
+    expect([existing.status, existing.json]).toEqual([403, { message: 'You are not allowed to create this tag as it is protected.' }]);
+    const open = await c.call('/projects/1/releases', {
+      as: 'admin',
+      method: 'POST',
+      headers: sudo,
+      json: { tag_name: 'x8.0.0', ref: 'main' },
+    });
+    expect(open.status).toBe(201);
+  });
+
   it('accepts the job token on release writes of its own project', async () => {
     const r = await c.call('/projects/2/releases', {
       method: 'POST',
