@@ -58,8 +58,8 @@ function compareVersions(a: string, b: string): number {
 }
 
 /**
- * `Tags::CreateService`: the name must be a valid ref, new, and its target must resolve; its
- * failures answer 400 with the service's text.
+ * `Tags::CreateService`: the name must be a valid ref, new, its target must resolve, and a
+ * protected name takes a maintainer; its failures answer 400 with the service's text.
  */
 export function createTag(ctx: Ctx, p: ProjectRec, name: string, ref: string, message: string | undefined): TagRec {
   const repos = ctx.world.repos;
@@ -67,6 +67,8 @@ export function createTag(ctx: Ctx, p: ProjectRec, name: string, ref: string, me
   if (repos.tags(p.id).some((t) => t.name === name)) throw E.badRequest(`Tag ${name} already exists`);
   const sha = repos.resolveRef(p.id, ref);
   if (!sha) throw E.badRequest(`Target ${ref} is invalid`);
+  // The push is refused by the repository's pre-receive check, whose message the service passes on.
+  if (!mayCreateTag(ctx, p, name)) throw E.badRequest(PROTECTED_TAG_CREATE);
   const tag: TagRec = { name, sha, message: message || null };
   repos.addTag(p.id, tag);
   return tag;

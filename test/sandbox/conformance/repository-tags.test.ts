@@ -38,6 +38,26 @@ describe('§7 tags: writes', () => {
     expect([again.status, again.json]).toEqual([404, { message: '404 Tag Not Found' }]);
   });
 
+  it('POST of a protected tag by a developer: 400 {"message":"You are not allowed to create this tag as it is protected."}', async () => {
+    // olivia.garcia is a developer of project 1; v* tags are protected, x* are not.
+    const sudo = { Sudo: 'olivia.garcia' };
+    const r = await c.call('/projects/1/repository/tags', {
+      as: 'admin',
+      method: 'POST',
+      headers: sudo,
+      json: { tag_name: 'v7.7.7', ref: 'main' },
+    });
+    expect([r.status, r.json]).toEqual([400, { message: 'You are not allowed to create this tag as it is protected.' }]);
+    expect((await c.call('/projects/1/repository/tags/v7.7.7', { as: 'admin' })).status).toBe(404);
+    const open = await c.call('/projects/1/repository/tags', {
+      as: 'admin',
+      method: 'POST',
+      headers: sudo,
+      json: { tag_name: 'x7.7.7', ref: 'main' },
+    });
+    expect([open.status, open.json.name]).toEqual([201, 'x7.7.7']);
+  });
+
   it('DELETE of a protected tag by a developer: 400 {"message":"You don\'t have access to delete the tag"}', async () => {
     // olivia.garcia is a developer of project 1; v* tags are protected.
     const r = await c.call('/projects/1/repository/tags/v1.1.0', { as: 'admin', method: 'DELETE', headers: { Sudo: 'olivia.garcia' } });
