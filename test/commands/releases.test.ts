@@ -110,7 +110,38 @@ describe('releases create, get, update, delete', () => {
     const update = await suite.run(['releases', 'update', '2', 'v4.0.0', '--notes', 'edited'], job);
     expect(update.exitCode).toBe(0);
     const other = await suite.run(['releases', 'update', '1', 'v1.0.0', '--notes', 'x'], job);
-    expect(other.exitCode).toBe(4);
+    expect([other.exitCode, other.stderr]).toEqual([
+      4,
+      expect.stringMatching(
+        /^svc: PUT \/projects\/1\/releases\/v1\.0\.0 failed: 403 Forbidden - Authentication by CI\/CD job token not allowed from \S+ to \S+\. \(the target project's CI\/CD job token allowlist does not include the job's project\)\n$/,
+      ),
+    ]);
+  });
+
+  it('names the role a refused write takes: developer to publish, maintainer for a protected tag or a delete', async () => {
+    // On project 1 sybil.lopez is a reporter and olivia.garcia a developer; v* tags are protected.
+    const reporter = await suite.run(['--sudo', 'sybil.lopez', 'releases', 'create', '1', '--tag', 'x1.0.0', '--ref', 'main']);
+    expect([reporter.exitCode, reporter.stdout, reporter.stderr]).toEqual([
+      4,
+      '',
+      'svc: POST /projects/1/releases failed: 403 Forbidden (this needs the developer role or administrator access)\n',
+    ]);
+    const update = await suite.run(['--sudo', 'sybil.lopez', 'releases', 'update', '1', 'v1.0.0', '--name', 'x']);
+    expect([update.exitCode, update.stderr]).toEqual([
+      4,
+      'svc: PUT /projects/1/releases/v1.0.0 failed: 403 Forbidden (this needs the developer role or administrator access)\n',
+    ]);
+    const protectedTag = await suite.run(['--sudo', 'olivia.garcia', 'releases', 'create', '1', '--tag', 'v6.0.0', '--ref', 'main']);
+    expect([protectedTag.exitCode, protectedTag.stderr]).toEqual([
+      4,
+      'svc: POST /projects/1/releases failed: 403 Forbidden: You are not allowed to create this tag as it is protected. (this needs the maintainer role or administrator access)\n',
+    ]);
+    const deleted = await suite.run(['--sudo', 'olivia.garcia', 'releases', 'delete', '1', 'v1.0.0']);
+    expect([deleted.exitCode, deleted.stdout, deleted.stderr]).toEqual([
+      4,
+      '',
+      'svc: DELETE /projects/1/releases/v1.0.0 failed: 403 Forbidden (this needs the maintainer role or administrator access)\n',
+    ]);
   });
 
   it('refuses bad input before any request (exit 2)', async () => {

@@ -4,7 +4,15 @@ import { defineCommand } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import { requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
-import { NOTES_OPTIONS, type NotesFlags, PROJECT_ARG, RELEASE_FIELDS, releaseNotes, releaseNotesHelp } from './shared/options.js';
+import {
+  asReleaseWriter,
+  NOTES_OPTIONS,
+  type NotesFlags,
+  PROJECT_ARG,
+  RELEASE_FIELDS,
+  releaseNotes,
+  releaseNotesHelp,
+} from './shared/options.js';
 
 interface CreateOptions extends NotesFlags {
   tag: string;
@@ -40,14 +48,16 @@ export const CREATE = defineCommand<CreateOptions>({
     });
     const description = await releaseNotes(ctx, opts);
     const http = await ctx.http({ requireToken: true });
-    const release = await createRelease(http, project as string, {
-      tag_name: opts.tag,
-      ref: opts.ref,
-      name: opts.name,
-      description,
-      milestones: opts.milestone,
-      assets: links.length ? { links } : undefined,
-    });
+    const release = await asReleaseWriter('developer', () =>
+      createRelease(http, project as string, {
+        tag_name: opts.tag,
+        ref: opts.ref,
+        name: opts.name,
+        description,
+        milestones: opts.milestone,
+        assets: links.length ? { links } : undefined,
+      }),
+    );
     ctx.info(`created release ${release.tag_name}${release._links?.self ? `: ${release._links.self}` : ''}`);
     await ctx.printRecord(release, RELEASE_FIELDS);
   },
