@@ -123,6 +123,31 @@ describe('jobs artifacts --path', () => {
     ]);
   });
 
+  it('refuses a --path that names a directory or leaves the archive, before any request (exit 2)', async () => {
+    const cases: Array<[string, string]> = [
+      ['build/', 'svc: --path build/: names a directory; give one file inside the archive, e.g. build/report.txt\n'],
+      [
+        '../etc/passwd',
+        "svc: --path ../etc/passwd: give the file's path inside the archive without empty, '.' or '..' parts, e.g. build/report.txt\n",
+      ],
+      [
+        'build//report.txt',
+        "svc: --path build//report.txt: give the file's path inside the archive without empty, '.' or '..' parts, e.g. build/report.txt\n",
+      ],
+      [
+        './build/report.txt',
+        "svc: --path ./build/report.txt: give the file's path inside the archive without empty, '.' or '..' parts, e.g. build/report.txt\n",
+      ],
+    ];
+    const dir = tempDir();
+    for (const [path, message] of cases) {
+      const result = await suite.run(['jobs', 'artifacts', '2', '7', '--path', path], { cwd: dir });
+      expect([path, result.exitCode, result.stdout, result.stderr]).toEqual([path, 2, '', message]);
+    }
+    expect(suite.requests()).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('explains a file that is not in the archive (exit 5) and leaves nothing behind', async () => {
     const dir = tempDir();
     const result = await suite.run(['jobs', 'artifacts', '2', '7', '--path', 'build/no such.txt'], { cwd: dir });

@@ -11,7 +11,7 @@ import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { ApiResponse, HttpClient } from '../../http/client.js';
 import { defineCommand } from '../../cli/spec.js';
-import { idDigits, PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
+import { idDigits, PROJECT_ARGUMENT, projectRef, requiredText, requiredTextParser } from '../shared/args.js';
 import { describeFsError } from '../shared/local-file.js';
 import { byteProgress, formatBytes } from '../shared/progress.js';
 
@@ -43,7 +43,7 @@ export const ARTIFACTS = defineCommand<ArtifactsOptions>({
     {
       flags: '--path <file>',
       help: 'download only this file from inside the archive (e.g. build/report.txt)',
-      parse: requiredTextParser('--path'),
+      parse: archiveFile,
     },
     {
       flags: '--out <file>',
@@ -58,6 +58,22 @@ export const ARTIFACTS = defineCommand<ArtifactsOptions>({
   ],
   run: (ctx, [project, jobId], opts) => run(ctx, artifactSource(project as string, jobId as string | undefined, opts), opts),
 });
+
+/** A file inside the archive, as its list names it: not a directory, and no empty, `.` or `..` name on the way. */
+function archiveFile(value: string): string {
+  const path = requiredText('--path', value);
+  if (path.endsWith('/'))
+    throw new UsageError(`--path ${path}: names a directory; give one file inside the archive, e.g. build/report.txt`);
+  if (
+    path
+      .replace(/^\/+/, '')
+      .split('/')
+      .some((name) => name === '' || name === '.' || name === '..')
+  ) {
+    throw new UsageError(`--path ${path}: give the file's path inside the archive without empty, '.' or '..' parts, e.g. build/report.txt`);
+  }
+  return path;
+}
 
 /** Which artifacts are asked for: a job by id, or the latest successful job of a name on a ref; the archive or one file. */
 interface ArtifactSource {
