@@ -154,8 +154,14 @@ describe('jobs artifacts --path', () => {
     expect([result.exitCode, result.stdout, result.stderr]).toEqual([
       5,
       '',
-      'svc: GET /projects/2/jobs/7/artifacts/build/no%20such.txt failed: 404 Not Found (job 7 has no artifacts, or they expired, or no file build/no such.txt in them)\n',
+      'svc: GET /projects/2/jobs/7/artifacts/build/no%20such.txt failed: 404 Not Found (job 7 has artifacts, but no file build/no such.txt in them)\n',
     ]);
     expect(readdirSync(dir)).toEqual([]);
+    // Job 8 (test) kept no artifacts: asked for a file, that is what is said.
+    const none = await suite.run(['jobs', 'artifacts', '2', '8', '--path', 'build/report.txt'], { cwd: dir });
+    expect([none.exitCode, none.stderr]).toEqual([
+      5,
+      'svc: GET /projects/2/jobs/8/artifacts/build/report.txt failed: 404 Not Found (job 8 has no artifacts, or they expired)\n',
+    ]);
   });
 });

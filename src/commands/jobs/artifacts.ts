@@ -96,7 +96,7 @@ function artifactSource(project: string, jobId: string | undefined, opts: Artifa
       explain: async (http) =>
         http.tokenType === 'job'
           ? `job ${jobId} has no artifacts${inFile}, or there is no such job`
-          : whyNoArtifacts(http, project, jobId, inFile),
+          : whyNoArtifacts(http, project, jobId, file),
       record: { job_id: Number.isSafeInteger(Number(jobId)) ? Number(jobId) : jobId, ...(file === undefined ? {} : { path: file }) },
     };
   }
@@ -149,11 +149,15 @@ async function explainNotFound<T>(http: HttpClient, source: ArtifactSource, call
   }
 }
 
-/** Asking for the job itself tells a job without artifacts from one that does not exist (a job token may not ask). */
-async function whyNoArtifacts(http: HttpClient, project: string, jobId: string, inFile: string): Promise<string> {
+/**
+ * Asking for the job itself tells a job that does not exist, one without artifacts, and a file
+ * missing from artifacts that exist (`artifacts_file` is there only then); a job token may not ask.
+ */
+async function whyNoArtifacts(http: HttpClient, project: string, jobId: string, file: string | undefined): Promise<string> {
   try {
-    await getJob(http, project, jobId);
-    return `job ${jobId} has no artifacts, or they expired${inFile}`;
+    const job = await getJob(http, project, jobId);
+    if (file !== undefined && job.artifacts_file) return `job ${jobId} has artifacts, but no file ${file} in them`;
+    return `job ${jobId} has no artifacts, or they expired`;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return `no job ${jobId} in this project`;
     throw error;
