@@ -78,6 +78,32 @@ describe('releases create, get, update, delete', () => {
     expect(missing.stderr).toBe('svc: GET /projects/1/releases/v0.0.1 failed: 404 Not Found\n');
   });
 
+  it('lists by release date, or by creation with --order-by created_at, in the --sort direction asked', async () => {
+    // v3.0.0 was made by the first test with today's date; the seeded v1.0.0 and v1.1.0 were released years before.
+    const byDate = await suite.run(['releases', 'list', '1', '--fields', 'tag_name', '-o', 'tsv']);
+    expect(byDate.stdout).toBe('tag_name\nv3.0.0\nv1.1.0\nv1.0.0\n');
+    const created = await suite.run([
+      'releases',
+      'list',
+      '1',
+      '--order-by',
+      'created_at',
+      '--sort',
+      'asc',
+      '--fields',
+      'tag_name',
+      '-o',
+      'tsv',
+    ]);
+    expect([created.exitCode, created.stdout]).toEqual([0, 'tag_name\nv1.0.0\nv1.1.0\nv3.0.0\n']);
+    expect(onlyRequest(suite, 'GET', /releases/).rawQuery).toBe('order_by=created_at&sort=asc&per_page=100');
+    const bad = await suite.run(['releases', 'list', '1', '--order-by', 'name']);
+    expect([bad.exitCode, bad.stderr]).toEqual([
+      2,
+      "svc: error: option '--order-by <field>' argument 'name' is invalid. Allowed choices are released_at, created_at.\n",
+    ]);
+  });
+
   it('updates the title and clears the milestones', async () => {
     const r = await suite.run(['releases', 'update', '1', 'v3.0.0', '--name', 'Three again', '--clear-milestones', '-o', 'json']);
     expect(r.exitCode).toBe(0);
