@@ -177,6 +177,14 @@ describe('releases create, get, update, delete', () => {
       [['releases', 'create', '1', '--tag', 'v', '--link', 'nourl'], "svc: --link 'nourl': expected KEY=URL\n"],
       [['releases', 'create', '1', '--tag', 'v', '--link', 'a='], "svc: --link 'a=': the URL is empty\n"],
       [
+        ['releases', 'create', '1', '--tag', 'v', '--link', 'bin=dist/app'],
+        "svc: --link 'bin=dist/app': give an absolute http, https or ftp URL (the only schemes the service takes for links)\n",
+      ],
+      [
+        ['releases', 'create', '1', '--tag', 'v', '--link', 'x=javascript:alert(1)'],
+        "svc: --link 'x=javascript:alert(1)': give an absolute http, https or ftp URL (the only schemes the service takes for links)\n",
+      ],
+      [
         ['releases', 'create', '1', '--tag', 'v', '--notes', 'a', '--notes-file', notesFile],
         'svc: give either --notes or --notes-file, not both\n',
       ],

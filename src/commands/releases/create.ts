@@ -14,6 +14,8 @@ import {
   releaseNotesHelp,
 } from './shared/options.js';
 
+const LINK_SCHEMES = new Set(['http:', 'https:', 'ftp:']);
+
 interface CreateOptions extends NotesFlags {
   tag: string;
   ref?: string;
@@ -44,6 +46,9 @@ export const CREATE = defineCommand<CreateOptions>({
     const links = (opts.link ?? []).map((text): ReleaseLinkInput => {
       const [name, url] = parseAssignment('--link', text, 'URL');
       if (!url) throw new UsageError(`--link '${text}': the URL is empty`);
+      if (!LINK_SCHEMES.has(URL.parse(url)?.protocol ?? '')) {
+        throw new UsageError(`--link '${text}': give an absolute http, https or ftp URL (the only schemes the service takes for links)`);
+      }
       return { name, url };
     });
     const description = await releaseNotes(ctx, opts);
