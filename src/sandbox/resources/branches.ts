@@ -10,6 +10,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { isProtectedBranch } from '../store/repository.js';
 import { commitJson } from './commits.js';
+import { startBranchFiles } from './files.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -120,6 +121,7 @@ export function mountBranches({ project }: Mounts): void {
     const sha = repos.resolveRef(p.id, ref!);
     if (!sha) throw E.badRequest(`Invalid reference name: ${ref}`);
     repos.addBranch(p.id, name!, sha);
+    startBranchFiles(ctx.world, p.id, name!, repos.hasBranch(p.id, ref!) ? ref : undefined);
     sendJson(ctx, 201, branchJson(ctx, p, name!));
   });
   project.delete('/repository/branches/:branch', { auth: 'user' }, (ctx, p) => {
