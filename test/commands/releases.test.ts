@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../support/harness.js';
+import { BIN, tempDir } from '../support/harness.js';
+import { spawnPty } from '../support/pty.js';
 import { onlyRequest, useSandbox } from './support.js';
 
 const suite = useSandbox({ projects: 4 });
@@ -111,6 +112,25 @@ describe('releases create, get, update, delete', () => {
     expect(onlyRequest(suite, 'PUT', /releases\/v3\.0\.0$/).bodyJson).toEqual({ name: 'Three again', milestones: [] });
     expect(JSON.parse(r.stdout).name).toBe('Three again');
     expect('milestones' in JSON.parse(r.stdout)).toBe(false);
+  });
+
+  it('reads the notes from stdin with --notes-file -, as a CI job pipes a changelog', async () => {
+    const notes = '## v3.0.0\n\n- from a pipe, kept byte for byte\n';
+    const r = await suite.run(['releases', 'update', '1', 'v3.0.0', '--notes-file', '-', '--fields', 'description', '-o', 'json'], {
+      input: notes,
+    });
+    expect([r.exitCode, r.stderr]).toEqual([0, 'updated release v3.0.0\n']);
+    expect(JSON.parse(r.stdout)).toEqual({ description: notes });
+    expect(onlyRequest(suite, 'PUT', /releases\/v3\.0\.0$/).bodyJson).toEqual({ description: notes });
+  });
+
+  it('refuses --notes-file - when stdin is a terminal, rather than wait for typing (exit 2)', async () => {
+    const env = { SVC_URL: suite.sandbox.url, SVC_TOKEN: suite.sandbox.tokens.admin, PATH: process.env.PATH ?? '/usr/bin:/bin' };
+    const term = spawnPty(['node', BIN, 'releases', 'update', '1', 'v3.0.0', '--notes-file', '-'], { env });
+    const end = await term.exit();
+    expect([end.exitCode, end.output]).toEqual([2, 'svc: --notes-file -: stdin is a terminal; pipe the notes in, or give a file\r\n']);
+    const kept = await suite.run(['releases', 'get', '1', 'v3.0.0', '--fields', 'description', '-o', 'json']);
+    expect(JSON.parse(kept.stdout)).toEqual({ description: '## v3.0.0\n\n- from a pipe, kept byte for byte\n' });
   });
 
   it('deletes a release, prints it as it was, and keeps the tag', async () => {

@@ -38,13 +38,17 @@ export interface NotesFlags {
 export const NOTES_OPTIONS: OptionSpec[] = [
   { flags: '--name <name>', help: 'release title (service default: the tag name)' },
   { flags: '--notes <text>', help: 'release notes (Markdown)' },
-  { flags: '--notes-file <path>', help: 'read the release notes from a file' },
+  { flags: '--notes-file <path>', help: 'read the release notes from a file; - reads them from stdin' },
   { flags: '--milestone <title>', help: 'milestone to associate, by title (repeatable)', parse: collect },
 ];
 
-/** The notes from --notes or --notes-file, or undefined when neither is given. */
+/** The notes from --notes or --notes-file (a file, or stdin for -), or undefined when neither is given. */
 export async function releaseNotes(ctx: Context, flags: NotesFlags): Promise<string | undefined> {
   if (flags.notes !== undefined && flags.notesFile !== undefined) throw new UsageError('give either --notes or --notes-file, not both');
+  if (flags.notesFile === '-') {
+    if (ctx.io.isTTY.stdin) throw new UsageError('--notes-file -: stdin is a terminal; pipe the notes in, or give a file');
+    return (await ctx.readStdin()).toString('utf8');
+  }
   if (flags.notesFile !== undefined) return await readTextFile('--notes-file', flags.notesFile, ctx.signal);
   return flags.notes;
 }
