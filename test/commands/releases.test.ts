@@ -190,6 +190,17 @@ describe('releases create, get, update, delete', () => {
     ]);
   });
 
+  it("says in each verb's help what --name does there", async () => {
+    const create = await suite.run(['releases', 'create', '--help']);
+    const update = await suite.run(['releases', 'update', '--help']);
+    expect(create.stdout.split('\n').filter((line) => line.startsWith('  --name'))).toEqual([
+      '  --name <name>        release title (default: the tag name)',
+    ]);
+    expect(update.stdout.split('\n').filter((line) => line.startsWith('  --name'))).toEqual([
+      '  --name <name>        the new release title',
+    ]);
+  });
+
   it('refuses bad input before any request (exit 2)', async () => {
     const cases: Array<[string[], string]> = [
       [['releases', 'get', '1'], 'svc: give either a tag or --latest\n'],

@@ -6,7 +6,7 @@ import { requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
 import {
   asReleaseWriter,
-  NOTES_OPTIONS,
+  notesOptions,
   type NotesFlags,
   PROJECT_ARG,
   RELEASE_FIELDS,
@@ -34,7 +34,7 @@ export const CREATE = defineCommand<CreateOptions>({
       help: 'branch or commit to create the tag from, when the tag does not exist',
       parse: requiredTextParser('--ref'),
     },
-    ...NOTES_OPTIONS,
+    ...notesOptions('release title (default: the tag name)'),
     { flags: '--link <name=url>', help: 'asset link shown with the release (repeatable)', parse: collect },
   ],
   notes: releaseNotesHelp('Exit 6 when the release exists already, or when the tag is missing and no --ref is given.'),

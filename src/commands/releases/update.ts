@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import {
   asReleaseWriter,
-  NOTES_OPTIONS,
+  notesOptions,
   type NotesFlags,
   PROJECT_ARG,
   RELEASE_FIELDS,
@@ -21,7 +21,10 @@ export const UPDATE = defineCommand<UpdateOptions>({
   name: 'update',
   description: "Change a release's title, notes or milestones",
   args: [PROJECT_ARG, TAG_ARG],
-  options: [...NOTES_OPTIONS, { flags: '--clear-milestones', help: 'remove every milestone from the release', conflicts: ['milestone'] }],
+  options: [
+    ...notesOptions('the new release title'),
+    { flags: '--clear-milestones', help: 'remove every milestone from the release', conflicts: ['milestone'] },
+  ],
   notes: releaseNotesHelp(),
   examples: ['svc releases update acme/platform/api v1.2.0 --notes-file CHANGELOG.md', 'svc releases update 42 v1.2.0 --clear-milestones'],
   async run(ctx, [project, tag], opts) {

@@ -35,8 +35,9 @@ export interface NotesFlags {
   milestone?: string[];
 }
 
-export const NOTES_OPTIONS: OptionSpec[] = [
-  { flags: '--name <name>', help: 'release title (service default: the tag name)' },
+/** The options a release is described with; `name` says what --name does for this verb. */
+export const notesOptions = (name: string): OptionSpec[] => [
+  { flags: '--name <name>', help: name },
   { flags: '--notes <text>', help: 'release notes (Markdown)' },
   { flags: '--notes-file <path>', help: 'read the release notes from a file; - reads them from stdin' },
   { flags: '--milestone <title>', help: 'milestone to associate, by title (repeatable)', parse: collect },
