@@ -94,6 +94,13 @@ describe('jobs artifacts --path', () => {
     expect(bytes.equals(unzipped(Buffer.from(await job7.arrayBuffer()), 'build/output.bin'))).toBe(true);
   });
 
+  it('says in its help that a CI job token will do', async () => {
+    const help = await suite.run(['jobs', 'artifacts', '--help']);
+    expect(help.stdout.split('\n').filter((line) => line.includes('CI_JOB_TOKEN') && !line.includes('$'))).toEqual([
+      'A CI job token (CI_JOB_TOKEN) is accepted, by job id and by ref alike.',
+    ]);
+  });
+
   it('saves a file by ref and job name under its own name, with a CI job token', async () => {
     const archive = await refArchive(2, 'main', 'build');
     const dir = tempDir();

@@ -51,6 +51,7 @@ export const ARTIFACTS = defineCommand<ArtifactsOptions>({
     },
     { flags: '--force', help: 'replace the file if it exists' },
   ],
+  notes: 'A CI job token (CI_JOB_TOKEN) is accepted, by job id and by ref alike.',
   examples: [
     'svc jobs artifacts acme/platform/api 1234 --out build.zip',
     'svc jobs artifacts acme/platform/api --ref main --job build --path build/report.txt --out -',
