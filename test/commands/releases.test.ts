@@ -105,6 +105,22 @@ describe('releases create, get, update, delete', () => {
     ]);
   });
 
+  it('--latest on a project without any release: exit 5, saying so', async () => {
+    const made = await suite.run(['projects', 'create', '--name', 'no-releases', '--fields', 'id', '-o', 'tsv']);
+    const id = made.stdout.split('\n')[1]!;
+    const r = await suite.run(['releases', 'get', id, '--latest']);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+      5,
+      '',
+      `svc: GET /projects/${id}/releases/permalink/latest failed: 404 Not Found (project ${id} has no release)\n`,
+    ]);
+    const unknown = await suite.run(['releases', 'get', '999', '--latest']);
+    expect([unknown.exitCode, unknown.stderr]).toEqual([
+      5,
+      'svc: GET /projects/999/releases/permalink/latest failed: 404 Project Not Found\n',
+    ]);
+  });
+
   it('updates the title and clears the milestones', async () => {
     const r = await suite.run(['releases', 'update', '1', 'v3.0.0', '--name', 'Three again', '--clear-milestones', '-o', 'json']);
     expect(r.exitCode).toBe(0);
