@@ -44,6 +44,18 @@ describe('commits list', () => {
     );
   });
 
+  it('says more exist only when they do: --limit asks for one record more than it shows', async () => {
+    const exact = await suite.run(['commits', 'list', '1', '--limit', '12', '--fields', 'title', '-o', 'tsv']);
+    expect([exact.exitCode, exact.stdout, exact.stderr]).toEqual([0, `title\n${MAIN.join('\n')}\n`, '']);
+    expect(onlyRequest(suite, 'GET', /commits/).rawQuery).toBe('per_page=13');
+    const fewer = await suite.run(['commits', 'list', '1', '--limit', '11', '--fields', 'title', '-o', 'tsv']);
+    expect([fewer.stdout, fewer.stderr]).toEqual([
+      `title\n${MAIN.slice(0, 11).join('\n')}\n`,
+      'showing the first 11 records; more exist (use --all or --limit N)\n',
+    ]);
+    expect(onlyRequest(suite, 'GET', /commits/).rawQuery).toBe('per_page=12');
+  });
+
   it('walks the uncounted list with --all until a page comes back short', async () => {
     const result = await suite.run(['commits', 'list', '1', '--all', '--per-page', '5', '--with-stats', '-o', 'ndjson']);
     expect(result.exitCode).toBe(0);

@@ -94,6 +94,13 @@ describe('jobs artifacts --path', () => {
     expect(bytes.equals(unzipped(Buffer.from(await job7.arrayBuffer()), 'build/output.bin'))).toBe(true);
   });
 
+  it('says in its help that a CI job token will do', async () => {
+    const help = await suite.run(['jobs', 'artifacts', '--help']);
+    expect(help.stdout.split('\n').filter((line) => line.includes('CI_JOB_TOKEN') && !line.includes('$'))).toEqual([
+      'A CI job token (CI_JOB_TOKEN) is accepted, by job id and by ref alike.',
+    ]);
+  });
+
   it('saves a file by ref and job name under its own name, with a CI job token', async () => {
     const archive = await refArchive(2, 'main', 'build');
     const dir = tempDir();
@@ -123,14 +130,45 @@ describe('jobs artifacts --path', () => {
     ]);
   });
 
+  it('refuses a --path that names a directory or leaves the archive, before any request (exit 2)', async () => {
+    const cases: Array<[string, string]> = [
+      ['build/', 'svc: --path build/: names a directory; give one file inside the archive, e.g. build/report.txt\n'],
+      [
+        '../etc/passwd',
+        "svc: --path ../etc/passwd: give the file's path inside the archive without empty, '.' or '..' parts, e.g. build/report.txt\n",
+      ],
+      [
+        'build//report.txt',
+        "svc: --path build//report.txt: give the file's path inside the archive without empty, '.' or '..' parts, e.g. build/report.txt\n",
+      ],
+      [
+        './build/report.txt',
+        "svc: --path ./build/report.txt: give the file's path inside the archive without empty, '.' or '..' parts, e.g. build/report.txt\n",
+      ],
+    ];
+    const dir = tempDir();
+    for (const [path, message] of cases) {
+      const result = await suite.run(['jobs', 'artifacts', '2', '7', '--path', path], { cwd: dir });
+      expect([path, result.exitCode, result.stdout, result.stderr]).toEqual([path, 2, '', message]);
+    }
+    expect(suite.requests()).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('explains a file that is not in the archive (exit 5) and leaves nothing behind', async () => {
     const dir = tempDir();
     const result = await suite.run(['jobs', 'artifacts', '2', '7', '--path', 'build/no such.txt'], { cwd: dir });
     expect([result.exitCode, result.stdout, result.stderr]).toEqual([
       5,
       '',
-      'svc: GET /projects/2/jobs/7/artifacts/build/no%20such.txt failed: 404 Not Found (job 7 has no artifacts, or they expired, or no file build/no such.txt in them)\n',
+      'svc: GET /projects/2/jobs/7/artifacts/build/no%20such.txt failed: 404 Not Found (job 7 has artifacts, but no file build/no such.txt in them)\n',
     ]);
     expect(readdirSync(dir)).toEqual([]);
+    // Job 8 (test) kept no artifacts: asked for a file, that is what is said.
+    const none = await suite.run(['jobs', 'artifacts', '2', '8', '--path', 'build/report.txt'], { cwd: dir });
+    expect([none.exitCode, none.stderr]).toEqual([
+      5,
+      'svc: GET /projects/2/jobs/8/artifacts/build/report.txt failed: 404 Not Found (job 8 has no artifacts, or they expired)\n',
+    ]);
   });
 });

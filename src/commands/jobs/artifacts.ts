@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { ApiResponse, HttpClient } from '../../http/client.js';
 import { defineCommand } from '../../cli/spec.js';
-import { idDigits, PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
+import { idDigits, PROJECT_ARGUMENT, projectRef, requiredText, requiredTextParser } from '../shared/args.js';
 import { checkTarget, contentLength, PartialFile, transfer } from '../shared/download.js';
 import { formatBytes } from '../shared/progress.js';
 
@@ -39,7 +39,7 @@ export const ARTIFACTS = defineCommand<ArtifactsOptions>({
     {
       flags: '--path <file>',
       help: 'download only this file from inside the archive (e.g. build/report.txt)',
-      parse: requiredTextParser('--path'),
+      parse: archiveFile,
     },
     {
       flags: '--out <file>',
@@ -47,6 +47,7 @@ export const ARTIFACTS = defineCommand<ArtifactsOptions>({
     },
     { flags: '--force', help: 'replace the file if it exists' },
   ],
+  notes: 'A CI job token (CI_JOB_TOKEN) is accepted, by job id and by ref alike.',
   examples: [
     'svc jobs artifacts acme/platform/api 1234 --out build.zip',
     'svc jobs artifacts acme/platform/api --ref main --job build --path build/report.txt --out -',
@@ -54,6 +55,22 @@ export const ARTIFACTS = defineCommand<ArtifactsOptions>({
   ],
   run: (ctx, [project, jobId], opts) => run(ctx, artifactSource(project as string, jobId as string | undefined, opts), opts),
 });
+
+/** A file inside the archive, as its list names it: not a directory, and no empty, `.` or `..` name on the way. */
+function archiveFile(value: string): string {
+  const path = requiredText('--path', value);
+  if (path.endsWith('/'))
+    throw new UsageError(`--path ${path}: names a directory; give one file inside the archive, e.g. build/report.txt`);
+  if (
+    path
+      .replace(/^\/+/, '')
+      .split('/')
+      .some((name) => name === '' || name === '.' || name === '..')
+  ) {
+    throw new UsageError(`--path ${path}: give the file's path inside the archive without empty, '.' or '..' parts, e.g. build/report.txt`);
+  }
+  return path;
+}
 
 /** Which artifacts are asked for: a job by id, or the latest successful job of a name on a ref; the archive or one file. */
 interface ArtifactSource {
@@ -76,7 +93,7 @@ function artifactSource(project: string, jobId: string | undefined, opts: Artifa
       explain: async (http) =>
         http.tokenType === 'job'
           ? `job ${jobId} has no artifacts${inFile}, or there is no such job`
-          : whyNoArtifacts(http, project, jobId, inFile),
+          : whyNoArtifacts(http, project, jobId, file),
       record: { job_id: Number.isSafeInteger(Number(jobId)) ? Number(jobId) : jobId, ...(file === undefined ? {} : { path: file }) },
     };
   }
@@ -129,11 +146,15 @@ async function explainNotFound<T>(http: HttpClient, source: ArtifactSource, call
   }
 }
 
-/** Asking for the job itself tells a job without artifacts from one that does not exist (a job token may not ask). */
-async function whyNoArtifacts(http: HttpClient, project: string, jobId: string, inFile: string): Promise<string> {
+/**
+ * Asking for the job itself tells a job that does not exist, one without artifacts, and a file
+ * missing from artifacts that exist (`artifacts_file` is there only then); a job token may not ask.
+ */
+async function whyNoArtifacts(http: HttpClient, project: string, jobId: string, file: string | undefined): Promise<string> {
   try {
-    await getJob(http, project, jobId);
-    return `job ${jobId} has no artifacts, or they expired${inFile}`;
+    const job = await getJob(http, project, jobId);
+    if (file !== undefined && job.artifacts_file) return `job ${jobId} has artifacts, but no file ${file} in them`;
+    return `job ${jobId} has no artifacts, or they expired`;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return `no job ${jobId} in this project`;
     throw error;

@@ -4,7 +4,17 @@ import { defineCommand } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import { requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
-import { NOTES_OPTIONS, type NotesFlags, PROJECT_ARG, RELEASE_FIELDS, releaseNotes, releaseNotesHelp } from './shared/options.js';
+import {
+  asReleaseWriter,
+  notesOptions,
+  type NotesFlags,
+  PROJECT_ARG,
+  RELEASE_FIELDS,
+  releaseNotes,
+  releaseNotesHelp,
+} from './shared/options.js';
+
+const LINK_SCHEMES = new Set(['http:', 'https:', 'ftp:']);
 
 interface CreateOptions extends NotesFlags {
   tag: string;
@@ -24,7 +34,7 @@ export const CREATE = defineCommand<CreateOptions>({
       help: 'branch or commit to create the tag from, when the tag does not exist',
       parse: requiredTextParser('--ref'),
     },
-    ...NOTES_OPTIONS,
+    ...notesOptions('release title (default: the tag name)'),
     { flags: '--link <name=url>', help: 'asset link shown with the release (repeatable)', parse: collect },
   ],
   notes: releaseNotesHelp('Exit 6 when the release exists already, or when the tag is missing and no --ref is given.'),
@@ -36,18 +46,23 @@ export const CREATE = defineCommand<CreateOptions>({
     const links = (opts.link ?? []).map((text): ReleaseLinkInput => {
       const [name, url] = parseAssignment('--link', text, 'URL');
       if (!url) throw new UsageError(`--link '${text}': the URL is empty`);
+      if (!LINK_SCHEMES.has(URL.parse(url)?.protocol ?? '')) {
+        throw new UsageError(`--link '${text}': give an absolute http, https or ftp URL (the only schemes the service takes for links)`);
+      }
       return { name, url };
     });
     const description = await releaseNotes(ctx, opts);
     const http = await ctx.http({ requireToken: true });
-    const release = await createRelease(http, project as string, {
-      tag_name: opts.tag,
-      ref: opts.ref,
-      name: opts.name,
-      description,
-      milestones: opts.milestone,
-      assets: links.length ? { links } : undefined,
-    });
+    const release = await asReleaseWriter('developer', () =>
+      createRelease(http, project as string, {
+        tag_name: opts.tag,
+        ref: opts.ref,
+        name: opts.name,
+        description,
+        milestones: opts.milestone,
+        assets: links.length ? { links } : undefined,
+      }),
+    );
     ctx.info(`created release ${release.tag_name}${release._links?.self ? `: ${release._links.self}` : ''}`);
     await ctx.printRecord(release, RELEASE_FIELDS);
   },

@@ -1,6 +1,6 @@
 import { deleteRelease } from '../../api/releases.js';
 import { defineCommand } from '../../cli/spec.js';
-import { PROJECT_ARG, RELEASE_FIELDS, TAG_ARG, releaseNotesHelp } from './shared/options.js';
+import { asReleaseWriter, PROJECT_ARG, RELEASE_FIELDS, releaseNotesHelp, TAG_ARG } from './shared/options.js';
 
 export const DELETE = defineCommand({
   name: 'delete',
@@ -10,7 +10,7 @@ export const DELETE = defineCommand({
   examples: ['svc releases delete acme/platform/api v1.2.0-rc.1'],
   async run(ctx, [project, tag]) {
     const http = await ctx.http({ requireToken: true });
-    const release = await deleteRelease(http, project as string, tag as string);
+    const release = await asReleaseWriter('maintainer', () => deleteRelease(http, project as string, tag as string));
     ctx.info(`deleted release ${release.tag_name} (the tag ${release.tag_name} is kept)`);
     await ctx.printRecord(release, RELEASE_FIELDS);
   },

@@ -10,6 +10,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { isProtectedBranch } from '../store/repository.js';
 import { commitJson } from './commits.js';
+import { startBranchFiles } from './files.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -62,7 +63,7 @@ export function gitalyKeysetPage<T>(ctx: Ctx, list: readonly T[], key: (item: T)
 }
 
 /** A ref name git accepts (`git check-ref-format --branch`): no spaces, `..`, `~^:?*[\`, control characters. */
-function validRefName(name: string): boolean {
+export function validRefName(name: string): boolean {
   if (!name || name === '@' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
   if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|\/\/|@\{|\.lock$|\/\./.test(name)) return false;
   return !name.startsWith('.');
@@ -120,6 +121,7 @@ export function mountBranches({ project }: Mounts): void {
     const sha = repos.resolveRef(p.id, ref!);
     if (!sha) throw E.badRequest(`Invalid reference name: ${ref}`);
     repos.addBranch(p.id, name!, sha);
+    startBranchFiles(ctx.world, p.id, name!, repos.hasBranch(p.id, ref!) ? ref : undefined);
     sendJson(ctx, 201, branchJson(ctx, p, name!));
   });
   project.delete('/repository/branches/:branch', { auth: 'user' }, (ctx, p) => {

@@ -29,6 +29,17 @@ export function branchFiles(w: World, pid: number, branch: string): Map<string, 
   return files;
 }
 
+/**
+ * A branch made through the API starts with the files of the branch it was made from, writes
+ * included; a name used again starts clean, without the writes of the branch deleted before.
+ */
+export function startBranchFiles(w: World, pid: number, branch: string, from: string | undefined): void {
+  const byBranch = written(w).get(pid);
+  const source = from === undefined ? undefined : byBranch?.get(from);
+  if (source) byBranch!.set(branch, new Map(source));
+  else byBranch?.delete(branch);
+}
+
 function write(w: World, pid: number, branch: string, path: string, content: Buffer | null): void {
   const byProject = written(w);
   let byBranch = byProject.get(pid);

@@ -18,7 +18,7 @@ import type { Mounts } from './mounts.js';
 import { pipelineStore } from './pipeline-store.js';
 
 /** The router matches whole segments, so the `*artifact_path` splat is mounted once per depth up to this. */
-const MAX_ARTIFACT_DEPTH = 8;
+const MAX_ARTIFACT_DEPTH = 32;
 
 /** The files of a stored (uncompressed) zip, by name, read from its local headers. */
 export function zipEntries(zip: Buffer): Map<string, Buffer> {

@@ -14,6 +14,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
+import { createTag, mayCreateTag, PROTECTED_TAG_CREATE } from './tags.js';
 import type { Mounts } from './mounts.js';
 import { addLink, dropLinks, type LinkRec, linkJson, linksOf, mountReleaseLinks } from './release-links.js';
 import { userBasic } from './users.js';
@@ -186,6 +187,8 @@ export function mountReleases({ project }: Mounts): void {
     requireAbility(ctx, p, 'create_release');
     const tag = strParam(ctx, 'tag_name');
     if (!tag) throw E.missing('tag_name');
+    // Releases::CreateService asks this before anything else, for an existing tag too.
+    if (!mayCreateTag(ctx, p, tag)) throw new ApiError(403, { message: PROTECTED_TAG_CREATE });
     const w = ctx.world;
     const store = releases(w);
     if (store.get(p.id, tag)) throw new ApiError(409, { message: 'Release already exists' });
@@ -196,12 +199,9 @@ export function mountReleases({ project }: Mounts): void {
     if (!sha) {
       const ref = strParam(ctx, 'ref');
       if (!ref) throw new ApiError(422, { message: 'Ref is not specified' });
-      const target = w.repos.resolveRef(p.id, ref);
-      if (!target) throw E.badRequest(`Target ${ref} is invalid`);
       // Creating the tag writes to the repository.
       requireWritable(p);
-      sha = target;
-      w.repos.addTag(p.id, { name: tag, sha, message: strParam(ctx, 'tag_message') || null });
+      sha = createTag(ctx, p, tag, ref, strParam(ctx, 'tag_message')).sha;
     }
     const rec: Release = {
       tagName: tag,

@@ -10,7 +10,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import type { TagRec } from '../store/repository.js';
 import { iso } from '../util.js';
-import { gitalyKeysetPage, refSearch } from './branches.js';
+import { gitalyKeysetPage, refSearch, validRefName } from './branches.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
@@ -20,6 +20,13 @@ import { releaseOf } from './releases.js';
 function isProtectedTag(name: string): boolean {
   return name.startsWith('v');
 }
+
+/** `Gitlab::UserAccess#can_create_tag?`: a protected tag is created by maintainers only (the default rule). */
+export function mayCreateTag(ctx: Ctx, p: ProjectRec, name: string): boolean {
+  return !isProtectedTag(name) || can(ctx.world, ctx.user, p, 'admin_project');
+}
+
+export const PROTECTED_TAG_CREATE = 'You are not allowed to create this tag as it is protected.';
 
 function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
   const w = ctx.world;
@@ -48,6 +55,23 @@ function compareVersions(a: string, b: string): number {
     if (nx !== 0) return nx;
   }
   return 0;
+}
+
+/**
+ * `Tags::CreateService`: the name must be a valid ref, new, its target must resolve, and a
+ * protected name takes a maintainer; its failures answer 400 with the service's text.
+ */
+export function createTag(ctx: Ctx, p: ProjectRec, name: string, ref: string, message: string | undefined): TagRec {
+  const repos = ctx.world.repos;
+  if (!validRefName(name)) throw E.badRequest('Tag name invalid');
+  if (repos.tags(p.id).some((t) => t.name === name)) throw E.badRequest(`Tag ${name} already exists`);
+  const sha = repos.resolveRef(p.id, ref);
+  if (!sha) throw E.badRequest(`Target ${ref} is invalid`);
+  // The push is refused by the repository's pre-receive check, whose message the service passes on.
+  if (!mayCreateTag(ctx, p, name)) throw E.badRequest(PROTECTED_TAG_CREATE);
+  const tag: TagRec = { name, sha, message: message || null };
+  repos.addTag(p.id, tag);
+  return tag;
 }
 
 export function mountTags({ project }: Mounts): void {
@@ -84,12 +108,7 @@ export function mountTags({ project }: Mounts): void {
     const missing = [name === undefined ? 'tag_name' : '', ref === undefined ? 'ref' : ''].filter(Boolean);
     if (missing.length > 0) throw E.missing(...missing);
     requireWritable(p);
-    const repos = ctx.world.repos;
-    if (repos.tags(p.id).some((t) => t.name === name)) throw E.badRequest(`Tag ${name} already exists`);
-    const sha = repos.resolveRef(p.id, ref!);
-    if (!sha) throw E.badRequest(`Target ${ref} is invalid`);
-    const tag: TagRec = { name: name!, sha, message: strParam(ctx, 'message') || null };
-    repos.addTag(p.id, tag);
+    const tag = createTag(ctx, p, name!, ref!, strParam(ctx, 'message'));
     sendJson(ctx, 201, tagJson(ctx, p, tag));
   });
   project.delete('/repository/tags/:tag', { auth: 'user' }, (ctx, p) => {

@@ -16,6 +16,7 @@ const TAGS: Array<{ name: string; branch: string; index: number; message: string
 ];
 const MAIN_COMMITS = 12;
 const BRANCH_COMMITS = 3;
+const HOUR = 3_600_000;
 
 export interface TagRec {
   name: string;
@@ -85,13 +86,16 @@ export class Repositories {
   private seededLine(pid: number, branch: string): CommitRec[] | null {
     const p = this.world.projects.get(pid);
     if (!p || !BRANCHES.includes(branch)) return null;
+    // A seeded project's history follows its creation; one created through the API has it already,
+    // so none of its commits is dated after the moment it was made.
+    const start = p.seeded ? p.createdAt : p.createdAt - MAIN_COMMITS * HOUR;
     const main: CommitRec[] = [];
     for (let i = 0; i < MAIN_COMMITS; i++) {
       main.push({
         id: this.commitSha(pid, 'main', i),
         title: i === 0 ? 'Initial commit' : `Update ${['docs', 'main module', 'tests', 'CI config'][i % 4]} (${i})`,
         parentId: i === 0 ? null : this.commitSha(pid, 'main', i - 1),
-        createdAt: p.createdAt + i * 3_600_000,
+        createdAt: start + i * HOUR,
         authorIdx: i % 3,
       });
     }
@@ -103,7 +107,7 @@ export class Repositories {
         id: this.commitSha(pid, branch, i),
         title: `${branch.split('/').pop()}: step ${i + 1}`,
         parentId: i === 0 ? main[base]!.id : this.commitSha(pid, branch, i - 1),
-        createdAt: p.createdAt + (base + i) * 3_600_000 + 1_800_000,
+        createdAt: start + (base + i) * HOUR + HOUR / 2,
         authorIdx: (i + 1) % 3,
       });
     }

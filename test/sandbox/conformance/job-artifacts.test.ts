@@ -85,4 +85,12 @@ describe('§4 one file: GET …/jobs/:job_id/artifacts/*artifact_path and …/jo
     const job = await c.call('/projects/2/jobs/999/artifacts/build/report.txt', { as: 'user' });
     expect([job.status, job.json]).toEqual([404, { message: '404 Not found' }]);
   });
+
+  it('a deep path (a report tree of 16 levels) is looked up like any other: 404 {"message":"404 Not Found"}, not a missing route', async () => {
+    const deep = Array.from({ length: 15 }, (_, i) => `d${i}`).join('/');
+    const r = await c.call(`/projects/2/jobs/7/artifacts/${deep}/index.html`, { as: 'user' });
+    expect([r.status, r.json]).toEqual([404, { message: '404 Not Found' }]);
+    const byRef = await c.call(`/projects/2/jobs/artifacts/main/raw/${deep}/index.html?job=build`, { as: 'user' });
+    expect([byRef.status, byRef.json]).toEqual([404, { message: '404 Not Found' }]);
+  });
 });

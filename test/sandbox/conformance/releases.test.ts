@@ -43,6 +43,13 @@ describe('§6 releases', () => {
     expect(r.json).toEqual({ message: 'Release already exists' });
   });
 
+  it('answers a new tag name git refuses as a ref 400 {"message":"Tag name invalid"} (the tag service\'s answer), making neither', async () => {
+    const r = await c.call('/projects/1/releases', { as: 'admin', method: 'POST', json: { tag_name: 'bad..name', ref: 'main' } });
+    expect([r.status, r.json]).toEqual([400, { message: 'Tag name invalid' }]);
+    expect((await c.call('/projects/1/releases/bad..name', { as: 'admin' })).status).toBe(404);
+    expect((await c.call('/projects/1/repository/tags/bad..name', { as: 'admin' })).status).toBe(404);
+  });
+
   it('answers a missing tag without ref 422 {"message":"Ref is not specified"}', async () => {
     const r = await c.call('/projects/1/releases', { as: 'admin', method: 'POST', json: { tag_name: 'v3.0.0' } });
     expect(r.status).toBe(422);
@@ -129,6 +136,28 @@ describe('§6 release writes', () => {
     expect(r.json.name).toBe('Five!');
     expect((await c.call('/projects/1/releases/v5.0.0', { as: 'user' })).status).toBe(404);
     expect((await c.call('/projects/1/repository/tags/v5.0.0', { as: 'user' })).status).toBe(200);
+  });
+
+  it('answers a developer releasing a protected tag 403 {"message":"You are not allowed to create this tag as it is protected."}', async () => {
+    // olivia.garcia is a developer of project 1; v* tags are protected there, x* are not.
+    const sudo = { Sudo: 'olivia.garcia' };
+    const made = await c.call('/projects/1/releases', {
+      as: 'admin',
+      method: 'POST',
+      headers: sudo,
+      json: { tag_name: 'v8.0.0', ref: 'main' },
+    });
+    expect([made.status, made.json]).toEqual([403, { message: 'You are not allowed to create this tag as it is protected.' }]);
+    expect((await c.call('/projects/1/repository/tags/v8.0.0', { as: 'admin' })).status).toBe(404);
+    const existing = await c.call('/projects/1/releases', { as: 'admin', method: 'POST', headers: sudo, json: { tag_name: 'v1.0.0' } });
+    expect([existing.status, existing.json]).toEqual([403, { message: 'You are not allowed to create this tag as it is protected.' }]);
+    const open = await c.call('/projects/1/releases', {
+      as: 'admin',
+      method: 'POST',
+      headers: sudo,
+      json: { tag_name: 'x8.0.0', ref: 'main' },
+    });
+    expect(open.status).toBe(201);
   });
 
   it('accepts the job token on release writes of its own project', async () => {

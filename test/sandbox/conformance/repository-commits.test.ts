@@ -19,6 +19,16 @@ describe('§7 commits', () => {
     expect([r.json.status, r.json.last_pipeline]).toEqual([null, null]);
   });
 
+  it('a project created through the API has no commit dated after its creation, on any branch', async () => {
+    const made = await c.call('/projects', { as: 'user', method: 'POST', json: { name: 'fresh-history' } });
+    expect(made.status).toBe(201);
+    const created = Date.parse(made.json.created_at as string);
+    const all = await c.call(`/projects/${made.json.id}/repository/commits?all=true&per_page=100`, { as: 'user' });
+    const dates = (all.json as Array<{ committed_date: string }>).map((commit) => Date.parse(commit.committed_date));
+    expect(dates.length).toBe(27);
+    expect(dates.filter((at) => at > created)).toEqual([]);
+  });
+
   it('GET …/commits/:sha of an unknown commit: 404 {"message":"404 Commit Not Found"}', async () => {
     const r = await c.call('/projects/2/repository/commits/deadbeef', { as: 'user' });
     expect([r.status, r.json]).toEqual([404, { message: '404 Commit Not Found' }]);

@@ -21,12 +21,41 @@ describe('§7 tags: writes', () => {
     expect([r.status, r.json]).toEqual([400, { error: 'tag_name is missing, ref is missing' }]);
   });
 
+  it('POST of a name git refuses as a ref: 400 {"message":"Tag name invalid"}, and no tag is made', async () => {
+    for (const name of ['a..b', 'with space', 'esc\u001b[31m']) {
+      const r = await c.call('/projects/1/repository/tags', { as: 'user', method: 'POST', json: { tag_name: name, ref: 'main' } });
+      expect([name, r.status, r.json]).toEqual([name, 400, { message: 'Tag name invalid' }]);
+    }
+    const listed = await c.call('/projects/1/repository/tags?order_by=name', { as: 'user' });
+    expect(names(listed).filter((n) => /\.\.| |\u001b/.test(n))).toEqual([]);
+  });
+
   it('DELETE answers 204, then 404 Tag Not Found', async () => {
     await c.call('/projects/1/repository/tags', { as: 'user', method: 'POST', json: { tag_name: 'x/2', ref: 'main' } });
     const r = await c.call('/projects/1/repository/tags/x%2F2', { as: 'user', method: 'DELETE' });
     expect([r.status, r.text]).toEqual([204, '']);
     const again = await c.call('/projects/1/repository/tags/x%2F2', { as: 'user', method: 'DELETE' });
     expect([again.status, again.json]).toEqual([404, { message: '404 Tag Not Found' }]);
+  });
+
+  it('POST of a protected tag by a developer: 400 {"message":"You are not allowed to create this tag as it is protected."}', async () => {
+    // olivia.garcia is a developer of project 1; v* tags are protected, x* are not.
+    const sudo = { Sudo: 'olivia.garcia' };
+    const r = await c.call('/projects/1/repository/tags', {
+      as: 'admin',
+      method: 'POST',
+      headers: sudo,
+      json: { tag_name: 'v7.7.7', ref: 'main' },
+    });
+    expect([r.status, r.json]).toEqual([400, { message: 'You are not allowed to create this tag as it is protected.' }]);
+    expect((await c.call('/projects/1/repository/tags/v7.7.7', { as: 'admin' })).status).toBe(404);
+    const open = await c.call('/projects/1/repository/tags', {
+      as: 'admin',
+      method: 'POST',
+      headers: sudo,
+      json: { tag_name: 'x7.7.7', ref: 'main' },
+    });
+    expect([open.status, open.json.name]).toEqual([201, 'x7.7.7']);
   });
 
   it('DELETE of a protected tag by a developer: 400 {"message":"You don\'t have access to delete the tag"}', async () => {

@@ -144,6 +144,28 @@ describe('§7 files', () => {
     expect(raw.text).toBe('hello');
   });
 
+  it("a branch made from a branch has the files written there; a name made again starts without the old branch's writes", async () => {
+    const write = (branch: string) =>
+      c.call('/projects/1/repository/files/ci%2Fbuilt.txt', {
+        as: 'admin',
+        method: 'POST',
+        json: { branch, commit_message: 'add', content: `on ${branch}` },
+      });
+    const branch = (name: string, ref: string) =>
+      c.call('/projects/1/repository/branches', { as: 'admin', method: 'POST', json: { branch: name, ref } });
+    const read = (ref: string) => c.call(`/projects/1/repository/files/ci%2Fbuilt.txt/raw?ref=${encodeURIComponent(ref)}`, { as: 'admin' });
+    expect((await write('develop')).status).toBe(201);
+    expect((await branch('topic/a', 'develop')).status).toBe(201);
+    const inherited = await read('topic/a');
+    expect([inherited.status, inherited.text]).toEqual([200, 'on develop']);
+    expect((await branch('topic/b', 'topic/a')).status).toBe(201);
+    expect((await read('topic/b')).text).toBe('on develop');
+    expect((await c.call('/projects/1/repository/branches/topic%2Fa', { as: 'admin', method: 'DELETE' })).status).toBe(204);
+    expect((await branch('topic/a', 'main')).status).toBe(201);
+    const fresh = await read('topic/a');
+    expect([fresh.status, fresh.json]).toEqual([404, { message: '404 File Not Found' }]);
+  });
+
   it('answers a create without branch and commit_message with both missing', async () => {
     const r = await c.call('/projects/1/repository/files/x.txt', { as: 'admin', method: 'POST', json: { content: 'x' } });
     expect(r.status).toBe(400);
