@@ -8,8 +8,9 @@ import type * as LosslessJson from 'lossless-json';
  * literal it could matter for (a digit run of 16 or more, a three-digit exponent), and it is loaded
  * only then, so start-up and ordinary listings never pay for it.
  */
-// In JSON an exponent follows a digit.
-const LONG_DIGITS_OR_EXPONENT = /[0-9]{16}|[0-9][eE][+-]?[0-9]{3}/g;
+// In JSON an exponent follows a digit. The shared first digit is matched once: digits are common
+// in every page (ids, dates, URLs), and trying two alternatives at each of them cost a quarter more.
+const LONG_DIGITS_OR_EXPONENT = /[0-9](?:[0-9]{15}|[eE][+-]?[0-9]{3})/g;
 
 let library: typeof LosslessJson | undefined;
 function lossless(): typeof LosslessJson {

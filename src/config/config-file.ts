@@ -1,7 +1,7 @@
-import { lstatSync, mkdirSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import Conf from 'conf';
+import type Conf from 'conf';
 import { ExitCode, SvcError } from '../errors.js';
 import { TOKEN_TYPES, type TokenType } from '../http/types.js';
 
@@ -33,7 +33,7 @@ export function configFilePath(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * conf's reader: a file of the wrong shape (`[]`, a profile that is not an object, an unknown
+ * The file's reader (conf's too): a file of the wrong shape (`[]`, a profile that is not an object, an unknown
  * token type) is refused like broken JSON, before anything reads it or writes over it.
  */
 function parseConfigFile(text: string): ConfigData {
@@ -69,7 +69,7 @@ export function readConfigFile(path: string): ConfigData {
   }
   checkSafe('config directory', dirname(path), statSync(dirname(path)));
   checkSafe('config file', path, stats);
-  return openConf(path).data;
+  return readData(path);
 }
 
 /** Makes the directory (0700) for a write and checks that only its owner can change it. */
@@ -93,7 +93,7 @@ export interface WritableConfig {
  * The file as it is now, to change and save under the lock. A symlink in its place is refused
  * rather than followed: conf's writer would write to its target.
  */
-export function openForWrite(path: string): WritableConfig {
+export async function openForWrite(path: string): Promise<WritableConfig> {
   let existing: Stats | undefined;
   try {
     existing = lstatSync(path);
@@ -104,9 +104,9 @@ export function openForWrite(path: string): WritableConfig {
     throw new ConfigFileError(`refusing to write the config file ${path}: it is a symbolic link (replace it with a regular file)`);
   }
   if (existing) checkSafe('config file', path, existing);
-  const { conf, data } = openConf(path);
+  const conf = await openConf(path);
   return {
-    data,
+    data: existing ? readData(path) : { profiles: {} },
     save(next) {
       try {
         conf.store = next;
@@ -121,23 +121,39 @@ export function writeFailure(path: string, code: string): SvcError {
   return new SvcError(`cannot write the config file ${path}: ${code} (SVC_CONFIG_DIR chooses another directory)`, ExitCode.failure);
 }
 
-/** conf without defaults, so that opening an existing file never writes it. */
-function openConf(path: string): { conf: Conf<ConfigData>; data: ConfigData } {
+/**
+ * Read without conf, which a run whose URL and token come from flags or the environment would
+ * otherwise load (with ajv) only to find no file or nothing it uses.
+ */
+function readData(path: string): ConfigData {
   try {
-    const conf = new Conf<ConfigData>({
+    const data = parseConfigFile(readFileSync(path, 'utf8'));
+    return { ...data, profiles: isObject(data.profiles) ? data.profiles : {} };
+  } catch (error) {
+    throw readFailure(path, error);
+  }
+}
+
+/** conf, for writing, without defaults, so that opening an existing file never writes it. */
+async function openConf(path: string): Promise<Conf<ConfigData>> {
+  const { default: Conf } = await import('conf');
+  try {
+    return new Conf<ConfigData>({
       cwd: dirname(path),
       configFileMode: 0o600,
       clearInvalidConfig: false,
       accessPropertiesByDotNotation: false,
       deserialize: parseConfigFile,
     });
-    const data = conf.store;
-    return { conf, data: { ...data, profiles: isObject(data.profiles) ? data.profiles : {} } };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code ?? `${(error as Error).message.split('\n')[0]} (fix or remove it)`;
-    throw new ConfigFileError(`cannot read the config file ${path}: ${reason}`);
+    throw readFailure(path, error);
   }
+}
+
+function readFailure(path: string, error: unknown): ConfigFileError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code ?? `${(error as Error).message.split('\n')[0]} (fix or remove it)`;
+  return new ConfigFileError(`cannot read the config file ${path}: ${reason}`);
 }
 
 /** ssh's rule for its own files: owned by the user or root, and writable by nobody else. */

@@ -67,7 +67,9 @@ export function renderRecord(record: unknown, fields: string[], chalk: ChalkInst
 
 // JSON.stringify leaves DEL and the C1 controls (U+0080-U+009F, among them the 8-bit CSI) raw; as
 // \u escapes the document means the same and cannot drive a terminal it is printed to.
+// Such characters are rare, so one search of the whole text decides whether any replacing is due.
 const RAW_IN_JSON = /[\u007f-\u009f]/g;
+const HOLDS_RAW_IN_JSON = /[\u007f-\u009f]/;
 
 /** Exact JSON for `-o json` (indented) and `-o ndjson` (one line). */
 export function jsonText(value: unknown, indented: boolean): string {
@@ -82,5 +84,6 @@ export function ndjsonLines(values: unknown[]): string {
 }
 
 function escapeRawInJson(text: string): string {
+  if (!HOLDS_RAW_IN_JSON.test(text)) return text;
   return text.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -73,6 +73,37 @@ describe('writePages', () => {
   });
 });
 
+describe('DEL and C1 control characters in JSON output', () => {
+  const hostile = [
+    { id: 1, name: 'del\x7f end' },
+    { id: 2, name: 'csi\u009b2J and \u0080\u009f' },
+  ];
+  const clean = [{ id: 3, name: 'caf\u00e9 \u00a0 ~' }];
+  async function* twoPages(): AsyncGenerator<unknown[]> {
+    yield clean;
+    yield hostile;
+  }
+
+  it('are written as \\u escapes in -o ndjson, a clean page byte for byte as JSON.stringify writes it', async () => {
+    const out = new RecordingStream();
+    await writePages(out, settings('ndjson'), twoPages(), ['id']);
+    expect(out.writes).toEqual([
+      '{"id":3,"name":"caf\u00e9 \u00a0 ~"}\n',
+      '{"id":1,"name":"del\\u007f end"}\n{"id":2,"name":"csi\\u009b2J and \\u0080\\u009f"}\n',
+    ]);
+  });
+
+  it('are written as \\u escapes in -o json', async () => {
+    const out = new RecordingStream();
+    await writePages(out, settings('json'), twoPages(), ['id']);
+    expect(out.writes).toEqual([
+      '[\n  {\n    "id": 3,\n    "name": "caf\u00e9 \u00a0 ~"\n  },\n' +
+        '  {\n    "id": 1,\n    "name": "del\\u007f end"\n  },\n' +
+        '  {\n    "id": 2,\n    "name": "csi\\u009b2J and \\u0080\\u009f"\n  }\n]\n',
+    ]);
+  });
+});
+
 describe('writeList', () => {
   it('groups the records that arrive together (a page) into one write', async () => {
     const out = new RecordingStream();
