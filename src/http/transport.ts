@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
-import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { ExitCode, InterruptedError, SvcError, UsageError } from '../errors.js';
 
 export const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
@@ -25,25 +24,13 @@ export function readCaFile(path: string): string {
 
 let sharedDispatcher: { key: string; dispatcher: Dispatcher } | undefined;
 
-/**
- * undici's own modules for the one agent used and its `request`: the package's entry point also
- * loads fetch, WebSocket, EventSource, caches and mocks, which cost a run about 60 ms of start-up.
- * The entry point joins `request` to the dispatchers the same way.
- */
-function proxyAgentClass(): typeof EnvHttpProxyAgent {
-  const require = createRequire(import.meta.url);
-  const dispatcherClass = require('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
-  Object.assign(dispatcherClass.prototype, require('undici/lib/api/index.js'));
-  return require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof EnvHttpProxyAgent;
-}
-
 /** One keep-alive pool per origin for the whole process, whichever client asks. */
 export function dispatcherFor(caFile: string | undefined): Dispatcher {
   const key = caFile ?? '';
   if (sharedDispatcher?.key === key) return sharedDispatcher.dispatcher;
   const ca = caFile ? [...rootCertificates, readCaFile(caFile)] : undefined;
   // `connect` reaches direct connections; `requestTls` the target behind a CONNECT proxy tunnel.
-  const dispatcher = new (proxyAgentClass())({
+  const dispatcher = new EnvHttpProxyAgent({
     keepAliveTimeout: 30_000,
     connect: ca ? { ca } : {},
     requestTls: ca ? { ca } : {},
