@@ -196,7 +196,12 @@ export class Context {
     if (!this.animated) return { update() {}, stop() {} };
     const { default: ora } = await import('ora');
     // ora would put stdin in raw mode to hide keys typed meanwhile, which swallows Ctrl-C.
-    const spinner = ora({ text: terminalSafe(text, { multiline: true }), stream: this.io.stderr, isEnabled: true, discardStdin: false }).start();
+    const spinner = ora({
+      text: terminalSafe(text, { multiline: true }),
+      stream: this.io.stderr,
+      isEnabled: true,
+      discardStdin: false,
+    }).start();
     return {
       update: (next) => {
         spinner.text = terminalSafe(next, { multiline: true });
