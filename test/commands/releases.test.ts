@@ -149,8 +149,15 @@ describe('releases create, get, update, delete', () => {
     expect(JSON.parse(kept.stdout)).toEqual({ description: '## v3.0.0\n\n- from a pipe, kept byte for byte\n' });
   });
 
-  it('deletes a release, prints it as it was, and keeps the tag', async () => {
-    const r = await suite.run(['releases', 'delete', '1', 'v3.0.0', '--fields', 'tag_name,name', '-o', 'tsv']);
+  it('deletes a release only with --yes off a terminal, prints it as it was, and keeps the tag', async () => {
+    const unconfirmed = await suite.run(['releases', 'delete', '1', 'v3.0.0'], { input: '' });
+    expect([unconfirmed.exitCode, unconfirmed.stdout, unconfirmed.stderr]).toEqual([
+      2,
+      '',
+      'svc: Delete the release v3.0.0 of 1: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n',
+    ]);
+    expect(suite.requests().filter((q) => q.method === 'DELETE')).toEqual([]);
+    const r = await suite.run(['releases', 'delete', '1', 'v3.0.0', '--yes', '--fields', 'tag_name,name', '-o', 'tsv']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('tag_name\tname\nv3.0.0\tThree again\n');
     expect(r.stderr).toBe('deleted release v3.0.0 (the tag v3.0.0 is kept)\n');
@@ -198,7 +205,7 @@ describe('releases create, get, update, delete', () => {
       4,
       'svc: POST /projects/1/releases failed: 403 Forbidden: You are not allowed to create this tag as it is protected. (this needs the maintainer role or administrator access)\n',
     ]);
-    const deleted = await suite.run(['--sudo', 'olivia.garcia', 'releases', 'delete', '1', 'v1.0.0']);
+    const deleted = await suite.run(['--sudo', 'olivia.garcia', 'releases', 'delete', '1', 'v1.0.0', '--yes']);
     expect([deleted.exitCode, deleted.stdout, deleted.stderr]).toEqual([
       4,
       '',
