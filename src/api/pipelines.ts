@@ -26,7 +26,7 @@ export async function listPipelinesPage(http: HttpClient, project: string, query
   return res.data;
 }
 
-export interface Bridge {
+export interface PipelineJob {
   id: number;
   name: string;
   stage: string;
@@ -34,6 +34,10 @@ export interface Bridge {
   web_url: string;
   failure_reason?: string;
   allow_failure?: boolean;
+}
+
+/** A trigger job: a job whose work is the pipeline it started. */
+export interface Bridge extends PipelineJob {
   downstream_pipeline: (Pipeline & { source?: string }) | null;
 }
 
@@ -51,15 +55,6 @@ export async function listPipelineBridges(
   return res.data;
 }
 
-export interface PipelineJob {
-  id: number;
-  name: string;
-  stage: string;
-  status: string;
-  web_url: string;
-  failure_reason?: string;
-  allow_failure?: boolean;
-}
 
 export async function listFailedPipelineJobs(http: HttpClient, project: string | number, pipelineId: number): Promise<PipelineJob[]> {
   const path = apiPath`/projects/${project}/pipelines/${pipelineId}/jobs`;
