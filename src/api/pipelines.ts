@@ -55,7 +55,6 @@ export async function listPipelineBridges(
   return res.data;
 }
 
-
 export async function listFailedPipelineJobs(http: HttpClient, project: string | number, pipelineId: number): Promise<PipelineJob[]> {
   const path = apiPath`/projects/${project}/pipelines/${pipelineId}/jobs`;
   const jobs: PipelineJob[] = [];
