@@ -64,3 +64,14 @@ export function durationOption(name: string) {
     return Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
   };
 }
+
+/** An ISO 8601 date or time (`2026-01-31`, `2026-01-31T12:00:00Z`), checked here rather than refused by the service. */
+export function isoTimeOption(name: string) {
+  return (value: string): string => {
+    const text = value.trim();
+    if (!/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) || Number.isNaN(Date.parse(text))) {
+      throw new InvalidArgumentError(`${name} must be an ISO 8601 date or time, such as 2026-01-31 or 2026-01-31T12:00:00Z`);
+    }
+    return text;
+  };
+}

@@ -94,3 +94,27 @@ describe('commits get', () => {
     ]);
   });
 });
+
+describe('time flags', () => {
+  it('a time that is not ISO 8601 is refused before any request, on every listing that takes one (exit 2)', async () => {
+    const cases: Array<[string[], string]> = [
+      [['commits', 'list', '1', '--since', 'garbage'], '--since <time>'],
+      [['pipeline', 'list', '1', '--updated-after', 'yesterday'], '--updated-after <time>'],
+      [['issues', 'list', '1', '--created-before', '2026-13-45'], '--created-before <time>'],
+      [['snippets', 'list', '--created-after', 'now'], '--created-after <time>'],
+    ];
+    for (const [args, flag] of cases) {
+      const name = flag.split(' ')[0]!;
+      const value = args.at(-1)!;
+      const result = await suite.run(args);
+      expect([result.exitCode, result.stdout, result.stderr]).toEqual([
+        2,
+        '',
+        `svc: error: option '${flag}' argument '${value}' is invalid. ${name} must be an ISO 8601 date or time, such as 2026-01-31 or 2026-01-31T12:00:00Z\n`,
+      ]);
+    }
+    expect(suite.requests()).toEqual([]);
+    const ok = await suite.run(['commits', 'list', '1', '--since', '2020-01-01T00:00:00Z', '--limit', '1', '--fields', 'id', '-o', 'tsv']);
+    expect(ok.exitCode).toBe(0);
+  });
+});

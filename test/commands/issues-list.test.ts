@@ -139,12 +139,14 @@ describe('issues list', () => {
     }
   });
 
-  it('exits 5 for an unknown group and 6 for a time the service refuses', async () => {
+  it('exits 5 for an unknown group and 2 for a time that is not ISO 8601, before any request', async () => {
     const group = await suite.run(['issues', 'list', '--group', 'no-such-group']);
     expect(group.exitCode).toBe(5);
     expect(group.stderr).toBe('svc: GET /groups/no-such-group/issues failed: 404 Group Not Found\n');
     const time = await suite.run(['issues', 'list', '1', '--created-after', 'yesterday']);
-    expect(time.stderr).toBe('svc: GET /projects/1/issues failed: 400 Bad Request: created_after is invalid\n');
-    expect(time.exitCode).toBe(6);
+    expect(time.stderr).toBe(
+      "svc: error: option '--created-after <time>' argument 'yesterday' is invalid. --created-after must be an ISO 8601 date or time, such as 2026-01-31 or 2026-01-31T12:00:00Z\n",
+    );
+    expect(time.exitCode).toBe(2);
   });
 });

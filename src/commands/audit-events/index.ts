@@ -1,3 +1,4 @@
+import { isoTimeOption } from '../../cli/parsers.js';
 import { auditEventPages, type AuditEvent } from '../../api/audit-events.js';
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
@@ -28,16 +29,6 @@ interface AuditListOptions extends ListFlags {
   author?: string;
 }
 
-function timeOption(flag: string): (value: string) => string {
-  return (value) => {
-    const text = value.trim();
-    if (!/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) || Number.isNaN(Date.parse(text))) {
-      throw new UsageError(`${flag} '${value}': expected an ISO 8601 date or time (2026-01-31 or 2026-01-31T12:00:00Z)`);
-    }
-    return text;
-  };
-}
-
 const LIST = defineCommand<AuditListOptions>({
   name: 'list',
   description: 'Stream the audit log of the instance, a group or a project, newest first',
@@ -45,8 +36,8 @@ const LIST = defineCommand<AuditListOptions>({
     { flags: '--instance', help: 'every event of the instance (administrators, on a licence with audit events)' },
     { flags: '--group <group>', help: "a group's events (id or full path)", parse: requiredTextParser('--group') },
     { flags: '--project <project>', help: "a project's events (id or full path)", parse: projectRef },
-    { flags: '--since <time>', help: 'only events at or after this ISO 8601 date or time', parse: timeOption('--since') },
-    { flags: '--until <time>', help: 'only events at or before this ISO 8601 date or time', parse: timeOption('--until') },
+    { flags: '--since <time>', help: 'only events at or after this ISO 8601 date or time', parse: isoTimeOption('--since') },
+    { flags: '--until <time>', help: 'only events at or before this ISO 8601 date or time', parse: isoTimeOption('--until') },
     { flags: '--entity-type <type>', help: 'only events about this kind of thing (with --instance)', choices: Object.keys(ENTITY_TYPES) },
     { flags: '--author <user>', help: 'only events by this user (username or id; filtered here, the service has no such filter)' },
     ...LIST_OPTIONS,

@@ -1,3 +1,4 @@
+import { isoTimeOption } from '../../cli/parsers.js';
 import { listRecords } from '../../api/resource.js';
 import type { Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
@@ -35,8 +36,8 @@ export const commands = [
     filters: [
       text('--ref <ref>', 'ref_name', 'the branch, tag or commit whose history is listed'),
       text('--path <path>', 'path', 'only commits that changed this file or directory'),
-      text('--since <time>', 'since', 'only commits made at or after this ISO 8601 time'),
-      text('--until <time>', 'until', 'only commits made at or before this ISO 8601 time'),
+      { flags: '--since <time>', key: 'since', help: 'only commits made at or after this ISO 8601 time', parse: isoTimeOption('--since') },
+      { flags: '--until <time>', key: 'until', help: 'only commits made at or before this ISO 8601 time', parse: isoTimeOption('--until') },
       text('--author <name>', 'author', "only commits whose author's name or email contains this"),
       { flags: '--all-refs', key: 'all', help: 'commits of every branch, not only one ref (--ref is then ignored by the service)' },
       { flags: '--with-stats', key: 'with_stats', help: 'add the lines each commit added and deleted (stats.additions, stats.deletions)' },

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { listOption } from '../../cli/parsers.js';
+import { listOption, isoTimeOption } from '../../cli/parsers.js';
 import type { QueryParams } from '../../http/encode.js';
 import { scopedListVerb } from '../generic/scoped-list.js';
 import { requiredTextParser } from '../shared/args.js';
@@ -24,7 +24,7 @@ function iidList(value: string): string[] {
   return iids;
 }
 
-const time = (flag: string, key: string, help: string) => ({ flags: `${flag} <time>`, key, help, parse: requiredTextParser(flag) });
+const time = (flag: string, key: string, help: string) => ({ flags: `${flag} <time>`, key, help, parse: isoTimeOption(flag) });
 
 export const LIST = scopedListVerb({
   description: "List a project's issues, a group's (subgroups included) or every issue you can see on the instance",

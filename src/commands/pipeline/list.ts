@@ -1,3 +1,4 @@
+import { isoTimeOption } from '../../cli/parsers.js';
 import type { ListVerb } from '../generic/verbs.js';
 import { requiredTextParser } from '../shared/args.js';
 import { PIPELINE_SOURCES, PIPELINE_STATUSES } from './shared/resource.js';
@@ -16,8 +17,18 @@ export const LIST: ListVerb = {
     { flags: '--sha <sha>', key: 'sha', help: 'only pipelines of this commit', parse: requiredTextParser('--sha') },
     { flags: '--source <source>', key: 'source', help: 'only pipelines started this way', choices: PIPELINE_SOURCES },
     { flags: '--username <user>', key: 'username', help: 'only pipelines run by this user', parse: requiredTextParser('--username') },
-    { flags: '--updated-after <time>', key: 'updated_after', help: 'only pipelines updated at or after this ISO 8601 time' },
-    { flags: '--updated-before <time>', key: 'updated_before', help: 'only pipelines updated at or before this ISO 8601 time' },
+    {
+      flags: '--updated-after <time>',
+      key: 'updated_after',
+      help: 'only pipelines updated at or after this ISO 8601 time',
+      parse: isoTimeOption('--updated-after'),
+    },
+    {
+      flags: '--updated-before <time>',
+      key: 'updated_before',
+      help: 'only pipelines updated at or before this ISO 8601 time',
+      parse: isoTimeOption('--updated-before'),
+    },
     {
       flags: '--order-by <field>',
       key: 'order_by',

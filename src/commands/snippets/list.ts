@@ -1,3 +1,4 @@
+import { isoTimeOption } from '../../cli/parsers.js';
 import { defineCommand, type OptionSpec } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import { listVerb } from '../generic/verbs.js';
@@ -8,8 +9,18 @@ const SCOPES = { mine: '/snippets', public: '/snippets/public', all: '/snippets/
 type Scope = keyof typeof SCOPES;
 
 const FILTERS: OptionSpec[] = [
-  { flags: '--created-after <time>', key: 'created_after', help: 'only snippets created after this ISO 8601 time' },
-  { flags: '--created-before <time>', key: 'created_before', help: 'only snippets created before this ISO 8601 time' },
+  {
+    flags: '--created-after <time>',
+    key: 'created_after',
+    help: 'only snippets created after this ISO 8601 time',
+    parse: isoTimeOption('--created-after'),
+  },
+  {
+    flags: '--created-before <time>',
+    key: 'created_before',
+    help: 'only snippets created before this ISO 8601 time',
+    parse: isoTimeOption('--created-before'),
+  },
 ];
 
 /** One listing per scope: each is the same verb on its own collection. */
