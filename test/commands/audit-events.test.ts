@@ -123,7 +123,10 @@ describe('audit-events list', () => {
       [2, 'svc: give one of: --instance, --group GROUP or --project PROJECT (whose audit log to read)\n'],
       [2, 'svc: give one of: --instance, --group GROUP or --project PROJECT (whose audit log to read)\n'],
       [2, 'svc: --entity-type applies to the instance log only (--instance)\n'],
-      [2, "svc: error: option '--since <time>' argument 'yesterday' is invalid. --since must be an ISO 8601 date or time, such as 2026-01-31 or 2026-01-31T12:00:00Z\n"],
+      [
+        2,
+        "svc: error: option '--since <time>' argument 'yesterday' is invalid. --since must be an ISO 8601 date or time, such as 2026-01-31 or 2026-01-31T12:00:00Z\n",
+      ],
     ]);
     expect(suite.requests()).toEqual([]);
   });
