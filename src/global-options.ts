@@ -70,7 +70,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     parse: fieldsOption,
   },
   { flags: '--debug', name: 'debug', help: 'print each request and response to stderr (tokens redacted)', env: 'SVC_DEBUG' },
-  { flags: '-q, --quiet', name: 'quiet', help: 'no progress, hints or colour' },
+  { flags: '-q, --quiet', name: 'quiet', help: 'no progress, hints or colour; a write prints no record on stdout' },
 ];
 
 /** The help line of an option, with where else its value may come from and its default. */

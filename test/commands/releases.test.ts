@@ -149,6 +149,13 @@ describe('releases create, get, update, delete', () => {
     expect(JSON.parse(kept.stdout)).toEqual({ description: '## v3.0.0\n\n- from a pipe, kept byte for byte\n' });
   });
 
+  it('-q: a write says nothing and prints no record; the exit code is the answer', async () => {
+    const quiet = await suite.run(['-q', 'releases', 'update', '1', 'v1.0.0', '--name', 'Quietly renamed']);
+    expect([quiet.exitCode, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    const shown = await suite.run(['releases', 'get', '1', 'v1.0.0', '--fields', 'name', '-o', 'tsv']);
+    expect(shown.stdout).toBe('name\nQuietly renamed\n');
+  });
+
   it('deletes a release only with --yes off a terminal, prints it as it was, and keeps the tag', async () => {
     const unconfirmed = await suite.run(['releases', 'delete', '1', 'v3.0.0'], { input: '' });
     expect([unconfirmed.exitCode, unconfirmed.stdout, unconfirmed.stderr]).toEqual([

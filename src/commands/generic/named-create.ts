@@ -1,7 +1,8 @@
 import type { CommandSpec, OptionSpec } from '../../cli/spec.js';
 import { writeRecordTo } from '../../api/resource.js';
 import { fillPath, helpNotes, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
-import { withRole, writeResult } from './record-write.js';
+import { withRole } from './record-write.js';
+import { writeResult } from '../shared/outcome.js';
 
 export interface NamedCreateVerb {
   description: string;

@@ -1,6 +1,7 @@
 import type { CommandSpec, OptionSpec } from '../../cli/spec.js';
 import { writeRecordTo } from '../../api/resource.js';
 import { fillPath, helpNotes, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 export interface RecordAction<R> {
   name: string;
@@ -31,7 +32,7 @@ export function recordAction<R>(resource: Resource, action: RecordAction<R>): Co
         writeRecordTo<R>(http, 'POST', await fillPath(ctx, resource, action.path, args), params),
       );
       ctx.info(action.outcome(record));
-      await ctx.printRecord(record, resource.fields ?? []);
+      await writeResult(ctx, record, resource.fields ?? []);
     },
   };
 }

@@ -1,10 +1,9 @@
 import type { CommandSpec, OptionSpec } from '../../cli/spec.js';
-import type { Context } from '../../context.js';
 import { sendRequest } from '../../api/resource.js';
 import { ApiError } from '../../http/api-error.js';
 import type { QueryParams } from '../../http/encode.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
-import { reportWriteOutcome } from '../shared/outcome.js';
+import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
 import { fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
 
 export interface RecordWriteVerb {
@@ -50,10 +49,6 @@ export function recordWriteVerb(resource: Resource, verb: RecordWriteVerb): Comm
 }
 
 /** The record on stdout, unless -q asked for silence. */
-export async function writeResult(ctx: Context, record: unknown, fields: string[]): Promise<void> {
-  if (!ctx.globals.quiet) await ctx.printRecord(record, fields);
-}
-
 /** A 403 names the role the service asks for, so the reader knows whom to ask. */
 export async function withRole<T>(role: string, call: () => Promise<T>): Promise<T> {
   try {

@@ -2,6 +2,7 @@ import type { CommandSpec } from '../../cli/spec.js';
 import { writeRecordTo } from '../../api/resource.js';
 import type { QueryParams } from '../../http/encode.js';
 import { fillPath, helpNotes, itemPath, pathArgs, withHints, type Resource } from './resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 export interface TransitionVerb {
   name: string;
@@ -29,7 +30,7 @@ export function transitionVerb(resource: Resource, verb: TransitionVerb): Comman
         writeRecordTo<Record<string, unknown>>(http, 'PUT', await fillPath(ctx, resource, path, args), verb.body),
       );
       ctx.info(verb.done(args, record));
-      await ctx.printRecord(record, resource.fields ?? []);
+      await writeResult(ctx, record, resource.fields ?? []);
     },
   };
 }

@@ -4,7 +4,7 @@ import { listRecords, getRecord, sendRequest, writeRecordTo } from '../../api/re
 import type { HttpClient, Page } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
-import { reportWriteOutcome } from '../shared/outcome.js';
+import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
 import { attributeName, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
 
 interface VerbBase {
@@ -114,7 +114,7 @@ export function writeVerb(resource: Resource, method: 'POST' | 'PUT', verb: Writ
         writeRecordTo(http, method, await fillPath(ctx, resource, path, args), params),
       );
       if (verb.done) ctx.info(verb.done(args));
-      await ctx.printRecord(record, verb.fields ?? resource.fields ?? []);
+      await writeResult(ctx, record, verb.fields ?? resource.fields ?? []);
     },
   };
 }

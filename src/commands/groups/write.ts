@@ -2,11 +2,12 @@ import { transferGroup } from '../../api/groups.js';
 import { type CommandSpec, defineCommand, type OptionSpec } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import type { QueryParams } from '../../http/encode.js';
-import { recordWriteVerb, withRole, writeResult } from '../generic/record-write.js';
+import { recordWriteVerb, withRole } from '../generic/record-write.js';
 import { attributeName } from '../generic/resource.js';
 import { VISIBILITIES } from '../projects/shared/resource.js';
 import { groupId, requiredTextParser } from '../shared/args.js';
 import { GROUP_FIELDS, GROUPS } from './shared/resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 const changed = (params: QueryParams) => Object.keys(params).join(', ');
 

@@ -7,6 +7,7 @@ import { actionVerb } from '../generic/verbs.js';
 import { ISSUE_ARGS, ISSUES } from './shared/resource.js';
 import { addNoteVerbs, noteEditVerb, noteParam } from './shared/note-edit.js';
 import { readText } from './shared/text-source.js';
+import { writeResult } from '../shared/outcome.js';
 
 const NOTES: Resource = {
   path: '/projects/:project/issues/:iid/notes',
@@ -60,7 +61,7 @@ export const COMMENT = defineCommand<CommentOptions>({
     }
     const note = res.data as { id: number };
     ctx.info(`commented on issue #${iid} of ${project} (note ${note.id})`);
-    await ctx.printRecord(note, NOTES.fields ?? []);
+    await writeResult(ctx, note, NOTES.fields ?? []);
   },
 });
 

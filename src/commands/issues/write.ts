@@ -10,6 +10,7 @@ import { requiredTextParser } from '../shared/args.js';
 import { ISSUE_ARGS, ISSUE_FIELDS, ISSUES } from './shared/resource.js';
 import { readText } from './shared/text-source.js';
 import { userIds } from './shared/users.js';
+import { writeResult } from '../shared/outcome.js';
 
 interface Issue {
   iid: number;
@@ -85,7 +86,7 @@ export const CREATE = defineCommand<Record<string, unknown> & DescriptionFlags>(
     const body = { ...(await serviceParams(ctx, CREATE_BODY, opts)), description: text };
     const issue = await writeRecordTo<Issue>(http, 'POST', apiPath`/projects/${project as string}/issues`, body);
     ctx.info(`created issue #${issue.iid}: ${issue.web_url}`);
-    await ctx.printRecord(issue, ISSUE_FIELDS);
+    await writeResult(ctx, issue, ISSUE_FIELDS);
   },
 });
 
@@ -131,6 +132,6 @@ export const UPDATE = defineCommand<Record<string, unknown> & DescriptionFlags>(
       writeRecordTo<Issue>(http, 'PUT', apiPath`/projects/${project}/issues/${iid}`, body),
     );
     ctx.info(`updated issue #${issue.iid}: ${issue.web_url}`);
-    await ctx.printRecord(issue, ISSUE_FIELDS);
+    await writeResult(ctx, issue, ISSUE_FIELDS);
   },
 });

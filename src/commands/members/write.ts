@@ -5,11 +5,12 @@ import type { Context } from '../../context.js';
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
-import { withRole, writeResult } from '../generic/record-write.js';
+import { withRole } from '../generic/record-write.js';
 import { ACCESS_LEVELS, accessLevel, accessLevelName, isoDate } from '../shared/access-level.js';
 import { requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { memberSource, SOURCE, sourceName, type SourceFlags } from './shared/source.js';
+import { writeResult } from '../shared/outcome.js';
 
 interface MemberWriteFlags extends SourceFlags {
   user: string;

@@ -6,6 +6,7 @@ import { ApiError, renderErrorBody } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { itemPath, withHints } from '../generic/resource.js';
 import { MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, MR_ARGS } from './shared/resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 interface MergeOptions {
   squash?: boolean;
@@ -52,7 +53,7 @@ async function run(ctx: Context, project: string, iid: string, opts: MergeOption
   }
   if (mr.state === 'merged') ctx.info(`merged !${mr.iid} into ${mr.target_branch}`);
   else if (mr.merge_when_pipeline_succeeds) ctx.info(`!${mr.iid} will be merged into ${mr.target_branch} when its pipeline succeeds`);
-  await ctx.printRecord(mr, [...MR_FIELDS, 'merge_commit_sha']);
+  await writeResult(ctx, mr, [...MR_FIELDS, 'merge_commit_sha']);
 }
 
 /** The one line that says why the service refused, with the exit code of its class. */

@@ -9,6 +9,7 @@ import type { Runtime } from '../../runtime.js';
 import type { Resource } from '../generic/resource.js';
 import { addNoteVerbs, noteEditVerb, noteParam } from '../issues/shared/note-edit.js';
 import { MERGE_REQUESTS, MR_ARGS } from './shared/resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 const APPROVAL_FIELDS = ['approved', 'user_has_approved', 'user_can_approve', 'approved_by'];
 
@@ -88,6 +89,6 @@ export const COMMENT = defineCommand<CommentOptions>({
     });
     const path = apiPath`/projects/${project as string}/merge_requests/${iid as string}/notes`;
     const note = await writeRecordTo(await ctx.http({ requireToken: true }), 'POST', path, { body });
-    await ctx.printRecord(note, ['id', 'author.username', 'created_at', 'body']);
+    await writeResult(ctx, note, ['id', 'author.username', 'created_at', 'body']);
   },
 });

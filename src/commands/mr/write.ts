@@ -7,6 +7,7 @@ import { itemPath, serviceParams, withHints } from '../generic/resource.js';
 import { requiredTextParser } from '../shared/args.js';
 import { readText } from '../issues/shared/text-source.js';
 import { BODY_OPTIONS, MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, IID_ARG, PROJECT_ARG, TARGET_OPTION } from './shared/resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 interface WriteOptions {
   title?: string;
@@ -40,7 +41,7 @@ async function writeBody(ctx: Context, options: OptionSpec[], opts: WriteOptions
 
 async function printMergeRequest(ctx: Context, mr: MergeRequest): Promise<void> {
   ctx.info(`!${mr.iid} ${mergeStatusWords(mr)}: ${mr.web_url}`);
-  await ctx.printRecord(mr, MR_FIELDS);
+  await writeResult(ctx, mr, MR_FIELDS);
 }
 
 export const GET = defineCommand({
@@ -135,7 +136,7 @@ function stateCommand(name: 'close' | 'reopen', description: string) {
     run: async (ctx, [project, iid]) => {
       const mr = await updateMergeRequest(await ctx.http({ requireToken: true }), project as string, iid as string, { state_event: name });
       ctx.info(`!${mr.iid} is ${mr.state}`);
-      await ctx.printRecord(mr, MR_FIELDS);
+      await writeResult(ctx, mr, MR_FIELDS);
     },
   });
 }

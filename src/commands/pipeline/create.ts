@@ -9,6 +9,7 @@ import { readTextFile } from '../shared/local-file.js';
 import { WAIT_OPTIONS, WAIT_RENAMES } from '../shared/wait.js';
 import { checkPipelineWaitFlags, followPipeline, TREE_OPTIONS, type PipelineWaitFlags } from './shared/follow.js';
 import { PIPELINE_FIELDS } from './shared/resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 interface CreateOptions extends PipelineWaitFlags {
   ref: string;
@@ -45,7 +46,7 @@ async function run(ctx: Context, project: string, opts: CreateOptions): Promise<
   const pipeline = await createPipeline(http, project, { ref: opts.ref, variables });
   ctx.info(`created pipeline ${pipeline.id} for ${pipeline.ref}: ${pipeline.web_url}`);
   if (!opts.wait) {
-    await ctx.printRecord(pipeline, PIPELINE_FIELDS);
+    await writeResult(ctx, pipeline, PIPELINE_FIELDS);
     return;
   }
   await followPipeline(ctx, http, project, opts, pipeline, pipeline.id);

@@ -2,10 +2,10 @@ import { deleteProject, getProject, type ProjectState } from '../../api/projects
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
-import { withRole, writeResult } from '../generic/record-write.js';
+import { withRole } from '../generic/record-write.js';
 import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
-import { reportWriteOutcome } from '../shared/outcome.js';
+import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
 import { PROJECT_FIELDS } from './shared/resource.js';
 
 const SCHEDULED_FIELDS = [...PROJECT_FIELDS, 'archived', 'marked_for_deletion_on'];

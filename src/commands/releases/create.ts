@@ -4,6 +4,7 @@ import { defineCommand } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import { requiredTextParser } from '../shared/args.js';
 import { parseAssignment } from '../shared/assignment.js';
+import { writeResult } from '../shared/outcome.js';
 import {
   asReleaseWriter,
   notesOptions,
@@ -64,6 +65,6 @@ export const CREATE = defineCommand<CreateOptions>({
       }),
     );
     ctx.info(`created release ${release.tag_name}${release._links?.self ? `: ${release._links.self}` : ''}`);
-    await ctx.printRecord(release, RELEASE_FIELDS);
+    await writeResult(ctx, release, RELEASE_FIELDS);
   },
 });

@@ -2,6 +2,7 @@ import { deleteRelease } from '../../api/releases.js';
 import { defineCommand } from '../../cli/spec.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { asReleaseWriter, PROJECT_ARG, RELEASE_FIELDS, releaseNotesHelp, TAG_ARG } from './shared/options.js';
+import { writeResult } from '../shared/outcome.js';
 
 export const DELETE = defineCommand<{ yes?: boolean }>({
   name: 'delete',
@@ -15,6 +16,6 @@ export const DELETE = defineCommand<{ yes?: boolean }>({
     const http = await ctx.http({ requireToken: true });
     const release = await asReleaseWriter('maintainer', () => deleteRelease(http, project as string, tag as string));
     ctx.info(`deleted release ${release.tag_name} (the tag ${release.tag_name} is kept)`);
-    await ctx.printRecord(release, RELEASE_FIELDS);
+    await writeResult(ctx, release, RELEASE_FIELDS);
   },
 });

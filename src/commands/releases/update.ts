@@ -1,6 +1,7 @@
 import { updateRelease } from '../../api/releases.js';
 import { defineCommand } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
+import { writeResult } from '../shared/outcome.js';
 import {
   asReleaseWriter,
   notesOptions,
@@ -38,6 +39,6 @@ export const UPDATE = defineCommand<UpdateOptions>({
       updateRelease(http, project as string, tag as string, { name: opts.name, description, milestones }),
     );
     ctx.info(`updated release ${release.tag_name}`);
-    await ctx.printRecord(release, RELEASE_FIELDS);
+    await writeResult(ctx, release, RELEASE_FIELDS);
   },
 });

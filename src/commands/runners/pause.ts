@@ -1,8 +1,9 @@
 import { setRunnerPaused } from '../../api/runners.js';
 import { defineCommand, type CommandSpec } from '../../cli/spec.js';
-import { withRole, writeResult } from '../generic/record-write.js';
+import { withRole } from '../generic/record-write.js';
 import { idDigits } from '../shared/args.js';
 import { RUNNER_ROLE, RUNNERS } from './resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 /** `pause` and `resume`: `PUT /runners/:id` with `paused`, the changed runner on stdout. */
 function pausing(paused: boolean): CommandSpec {

@@ -8,3 +8,8 @@ export function reportWriteOutcome(ctx: Context, status: number, done: string, s
   if (status === 202) ctx.info(`${scheduled} (202 Accepted: scheduled for processing, not finished yet)`);
   else ctx.info(done);
 }
+
+/** The record a write produced, on stdout; `-q` leaves stdout empty (the exit code is the answer). */
+export async function writeResult(ctx: Context, record: unknown, fields: string[]): Promise<void> {
+  if (!ctx.globals.quiet) await ctx.printRecord(record, fields);
+}

@@ -8,6 +8,7 @@ import { readLocalFile } from '../shared/local-file.js';
 import { shellQuote } from '../../workflows/shared/shell.js';
 import { captchaChallenge, promptCaptchaResponse } from './shared/captcha.js';
 import { snippetText } from './shared/content.js';
+import { writeResult } from '../shared/outcome.js';
 
 const SNIPPET_FIELDS = ['id', 'title', 'file_name', 'visibility', 'web_url'];
 
@@ -79,7 +80,7 @@ async function run(ctx: Context, opts: CreateOptions): Promise<void> {
     }
     snippet = await createSnippet(http, { ...input, captcha: { response: answer, spamLogId: challenge.spam_log_id } });
   }
-  await ctx.printRecord(snippet, SNIPPET_FIELDS);
+  await writeResult(ctx, snippet, SNIPPET_FIELDS);
 }
 
 async function snippetContent(ctx: Context, opts: CreateOptions): Promise<string> {

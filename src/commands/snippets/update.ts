@@ -3,11 +3,11 @@ import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
-import { writeResult } from '../generic/record-write.js';
 import { requiredTextParser } from '../shared/args.js';
 import { readLocalFile } from '../shared/local-file.js';
 import { snippetText } from './shared/content.js';
 import { SNIPPET_ARGUMENT, SNIPPETS } from './shared/resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 interface UpdateOptions {
   title?: string;

@@ -2,11 +2,11 @@ import { changeUserState, createUser, getUser, resolveUserId, updateUser, type U
 import { defineCommand, type CommandSpec, type OptionSpec } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import { withAdminAccess } from '../generic/admin-only.js';
-import { writeResult } from '../generic/record-write.js';
 import { attributeName, serviceParams } from '../generic/resource.js';
 import { requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { USER_FIELDS } from './shared/resource.js';
+import { writeResult } from '../shared/outcome.js';
 
 const USER_ARG = { name: 'user', help: 'numeric id or username', parse: requiredTextParser('user') };
 const ADMIN_NOTE = 'Only administrators may do this.';

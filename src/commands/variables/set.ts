@@ -6,6 +6,7 @@ import { readTextFile } from '../shared/local-file.js';
 import { describeOwner, OWNER_OPTIONS, type OwnerFlags, variableOwner } from './shared/owner.js';
 import { ENVIRONMENT_SCOPE, KEY_ARGUMENT, scopeFor } from './shared/key.js';
 import { shownVariable, VARIABLE_COLUMNS } from './shared/values.js';
+import { writeResult } from '../shared/outcome.js';
 
 interface SetOptions extends OwnerFlags {
   value?: string;
@@ -74,7 +75,7 @@ async function run(ctx: Context, key: string, opts: SetOptions): Promise<void> {
     ? await updateVariable(http, owner, key, scope, attributes)
     : await createVariable(http, owner, { key, ...attributes, environment_scope: scope, masked_and_hidden: opts.hidden });
   ctx.info(`${existing ? 'updated' : 'created'} variable ${key}${scope ? ` (${scope})` : ''} of ${describeOwner(owner)}`);
-  await ctx.printRecord(shownVariable(variable, false, ctx.globals.output), VARIABLE_COLUMNS);
+  await writeResult(ctx, shownVariable(variable, false, ctx.globals.output), VARIABLE_COLUMNS);
 }
 
 const NO_VALUE = 'no value: give --value, --value-file, or pipe it on stdin';

@@ -6,6 +6,7 @@ import type { Runtime } from '../../../runtime.js';
 import { fillPath, itemPath, type PathParam, pathArgs, withHints, type Resource } from '../../generic/resource.js';
 import { idParam } from '../../shared/args.js';
 import { readText } from './text-source.js';
+import { writeResult } from '../../shared/outcome.js';
 
 /** The NOTE argument of a comment's verbs: `parent` is what the comments are of, `list` the command that lists them. */
 export function noteParam(parent: string, list: string): PathParam {
@@ -53,7 +54,7 @@ export function noteEditVerb(
         writeRecordTo<{ id: number }>(http, 'PUT', await fillPath(ctx, notes, template, args), { body }),
       );
       ctx.info(`edited note ${note.id} of ${parent(args)}`);
-      await ctx.printRecord(note, notes.fields ?? []);
+      await writeResult(ctx, note, notes.fields ?? []);
     },
   });
 }
