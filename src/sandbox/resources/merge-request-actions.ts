@@ -26,7 +26,7 @@ import {
 } from './merge-request-store.js';
 import { rebaseInProgress, rebasing, uncheck } from './merge-request-checks.js';
 import type { Mounts } from './mounts.js';
-import { noteBody } from './notes.js';
+import { noteBody, noteJson, type Noteable, type NoteRec } from './notes.js';
 import { userBasic } from './users.js';
 
 const REBASE_LOCKED = 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.';
@@ -54,17 +54,9 @@ function approvalsJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec): Record<str
   };
 }
 
-interface NoteView {
-  id: number;
-  body: string;
-  authorId: number;
-  createdAt: number;
-  updatedAt?: number;
-}
-
 /** Seeded notes (minus deleted ones), then created ones, oldest first. */
-function notesOf(w: World, mr: MergeRequestRec): NoteView[] {
-  const out: NoteView[] = [];
+function notesOf(w: World, mr: MergeRequestRec): NoteRec[] {
+  const out: NoteRec[] = [];
   for (let n = 1; n <= mr.seededNotes; n++) {
     if (mr.deletedNotes.includes(n)) continue;
     const h = w.h(83, mr.projectId, mr.iid, n);
@@ -81,26 +73,7 @@ function notesOf(w: World, mr: MergeRequestRec): NoteView[] {
   });
 }
 
-function noteJson(w: World, mr: MergeRequestRec, n: NoteView): Record<string, unknown> {
-  return {
-    id: n.id,
-    type: null,
-    body: n.body,
-    attachment: null,
-    author: userBasic(w, w.users.get(n.authorId)!),
-    created_at: iso(n.createdAt),
-    updated_at: iso(n.updatedAt ?? n.createdAt),
-    system: false,
-    noteable_id: mr.id,
-    noteable_type: 'MergeRequest',
-    project_id: mr.projectId,
-    noteable_iid: mr.iid,
-    resolvable: false,
-    confidential: false,
-    internal: false,
-    commands_changes: {},
-  };
-}
+const mergeRequestNoteable = (mr: MergeRequestRec): Noteable => ({ id: mr.id, iid: mr.iid, projectId: mr.projectId, type: 'MergeRequest' });
 
 export function mountMergeRequestActions({ project }: Mounts): void {
   project.put('/merge_requests/:merge_request_iid/merge', { auth: 'user' }, (ctx, p) => {
@@ -162,7 +135,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     if (sort === 'desc') notes.reverse();
     sendList(
       ctx,
-      pageOf(ctx, notes).map((n) => noteJson(ctx.world, mr, n)),
+      pageOf(ctx, notes).map((n) => noteJson(ctx.world, mergeRequestNoteable(mr), n)),
     );
   });
   project.post('/merge_requests/:merge_request_iid/notes', { auth: 'user' }, (ctx, p) => {
@@ -171,7 +144,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     const body = noteBody(ctx);
     const note = { id: noteIds(ctx.world).next++, body, authorId: ctx.user!.id, createdAt: Date.now() };
     saveMergeRequest(ctx.world, { ...mr, createdNotes: [...mr.createdNotes, note] });
-    sendJson(ctx, 201, noteJson(ctx.world, mr, note));
+    sendJson(ctx, 201, noteJson(ctx.world, mergeRequestNoteable(mr), note));
   });
   project.put('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
@@ -183,7 +156,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     if (note.authorId !== ctx.user!.id) requireAbility(ctx, p, 'admin_project');
     const edit = { id, body, updatedAt: Date.now() };
     saveMergeRequest(ctx.world, { ...mr, editedNotes: [...mr.editedNotes.filter((e) => e.id !== id), edit] });
-    sendJson(ctx, 200, noteJson(ctx.world, mr, { ...note, body, updatedAt: edit.updatedAt }));
+    sendJson(ctx, 200, noteJson(ctx.world, mergeRequestNoteable(mr), { ...note, body, updatedAt: edit.updatedAt }));
   });
   project.delete('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));

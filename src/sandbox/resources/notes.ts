@@ -22,7 +22,7 @@ const ISSUE_SLOTS = 8;
 const NOTE_SLOTS = 64;
 const FIRST_ISSUE_ID = 101;
 
-interface NoteRec {
+export interface NoteRec {
   id: number;
   body: string;
   authorId: number;
@@ -70,7 +70,15 @@ const noteStore = storeFor((w) => ({
   nextId: firstNoteId(w.seededProjects + 1, 1),
 }));
 
-function noteJson(w: World, issue: Issue, note: NoteRec): Record<string, unknown> {
+/** The parent a note hangs on: an issue or a merge request. */
+export interface Noteable {
+  id: number;
+  iid: number;
+  projectId: number;
+  type: 'Issue' | 'MergeRequest';
+}
+
+export function noteJson(w: World, noteable: Noteable, note: NoteRec): Record<string, unknown> {
   return {
     id: note.id,
     type: null,
@@ -80,16 +88,18 @@ function noteJson(w: World, issue: Issue, note: NoteRec): Record<string, unknown
     created_at: iso(note.createdAt),
     updated_at: iso(note.updatedAt ?? note.createdAt),
     system: false,
-    noteable_id: issue.id,
-    noteable_type: 'Issue',
-    project_id: issue.projectId,
-    noteable_iid: issue.iid,
+    noteable_id: noteable.id,
+    noteable_type: noteable.type,
+    project_id: noteable.projectId,
+    noteable_iid: noteable.iid,
     resolvable: false,
     confidential: false,
     internal: false,
     commands_changes: {},
   };
 }
+
+const issueNoteable = (issue: Issue): Noteable => ({ id: issue.id, iid: issue.iid, projectId: issue.projectId, type: 'Issue' });
 
 /** The quick actions the sandbox knows, with the summary the service gives once they ran. */
 const QUICK_ACTIONS: Record<string, { state: 'opened' | 'closed'; event: string; summary: string }> = {
@@ -151,13 +161,13 @@ export function mountNotes({ project }: Mounts): void {
     if (sort === 'desc') notes.reverse();
     sendList(
       ctx,
-      pageOf(ctx, notes).map((n) => noteJson(ctx.world, issue, n)),
+      pageOf(ctx, notes).map((n) => noteJson(ctx.world, issueNoteable(issue), n)),
     );
   });
   project.get('/issues/:issue_iid/notes/:note_id', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     const issue = findIssue(ctx, p, () => E.notFound('Issue'));
-    sendJson(ctx, 200, noteJson(ctx.world, issue, findNote(ctx, issue)));
+    sendJson(ctx, 200, noteJson(ctx.world, issueNoteable(issue), findNote(ctx, issue)));
   });
   project.post('/issues/:issue_iid/notes', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
@@ -175,7 +185,7 @@ export function mountNotes({ project }: Mounts): void {
     const note: NoteRec = { id: store.nextId++, body: text, authorId: ctx.user!.id, createdAt: Date.now() };
     store.notes.insert(issue.id, note.id, note);
     saveIssue(ctx, p, { ...issue, userNotesCount: issue.userNotesCount + 1 });
-    sendJson(ctx, 201, { ...noteJson(ctx.world, issue, note), commands_changes: changes });
+    sendJson(ctx, 201, { ...noteJson(ctx.world, issueNoteable(issue), note), commands_changes: changes });
   });
   project.put('/issues/:issue_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
@@ -185,7 +195,7 @@ export function mountNotes({ project }: Mounts): void {
     if (note.authorId !== ctx.user!.id && !can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
     const edited = { ...note, body, updatedAt: Date.now() };
     noteStore(ctx.world).notes.update(issue.id, note.id, edited);
-    sendJson(ctx, 200, noteJson(ctx.world, issue, edited));
+    sendJson(ctx, 200, noteJson(ctx.world, issueNoteable(issue), edited));
   });
   project.delete('/issues/:issue_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
