@@ -2,15 +2,43 @@ import { createRequire } from 'node:module';
 import type * as LosslessJson from 'lossless-json';
 
 /**
- * JSON whose numbers come out exactly as they came in. JSON.parse rounds an id past 2^53
- * (9007199254740993 → …992) and turns 1e400 into Infinity (printed as null); such numbers are kept
- * as their source text instead. The lossless parser is slower, so it reads only bodies that hold a
- * literal it could matter for (a digit run of 16 or more, a three-digit exponent), and it is loaded
- * only then, so start-up and ordinary listings never pay for it.
+ * Deeper JSON than this is refused: the service's records nest a handful of levels, and every
+ * printer and renderer after the parser recurses once per level.
  */
-// In JSON an exponent follows a digit. The shared first digit is matched once: digits are common
-// in every page (ids, dates, URLs), and trying two alternatives at each of them cost a quarter more.
-const LONG_DIGITS_OR_EXPONENT = /[0-9](?:[0-9]{15}|[eE][+-]?[0-9]{3})/g;
+export const MAX_JSON_DEPTH = 512;
+
+/** The text parsed, but its arrays and objects nest deeper than MAX_JSON_DEPTH. */
+export class JsonTooDeepError extends Error {
+  constructor() {
+    super(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    this.name = 'JsonTooDeepError';
+  }
+}
+
+/**
+ * JSON whose numbers come out as they came in. JSON.parse rounds an id past 2^53
+ * (9007199254740993 → …992), turns 1e400 into Infinity (printed as null) and 1e-400 into 0, and
+ * drops digits a double cannot hold (0.12345678901234567891); such numbers are kept as their
+ * source text instead. The lossless parser is slower, so it reads only documents where JSON.parse
+ * gave such a number (seen on the parsed values, which costs far less than searching the text for
+ * long digit runs: digits are everywhere in a page) or the text holds a literal that could have
+ * underflowed. It is loaded only then, so start-up and ordinary listings never pay for it.
+ * Throws JsonTooDeepError past MAX_JSON_DEPTH, SyntaxError on malformed text.
+ */
+export function parseJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  const found = inspect(value, MAX_JSON_DEPTH);
+  if (found === Found.tooDeep) throw new JsonTooDeepError();
+  if (found === Found.nothing && !mayUnderflow(text)) return value;
+  const { isSafeNumber, LosslessNumber, parse } = lossless();
+  const kept = parse(text, null, (literal) => {
+    if (isSafeNumber(literal)) return Number(literal);
+    keptNumbers = true;
+    return new LosslessNumber(literal);
+  });
+  // Kept numbers are leaves; the depth was checked on the same document above.
+  return kept;
+}
 
 let library: typeof LosslessJson | undefined;
 function lossless(): typeof LosslessJson {
@@ -20,44 +48,76 @@ function lossless(): typeof LosslessJson {
 
 let keptNumbers = false;
 
-export function parseJson(text: string): unknown {
-  if (!mayHoldUnsafeNumber(text)) return JSON.parse(text);
-  const { isSafeNumber, LosslessNumber, parse } = lossless();
-  return parse(text, null, (literal) => {
-    if (isSafeNumber(literal)) return Number(literal);
-    keptNumbers = true;
-    return new LosslessNumber(literal);
-  });
+const enum Found {
+  nothing,
+  changedNumber,
+  tooDeep,
 }
 
 /**
- * Whether a run of digits or an exponent that JSON.parse could change stands where JSON lets a
- * number start (after `[`, `:` or `,`), not inside a string: a path such as `calm-forge-99999`
- * holds `e-999`, and took nearly every page of a large listing through the slow parser. A plain
- * search finds the candidates; only those are looked at, each run of number characters once.
+ * One walk of a parsed value for both things parsing cannot tell: depth, and a number JSON.parse
+ * changed. Indexes and `for…in` rather than `Object.values`, which built an array per record and
+ * cost five times as much; parsed JSON holds plain objects, so `for…in` meets their own keys only.
  */
-function mayHoldUnsafeNumber(text: string): boolean {
-  LONG_DIGITS_OR_EXPONENT.lastIndex = 0;
-  for (let hit = LONG_DIGITS_OR_EXPONENT.exec(text); hit; hit = LONG_DIGITS_OR_EXPONENT.exec(text)) {
-    let start = hit.index;
-    while (start > 0 && isNumberChar(text.charCodeAt(start - 1))) start--;
-    let before = start - 1;
-    while (before >= 0 && isJsonSpace(text.charCodeAt(before))) before--;
-    if (before < 0 || text[before] === ':' || text[before] === ',' || text[before] === '[') return true;
-    let end = hit.index + hit[0].length;
-    while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
-    LONG_DIGITS_OR_EXPONENT.lastIndex = end;
+function inspect(value: unknown, levels: number): Found {
+  if (typeof value === 'number') return isChangedNumber(value) ? Found.changedNumber : Found.nothing;
+  if (value === null || typeof value !== 'object') return Found.nothing;
+  if (levels === 0) return Found.tooDeep;
+  let found = Found.nothing;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child = inspect(value[i], levels - 1);
+      if (child === Found.tooDeep) return child;
+      if (child !== Found.nothing) found = child;
+    }
+    return found;
+  }
+  for (const key in value) {
+    const child = inspect((value as Record<string, unknown>)[key], levels - 1);
+    if (child === Found.tooDeep) return child;
+    if (child !== Found.nothing) found = child;
+  }
+  return found;
+}
+
+/**
+ * Whether JSON.parse may have changed the literal this number came from: past 2^53 or the double
+ * range, or a fraction whose shortest form needs 16 or more digits (a literal of 15 or fewer
+ * significant digits always comes back as written).
+ */
+function isChangedNumber(value: number): boolean {
+  if (Number.isSafeInteger(value)) return false;
+  if (!Number.isFinite(value) || Number.isInteger(value)) return true;
+  return significantDigits(String(value)) >= 16;
+}
+
+function significantDigits(shortest: string): number {
+  const mantissa = shortest.replace(/e.*$/, '').replace(/[-.]/g, '');
+  return mantissa.replace(/^0+/, '').length;
+}
+
+/**
+ * Whether a literal may have become 0 for being below the double range: a negative exponent of
+ * three digits after a digit or a point (`1e-400`), or a long run of zeros (`0.000…0001`). Strings
+ * hold such text too (`calm-forge-19901`); that only costs a needless lossless parse.
+ */
+function mayUnderflow(text: string): boolean {
+  return hasExponentBelow100(text, 'e-') || hasExponentBelow100(text, 'E-') || text.includes(ZEROS);
+}
+
+const ZEROS = '0'.repeat(16);
+
+function hasExponentBelow100(text: string, marker: string): boolean {
+  for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 2)) {
+    const before = text.charCodeAt(at - 1);
+    if (!(isDigit(before) || before === 0x2e)) continue;
+    if (isDigit(text.charCodeAt(at + 2)) && isDigit(text.charCodeAt(at + 3)) && isDigit(text.charCodeAt(at + 4))) return true;
   }
   return false;
 }
 
-/** `0-9 . + - e E`: what a JSON number literal is made of. */
-function isNumberChar(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x2b || code === 0x2d || code === 0x65 || code === 0x45;
-}
-
-function isJsonSpace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /** JSON text for output, numbers kept as received; indented when `indent` is given. */

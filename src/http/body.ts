@@ -4,13 +4,7 @@ import { ExitCode, SvcError } from '../errors.js';
 import { REDIRECT_STATUSES } from './redirect-policy.js';
 import type { ReadResult } from './transport.js';
 import type { ApiRequest } from './types.js';
-import { isKeptNumber, parseJson } from '../json.js';
-
-/**
- * Deeper JSON than this is refused: the service's records nest a handful of levels, and every
- * printer and renderer after the parser recurses once per level.
- */
-export const MAX_JSON_DEPTH = 512;
+import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../json.js';
 
 /** Bytes as a person reads them: `64 MiB`, `1.5 KiB`, `300 bytes`. */
 export function formatSize(bytes: number): string {
@@ -72,26 +66,6 @@ export function nestsDeeperThan(bytes: Buffer, limit: number): boolean {
 }
 
 /**
- * True when a parsed value's arrays and objects nest deeper than `levels`. Indexes and `for…in`
- * rather than `Object.values`, which built an array per record and cost five times as much.
- */
-function valueNestsDeeperThan(value: unknown, levels: number): boolean {
-  if (value === null || typeof value !== 'object' || isKeptNumber(value)) return false;
-  if (levels === 0) return true;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (childNestsDeeperThan(value[i], levels - 1)) return true;
-    return false;
-  }
-  // Parsed JSON holds plain objects: `for…in` meets their own keys only.
-  for (const key in value) if (childNestsDeeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
-  return false;
-}
-
-function childNestsDeeperThan(child: unknown, levels: number): boolean {
-  return typeof child === 'object' && child !== null && valueNestsDeeperThan(child, levels);
-}
-
-/**
  * A success body that must be JSON; anything else is one line naming what arrived instead. The
  * depth is checked on the parsed value (JSON.parse does not recurse), which costs far less than a
  * scan of every byte of every page; the bytes are scanned only when parsing failed.
@@ -99,26 +73,22 @@ function childNestsDeeperThan(child: unknown, levels: number): boolean {
 export function parseJsonBody(bytes: Buffer, where: string, contentType: string | undefined): unknown {
   if (bytes.length === 0) return undefined;
   const tooDeep = () => new SvcError(`${where} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels`, ExitCode.failure);
-  let value: unknown;
   try {
-    value = parseJson(bytes.toString('utf8'));
-  } catch {
-    if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw tooDeep();
+    return parseJson(bytes.toString('utf8'));
+  } catch (error) {
+    if (error instanceof JsonTooDeepError || nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw tooDeep();
     const type = contentType ?? 'no content type';
     const what = /json/i.test(type)
       ? 'a truncated or malformed JSON body'
       : `${type.split(';')[0]} instead of JSON${/html/i.test(type) ? ' (an HTML page, probably from a proxy)' : ''}`;
     throw new SvcError(`${where} returned ${what}`, ExitCode.failure);
   }
-  if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) throw tooDeep();
-  return value;
 }
 
 /** An error body: JSON when it parses (and nests sanely), else its text. */
 export function parseErrorBody(bytes: Buffer): { text: string; body: unknown } {
   const text = bytes.toString('utf8');
   if (!text) return { text, body: undefined };
-  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) return { text, body: text };
   try {
     return { text, body: parseJson(text) };
   } catch {

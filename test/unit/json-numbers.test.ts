@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson, stringifyJson } from '../../src/json.js';
+import { JsonTooDeepError, parseJson, stringifyJson } from '../../src/json.js';
 
 // Every literal JSON.parse would change, wherever JSON allows a number to stand, comes out as sent.
 describe('numbers JSON.parse would change', () => {
@@ -15,6 +15,9 @@ describe('numbers JSON.parse would change', () => {
     '[1, 1e-400]',
     '{"sha":"12345678901234567890","id":9007199254740993}',
     '{"path":"calm-forge-99999","score":1e400}',
+    '{"ratio":12345678.123456789}',
+    `[0.${'0'.repeat(330)}1]`,
+    '{"a":[{"b":-9007199254740993}],"c":0.5}',
   ];
   for (const text of exact) {
     it(`keeps ${JSON.stringify(text)}`, () => {
@@ -26,5 +29,17 @@ describe('numbers JSON.parse would change', () => {
     const text = '{"path":"calm-forge-99999","sha":"e1234567890123456789","note":"x:1e400"}';
     expect(parseJson(text)).toEqual({ path: 'calm-forge-99999', sha: 'e1234567890123456789', note: 'x:1e400' });
     expect(stringifyJson(parseJson(text))).toBe(text);
+  });
+
+  it('gives numbers a double holds as JSON.parse does, whatever strings hold', () => {
+    const text = '{"id":9007199254740991,"ratio":0.1,"small":2.5e-7,"path":"calm-forge-19901","note":"x:1e-400"}';
+    const parsed = parseJson(text);
+    expect(parsed).toEqual(JSON.parse(text));
+    expect(stringifyJson(parsed)).toBe(text);
+  });
+
+  it('refuses nesting past 512 levels, even where JSON.parse would take it', () => {
+    expect(() => parseJson(`${'['.repeat(513)}${']'.repeat(513)}`)).toThrow(JsonTooDeepError);
+    expect(parseJson(`${'['.repeat(512)}${']'.repeat(512)}`)).toBeInstanceOf(Array);
   });
 });
