@@ -10,7 +10,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else {
   let cli;
   try {
-    cli = await import('../dist/cli.js');
+    cli = await import('../dist/bundle/cli.js');
   } catch (error) {
     if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
       process.stderr.write('svc: not built yet: run `npm run build` first\n');

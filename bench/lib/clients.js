@@ -15,7 +15,7 @@ function loads(command, args) {
 
 /** Why a peer cannot run here, or undefined when it can. */
 const missing = {
-  svc: () => (existsSync(join(ROOT, 'dist/cli.js')) ? undefined : 'not built (npm run build)'),
+  svc: () => (existsSync(join(ROOT, 'dist/bundle/cli.js')) ? undefined : 'not built (npm run build)'),
   pythonCli: () => (onPath('python-gitlab') ? undefined : 'python-gitlab not installed (bench/setup-peers.sh)'),
   pythonLib: () => (loads('/usr/bin/python3', ['-c', 'import gitlab']) ? undefined : 'python3-gitlab not installed (bench/setup-peers.sh)'),
   perl: () => (onPath('gitlab-api-v4') ? undefined : 'libgitlab-api-v4-perl not installed (bench/setup-peers.sh)'),
