@@ -4,6 +4,7 @@ import { intOption } from '../../cli/parsers.js';
 import type { OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
+import { readingAhead } from '../../http/read-ahead.js';
 
 export interface ListFlags {
   limit?: number;
@@ -47,9 +48,11 @@ export async function outputList<T>(ctx: Context, pages: AsyncIterable<Page<T>>,
   const limit = listLimit(flags);
   let more = false;
   let requests = 0;
+  // Every page will be read: the next one is asked for while this one is printed.
+  const source = limit === Number.POSITIVE_INFINITY ? readingAhead(pages) : pages;
   async function* limited(): AsyncGenerator<T[]> {
     let emitted = 0;
-    for await (const page of pages) {
+    for await (const page of source) {
       requests++;
       const room = limit - emitted;
       const items = page.items.length > room ? page.items.slice(0, room) : page.items;
