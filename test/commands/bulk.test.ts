@@ -25,16 +25,18 @@ describe('svc bulk: one command per input line (#16 item 4)', () => {
   const suite = useSandbox({ projects: 10 });
 
   it('runs the command once per id and prints one outcome line per item', async () => {
-    const result = await suite.run(['bulk', '--max-in-flight', '1', '--', 'snippets', 'delete', '--yes', '{id}'], { input: '3\n4\n\n5\n' });
+    const result = await suite.run(['bulk', '--max-in-flight', '1', '--', 'projects', 'archive', '{id}', '--fields', 'id,archived'], {
+      input: '3\n4\n\n5\n',
+    });
     expect(result.stderr).toBe('bulk: 3 ok, 0 failed\n');
     expect(result.exitCode).toBe(0);
     expect(outcomes(result.stdout)).toEqual(
-      ['3', '4', '5'].map((id) => ({ input: id, ok: true, exit_code: 0, error: null, result: null })),
+      ['3', '4', '5'].map((id) => ({ input: id, ok: true, exit_code: 0, error: null, result: { id: Number(id), archived: true } })),
     );
     expect(suite.requests().map((r) => `${r.method} ${r.rawPath}`)).toEqual([
-      'DELETE /api/v4/snippets/3',
-      'DELETE /api/v4/snippets/4',
-      'DELETE /api/v4/snippets/5',
+      'POST /api/v4/projects/3/archive',
+      'POST /api/v4/projects/4/archive',
+      'POST /api/v4/projects/5/archive',
     ]);
   });
 
@@ -100,26 +102,26 @@ describe('svc bulk: one command per input line (#16 item 4)', () => {
     const dir = tempDir();
     const journal = join(dir, 'done.journal');
     writeFileSync(journal, '"1"\n');
-    const args = ['bulk', '--dry-run', '--journal', journal, '--max-in-flight', '1', '--', 'snippets', 'delete', '--yes', '{id}'];
+    const args = ['bulk', '--dry-run', '--journal', journal, '--max-in-flight', '1', '--', 'projects', 'archive', '{id}'];
     const result = await suite.run(args, { input: '1\n2\n' });
     expect(result).toEqual({
       exitCode: 0,
-      stdout: 'svc snippets delete --yes 2\n',
+      stdout: 'svc projects archive 2\n',
       stderr: 'bulk: 1 ok, 0 failed, 1 skipped (already in the journal)\n',
     });
     expect(readFileSync(journal, 'utf8')).toBe('"1"\n');
     const absent = join(dir, 'absent.journal');
-    const fresh = await suite.run(['bulk', '--dry-run', '--journal', absent, '--', 'snippets', 'delete', '--yes', '{id}'], {
+    const fresh = await suite.run(['bulk', '--dry-run', '--journal', absent, '--', 'projects', 'archive', '{id}'], {
       input: '1\n',
     });
-    expect(fresh.stdout).toBe('svc snippets delete --yes 1\n');
+    expect(fresh.stdout).toBe('svc projects archive 1\n');
     expect(existsSync(absent)).toBe(false);
     expect(suite.requests()).toEqual([]);
   });
 
   it.each([
     [['sandbox'], 'svc: bulk cannot run `svc sandbox` per item: runs a server until Ctrl-C\n'],
-    [['bulk', '--', 'snippets', 'delete', '{id}'], 'svc: bulk cannot run `svc bulk` per item: bulk runs cannot be nested\n'],
+    [['bulk', '--', 'projects', 'archive', '{id}'], 'svc: bulk cannot run `svc bulk` per item: bulk runs cannot be nested\n'],
     [['auth', 'login'], 'svc: bulk cannot run `svc auth` per item: logs in and out with prompts\n'],
   ])('refuses %j with exit 2 before reading any input', async (command, message) => {
     const result = await suite.run(['bulk', '--', ...command], { input: '1\n' });
@@ -138,38 +140,38 @@ describe('svc bulk under injected faults, resumed with a journal (#16 item 4)', 
   const suite = useSandbox({ projects: 10, faults: '503=0.3', faultSeed: 3 });
 
   it('ends every item exactly once, and each rerun sends nothing for the items already done', async () => {
-    const journal = join(tempDir(), 'deleted.journal');
+    const journal = join(tempDir(), 'archived.journal');
     const input = `${ids(1, 10).join('\n')}\n`;
-    const deleted = new Set<string>();
-    for (let run = 1; deleted.size < 10; run++) {
+    const archived = new Set<string>();
+    for (let run = 1; archived.size < 10; run++) {
       expect(run).toBeLessThanOrEqual(20);
       const result = await suite.run(
-        ['--retries', '0', 'bulk', '--max-in-flight', '4', '--journal', journal, '--', 'snippets', 'delete', '--yes', '{id}'],
+        ['--retries', '0', 'bulk', '--max-in-flight', '4', '--journal', journal, '--', 'projects', 'archive', '{id}', '-q'],
         {
           input,
         },
       );
       const seen = outcomes(result.stdout);
-      const pending = ids(1, 10).filter((id) => !deleted.has(id));
+      const pending = ids(1, 10).filter((id) => !archived.has(id));
       expect(seen.map((o) => o.input).sort()).toEqual(pending.sort());
-      // Nothing already done is sent again: every request is for a pending snippet, once.
+      // Nothing already done is sent again: every request is for a pending project, once.
       expect(
         suite
           .requests()
-          .map((r) => r.rawPath)
+          .map((r) => `${r.method} ${r.rawPath}`)
           .sort(),
-      ).toEqual(pending.map((id) => `/api/v4/snippets/${id}`).sort());
+      ).toEqual(pending.map((id) => `POST /api/v4/projects/${id}/archive`).sort());
       const failed = seen.filter((o) => !o.ok);
       for (const o of failed) {
         expect(o).toEqual({
           input: o.input,
           ok: false,
           exit_code: 1,
-          error: `DELETE /snippets/${String(o.input)} failed: 503 Service Unavailable: an HTML page ("503 Service Temporarily Unavailable"), probably from a proxy`,
+          error: `POST /projects/${String(o.input)}/archive failed: 503 Service Unavailable: an HTML page ("503 Service Temporarily Unavailable"), probably from a proxy`,
           result: null,
         });
       }
-      for (const o of seen) if (o.ok) deleted.add(String(o.input));
+      for (const o of seen) if (o.ok) archived.add(String(o.input));
       const skipped = 10 - pending.length;
       const skippedText = skipped > 0 ? `, ${skipped} skipped (already in the journal)` : '';
       const summary = `bulk: ${seen.length - failed.length} ok, ${failed.length} failed${skippedText}\n`;

@@ -17,10 +17,10 @@ afterAll(async () => {
   cleanupTempDirs();
 });
 
-const deletes = () =>
+const archives = () =>
   sandbox
     .requests()
-    .filter((r) => r.origin === 'api' && r.method === 'DELETE')
+    .filter((r) => r.origin === 'api' && r.method === 'POST')
     .map((r) => r.rawPath);
 
 function inputsOf(stdout: string): string[] {
@@ -39,20 +39,20 @@ describe('svc bulk interrupted (#16 item 4)', () => {
     sandbox.clearRequests();
     const journal = join(tempDir(), 'run.journal');
     const input = `${Array.from({ length: 10 }, (_, i) => i + 1).join('\n')}\n`;
-    const args = ['bulk', '--max-in-flight', '2', '--journal', journal, '--', 'snippets', 'delete', '--yes', '{id}'];
+    const args = ['bulk', '--max-in-flight', '2', '--journal', journal, '--', 'projects', 'archive', '{id}', '-q'];
     const child = spawnSvc(args, { env: sandboxEnv(sandbox), input });
     await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
     child.kill('SIGINT');
     const first = await child;
     expect(first.exitCode).toBe(130);
     const done = inputsOf(String(first.stdout));
-    const resume = `svc bulk --max-in-flight 2 --journal ${journal} -- snippets delete --yes '{id}'`;
+    const resume = `svc bulk --max-in-flight 2 --journal ${journal} -- projects archive '{id}' -q`;
     expect(String(first.stderr)).toBe(
       `bulk: ${done.length} ok, 0 failed\nsvc: interrupted: the running items finished, no new one was started; to resume, feed the same input to: ${resume}\n`,
     );
     expect(done.length).toBeLessThan(10);
-    // Every item started was finished and reported: as many deletes as outcome lines, and journaled.
-    expect(deletes().sort()).toEqual(done.map((id) => `/api/v4/snippets/${id}`).sort());
+    // Every item started was finished and reported: as many archive requests as outcome lines, and journaled.
+    expect(archives().sort()).toEqual(done.map((id) => `/api/v4/projects/${id}/archive`).sort());
     expect(readFileSync(journal, 'utf8').split('\n').sort()).toEqual(['', ...done.map((id) => `"${id}"`)].sort());
 
     sandbox.clearRequests();
@@ -60,7 +60,7 @@ describe('svc bulk interrupted (#16 item 4)', () => {
     expect(rerun.exitCode).toBe(0);
     const rest = inputsOf(rerun.stdout);
     expect([...done, ...rest].sort()).toEqual(['1', '10', '2', '3', '4', '5', '6', '7', '8', '9']);
-    expect(deletes().sort()).toEqual(rest.map((id) => `/api/v4/snippets/${id}`).sort());
+    expect(archives().sort()).toEqual(rest.map((id) => `/api/v4/projects/${id}/archive`).sort());
   });
 
   it('on Ctrl-C at a terminal stops waiting for more input lines and exits 130', async () => {

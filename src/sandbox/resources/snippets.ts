@@ -90,11 +90,7 @@ export function mountSnippets({ root }: Mounts): void {
   root.get('/snippets', { auth: 'user' }, (ctx) => listSnippets(ctx, (s) => s.authorId === ctx.user!.id));
   root.get('/snippets/public', { auth: 'user' }, (ctx) => listSnippets(ctx, (s) => s.visibility === 'public'));
   root.get('/snippets/all', { auth: 'user' }, (ctx) => listSnippets(ctx, (s) => canReadSnippet(ctx.user, s)));
-  root.get('/snippets/:id', { auth: 'public' }, (ctx) => {
-    const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
-    if (!s || !canReadSnippet(ctx.user, s)) throw E.notFound('Snippet');
-    sendJson(ctx, 200, snippetJson(ctx.world, s));
-  });
+  root.get('/snippets/:id', { auth: 'public' }, (ctx) => sendJson(ctx, 200, snippetJson(ctx.world, visibleSnippet(ctx))));
 
   root.get('/snippets/:id/raw', { auth: 'public' }, (ctx) => {
     const s = visibleSnippet(ctx);
@@ -108,10 +104,8 @@ export function mountSnippets({ root }: Mounts): void {
     sendText(ctx, 200, file.content, 'text/plain; charset=utf-8');
   });
 
-  // Only the author updates, administrators included: the service looks among the caller's own snippets.
   root.put('/snippets/:id', { auth: 'user' }, (ctx) => {
-    const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
-    if (!s || s.authorId !== ctx.user!.id) throw E.notFound('Snippet');
+    const s = ownSnippet(ctx);
     const title = strParam(ctx, 'title');
     if (title !== undefined && !title.trim()) throw new ApiError(400, { error: 'title is empty' });
     const visibility = enumParam(ctx, 'visibility', VISIBILITIES);
@@ -129,11 +123,8 @@ export function mountSnippets({ root }: Mounts): void {
     sendJson(ctx, 200, snippetJson(ctx.world, s));
   });
 
-  // The service looks only among the caller's own snippets: anyone else's is not found. Administrators
-  // still delete any snippet here, which the bulk tests rely on (the service answers them 404 too).
   root.delete('/snippets/:id', { auth: 'user' }, (ctx) => {
-    const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
-    if (!s || (s.authorId !== ctx.user!.id && !ctx.user!.isAdmin)) throw E.notFound('Snippet');
+    const s = ownSnippet(ctx);
     ctx.world.snippets.remove(s.id);
     sendJson(ctx, 204, null);
   });
@@ -196,6 +187,16 @@ export function mountSnippets({ root }: Mounts): void {
 function visibleSnippet(ctx: Ctx): SnippetRec {
   const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
   if (!s || !canReadSnippet(ctx.user, s)) throw E.notFound('Snippet');
+  return s;
+}
+
+/**
+ * Updates and deletes look only among the caller's own snippets, as the service does: anyone else's is
+ * not found, administrators included (they read every snippet, but change only theirs).
+ */
+function ownSnippet(ctx: Ctx): SnippetRec {
+  const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
+  if (!s || s.authorId !== ctx.user!.id) throw E.notFound('Snippet');
   return s;
 }
 

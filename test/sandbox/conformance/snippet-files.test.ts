@@ -53,9 +53,10 @@ describe('§14 GET /snippets/:id/raw and …/files/:ref/:file_path/raw', () => {
 });
 
 describe('§14 PUT /snippets/:id', () => {
-  it("answers another user's snippet 404 Snippet Not Found, administrators included", async () => {
-    const r = await c.call(`/snippets/${single}`, { as: 'admin', method: 'PUT', json: { title: 'x' } });
+  it("answers another user's snippet 404 Snippet Not Found, administrators included, and changes nothing", async () => {
+    const r = await c.call(`/snippets/${single}`, { as: 'admin', method: 'PUT', json: { title: 'x', content: 'taken' } });
     expect([r.status, r.json]).toEqual([404, { message: '404 Snippet Not Found' }]);
+    expect([c.sb.state.snippet(single)?.title, c.sb.state.snippet(single)?.content]).toEqual(['one', 'héllo ✓\n']);
   });
 
   it('needs at least one parameter', async () => {

@@ -1,4 +1,5 @@
-// Snippets: service-endpoints.md §14.
+// Snippets: service-endpoints.md §14. Reads answer whatever the caller can see (an administrator sees
+// every snippet); PUT and DELETE look only among the caller's own, administrators included.
 import { describe, expect, it } from 'vitest';
 import { ids, useSandbox } from './setup.js';
 
@@ -70,4 +71,50 @@ describe('§14 snippets', () => {
     expect([refused.status, refused.json]).toEqual([404, { message: '404 Snippet Not Found' }]);
     expect((await c.call(`/snippets/${theirs.json.id}`, { as: 'admin' })).status).toBe(200);
   });
+
+  it("DELETE /snippets/:id of another user's snippet is 404 Snippet Not Found to an administrator too, and it stays", async () => {
+    const id = await privateSnippetOfUser('kept');
+    const refused = await c.call(`/snippets/${id}`, { as: 'admin', method: 'DELETE' });
+    expect([refused.status, refused.json]).toEqual([404, { message: '404 Snippet Not Found' }]);
+    expect(c.sb.state.snippet(id)?.title).toBe('kept');
+  });
+
+  it("GET /snippets/:id answers an administrator another user's private snippet", async () => {
+    const id = await privateSnippetOfUser('readable');
+    const r = await c.call(`/snippets/${id}`, { as: 'admin' });
+    expect([r.status, r.json.id, r.json.title, r.json.visibility, r.json.author.id]).toEqual([200, id, 'readable', 'private', 2]);
+  });
+
+  it("GET /snippets/:id/raw answers an administrator another user's private snippet", async () => {
+    const id = await privateSnippetOfUser('raw');
+    const r = await c.call(`/snippets/${id}/raw`, { as: 'admin' });
+    expect([r.status, r.text]).toEqual([200, 'mine\n']);
+  });
+
+  it("GET /snippets/:id and /raw answer another user's private snippet 404 Snippet Not Found to a non-administrator", async () => {
+    const made = await c.call('/snippets', {
+      as: 'admin',
+      method: 'POST',
+      json: { title: 'hidden', file_name: 'h.txt', content: 'h', visibility: 'private' },
+    });
+    const record = await c.call(`/snippets/${made.json.id}`, { as: 'user' });
+    const raw = await c.call(`/snippets/${made.json.id}/raw`, { as: 'user' });
+    expect([record.status, record.json, raw.status, raw.json]).toEqual([
+      404,
+      { message: '404 Snippet Not Found' },
+      404,
+      { message: '404 Snippet Not Found' },
+    ]);
+  });
 });
+
+/** A private snippet of the regular user (id 2), with the content `mine\n`. */
+async function privateSnippetOfUser(title: string): Promise<number> {
+  const made = await c.call('/snippets', {
+    as: 'user',
+    method: 'POST',
+    json: { title, file_name: 'm.txt', content: 'mine\n', visibility: 'private' },
+  });
+  expect([made.status, made.json.author.id]).toEqual([201, 2]);
+  return made.json.id as number;
+}
