@@ -1,9 +1,9 @@
 import { sendRequest } from '../../api/resource.js';
+import { InterruptedError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { apiPath } from '../../http/encode.js';
-import { InFlightLimit } from '../bulk/limit.js';
-import type { Clock } from '../shared/clock.js';
+import { settleBounded, type BoundedRun, type Settled } from '../shared/bounded.js';
 import type { PlannedPipeline } from './select.js';
 
 export type DeletionResult = 'deleted' | 'failed' | 'interrupted';
@@ -17,13 +17,6 @@ export interface DeletionOutcome {
   refused?: { scope?: string };
 }
 
-export interface DeletionPlan {
-  maxInFlight: number;
-  clock: Clock;
-  /** Aborted: no new deletion starts; the outcomes of those under way are still given. */
-  signal: AbortSignal;
-}
-
 /**
  * Deletes the pipelines, at most `maxInFlight` at once (fewer for a while after the service rate
  * limited one), and gives each outcome as soon as it is known, in the order they end. After a
@@ -33,50 +26,33 @@ export async function* deletePipelines(
   http: HttpClient,
   project: string,
   pipelines: PlannedPipeline[],
-  plan: DeletionPlan,
+  plan: BoundedRun,
 ): AsyncGenerator<DeletionOutcome> {
-  const limit = new InFlightLimit(plan.maxInFlight, plan.clock);
-  const running = new Map<number, Promise<[number, DeletionOutcome]>>();
-  let next = 0;
-  let refused = false;
-  for (;;) {
-    while (next < pipelines.length && running.size < limit.current && !plan.signal.aborted && !refused) {
-      const index = next++;
-      const deletion = deleteOne(http, project, pipelines[index] as PlannedPipeline, limit, plan.signal);
-      running.set(
-        index,
-        deletion.then((outcome) => [index, outcome]),
-      );
-    }
-    if (running.size === 0) return;
-    const [index, outcome] = await Promise.race(running.values());
-    running.delete(index);
-    refused ||= outcome.refused !== undefined;
-    yield outcome;
-  }
+  const deletions = settleBounded(pipelines, { ...plan, stopAfter: (settled) => !settled.ok && isRefusal(settled.error) }, (pipeline) =>
+    sendRequest(http, 'DELETE', apiPath`/projects/${project}/pipelines/${pipeline.id}`).catch((error: unknown) => {
+      // Whether the run was interrupted is decided when the deletion fails, not when its outcome is
+      // read: a failure the service answered before Ctrl-C stays a failure.
+      throw plan.signal.aborted ? new InterruptedError() : error;
+    }),
+  );
+  for await (const settled of deletions) yield deletionOutcome(settled);
 }
 
-/** Never rejects: a failure is an outcome, so the deletions under way are all accounted for. */
-async function deleteOne(
-  http: HttpClient,
-  project: string,
-  pipeline: PlannedPipeline,
-  limit: InFlightLimit,
-  signal: AbortSignal,
-): Promise<DeletionOutcome> {
-  try {
-    await limit.watch(() => sendRequest(http, 'DELETE', apiPath`/projects/${project}/pipelines/${pipeline.id}`));
-    limit.succeeded();
-    return { pipeline, result: 'deleted' };
-  } catch (error) {
-    if (signal.aborted) {
-      return { pipeline, result: 'interrupted', error: 'interrupted before the service answered: it may be deleted or not' };
-    }
-    const outcome: DeletionOutcome = { pipeline, result: 'failed', error: error instanceof Error ? error.message : String(error) };
-    if (error instanceof ApiError && error.status === 403) {
-      const body = (error.body ?? {}) as { error?: unknown; scope?: unknown };
-      outcome.refused = body.error === 'insufficient_scope' ? { scope: String(body.scope) } : {};
-    }
-    return outcome;
+function deletionOutcome(settled: Settled<PlannedPipeline, unknown>): DeletionOutcome {
+  const pipeline = settled.item;
+  if (settled.ok) return { pipeline, result: 'deleted' };
+  const { error } = settled;
+  if (error instanceof InterruptedError) {
+    return { pipeline, result: 'interrupted', error: 'interrupted before the service answered: it may be deleted or not' };
   }
+  const outcome: DeletionOutcome = { pipeline, result: 'failed', error: error instanceof Error ? error.message : String(error) };
+  if (isRefusal(error)) {
+    const body = (error.body ?? {}) as { error?: unknown; scope?: unknown };
+    outcome.refused = body.error === 'insufficient_scope' ? { scope: String(body.scope) } : {};
+  }
+  return outcome;
+}
+
+function isRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 403;
 }

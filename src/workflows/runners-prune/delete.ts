@@ -1,7 +1,7 @@
 import { deleteRunner } from '../../api/runners.js';
 import type { HttpClient } from '../../http/client.js';
+import { settleBounded, type BoundedRun } from '../shared/bounded.js';
 import type { PlannedRunner } from './plan.js';
-import { runBounded, type BoundedRun } from './pool.js';
 
 export interface PruneTally {
   deleted: number;
@@ -18,16 +18,11 @@ export async function deleteRunners(
   onDeleted: (tally: PruneTally) => void,
 ): Promise<PruneTally> {
   const tally: PruneTally = { deleted: 0, failed: [], notStarted: 0 };
-  const started = await runBounded(
-    plan,
-    run,
-    (runner) => deleteRunner(http, runner.id),
-    (runner, outcome) => {
-      if (outcome.ok) tally.deleted++;
-      else tally.failed.push({ id: runner.id, error: outcome.error });
-      onDeleted(tally);
-    },
-  );
-  tally.notStarted = plan.length - started;
+  for await (const outcome of settleBounded(plan, run, (runner) => deleteRunner(http, runner.id))) {
+    if (outcome.ok) tally.deleted++;
+    else tally.failed.push({ id: outcome.item.id, error: outcome.error });
+    onDeleted(tally);
+  }
+  tally.notStarted = plan.length - tally.deleted - tally.failed.length;
   return tally;
 }

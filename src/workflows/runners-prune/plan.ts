@@ -1,6 +1,6 @@
 import { getRunner, listAllRunners, type Runner } from '../../api/runners.js';
 import type { HttpClient } from '../../http/client.js';
-import { runBounded, type BoundedRun } from './pool.js';
+import { settleBounded, type BoundedRun } from '../shared/bounded.js';
 
 export interface PlannedRunner {
   id: number;
@@ -29,26 +29,22 @@ export async function planPrune(http: HttpClient, selection: PruneSelection): Pr
   if (olderThan === undefined) return stale.map(({ id, description, runner_type, status }) => ({ id, description, runner_type, status }));
   const plan: PlannedRunner[] = [];
   let failure: unknown;
-  await runBounded(
-    stale,
-    selection,
-    (runner) => getRunner(http, runner.id),
-    (runner, outcome) => {
-      if (!outcome.ok) {
-        failure ??= outcome.error;
-        return;
-      }
-      const contacted = outcome.value.contacted_at;
-      if (contacted === null || selection.now - Date.parse(contacted) <= olderThan) return;
-      plan.push({
-        id: runner.id,
-        description: runner.description,
-        runner_type: runner.runner_type,
-        status: runner.status,
-        contacted_at: contacted,
-      });
-    },
-  );
+  for await (const outcome of settleBounded(stale, selection, (runner) => getRunner(http, runner.id))) {
+    if (!outcome.ok) {
+      failure ??= outcome.error;
+      continue;
+    }
+    const runner = outcome.item;
+    const contacted = outcome.value.contacted_at;
+    if (contacted === null || selection.now - Date.parse(contacted) <= olderThan) continue;
+    plan.push({
+      id: runner.id,
+      description: runner.description,
+      runner_type: runner.runner_type,
+      status: runner.status,
+      contacted_at: contacted,
+    });
+  }
   if (failure !== undefined) throw failure;
   if (selection.signal.aborted) return [];
   return plan.sort((a, b) => a.id - b.id);
