@@ -6,7 +6,14 @@
  */
 export async function* readingAhead<T>(pages: AsyncIterable<T>): AsyncGenerator<T> {
   const iterator = pages[Symbol.asyncIterator]();
-  let pending = iterator.next();
+  // A page that fails while the one before is printed fails in its turn, after it: until then its
+  // rejection has a handler, so it is not reported as unhandled.
+  const ask = () => {
+    const next = iterator.next();
+    next.catch(() => {});
+    return next;
+  };
+  let pending = ask();
   let finished = false;
   try {
     for (;;) {
@@ -15,13 +22,13 @@ export async function* readingAhead<T>(pages: AsyncIterable<T>): AsyncGenerator<
         finished = true;
         return;
       }
-      pending = iterator.next();
+      pending = ask();
+      // The request goes out a few promise steps into that call; printing a page is one long
+      // step, so without a turn of the event loop first the request would wait for the printing.
+      await new Promise((resolve) => setImmediate(resolve));
       yield result.value;
     }
   } finally {
-    if (!finished) {
-      pending.catch(() => {});
-      await iterator.return?.(undefined);
-    }
+    if (!finished) await iterator.return?.(undefined);
   }
 }
