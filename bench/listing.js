@@ -129,6 +129,10 @@ export function listingTargets(sizes) {
       `- ${n}: wall ≤ 1.15× the bare keep-alive loop: ${ratio(svc.wallMs / loop.wallMs)} → ${verdict(svc.wallMs <= 1.15 * loop.wallMs)}`,
     );
     lines.push(`- ${n}: CPU ≤ 1.3× the bare keep-alive loop: ${ratio(svc.cpuMs / loop.cpuMs)} → ${verdict(svc.cpuMs <= 1.3 * loop.cpuMs)}`);
+    const undiciLoop = size.summary.find((s) => s.client.undiciLoop);
+    lines.push(
+      `- ${n}, for reference: the same loop on undici costs ${ratio(undiciLoop.wallMs / loop.wallMs)} the wall and ${ratio(undiciLoop.cpuMs / loop.cpuMs)} the CPU of the node:http loop; svc costs ${ratio(svc.wallMs / undiciLoop.wallMs)} the wall and ${ratio(svc.cpuMs / undiciLoop.cpuMs)} the CPU of the undici loop`,
+    );
     lines.push(
       python.runs
         ? `- ${n}: ≥ 3× faster than the python-gitlab CLI: ${ratio(python.wallMs / svc.wallMs)} → ${verdict(python.wallMs >= 3 * svc.wallMs)}`

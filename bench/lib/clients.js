@@ -58,6 +58,14 @@ export function listingClients() {
       keepAlive: true,
     },
     {
+      name: 'bare keep-alive loop (undici)',
+      pagination: 'keyset',
+      missing: undefined,
+      run: (b, t) => ({ command: process.execPath, args: [join(ROOT, 'bench/floor-keepalive-undici.js'), b, t] }),
+      shown: 'node bench/floor-keepalive-undici.js $B $T',
+      undiciLoop: true,
+    },
+    {
       name: 'floor (curl loop)',
       pagination: 'keyset',
       missing: missing.curl(),
