@@ -35,6 +35,7 @@ describe('npm pack', () => {
   it('installs without dev dependencies', () => {
     const modules = join(prefix, 'node_modules');
     expect(existsSync(join(modules, 'svc', 'dist', 'cli.js'))).toBe(true);
+    expect(existsSync(join(modules, 'svc', 'dist', 'bundle', 'cli.js'))).toBe(true);
     for (const dev of ['typescript', 'vitest', 'execa']) expect(existsSync(join(modules, dev))).toBe(false);
   });
 
