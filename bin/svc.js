@@ -6,7 +6,19 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // The hot path of CI loops: answer without loading any command code.
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  let writeError;
+  process.stdout.on('error', (error) => (writeError = error));
   process.stdout.write(`${pkg.version}\n`);
+  // A failed write is reported after it returned: give its event a turn to arrive.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (writeError) {
+    const { writeFailure } = await import('../dist/output/stream-errors.js');
+    const failure = writeFailure(writeError);
+    if (failure) {
+      process.stderr.write(`svc: ${failure.message}\n`);
+      process.exitCode = failure.exitCode;
+    }
+  }
 } else {
   let cli;
   try {

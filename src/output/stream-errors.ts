@@ -18,7 +18,11 @@ export function readerGone(stream: Writable): boolean {
 
 /** A failure to write the output other than a reader going away (a full disk): it ends the command. */
 export function outputFailure(stream: Writable): SvcError | undefined {
-  const error = streamErrors.get(stream);
+  return writeFailure(streamErrors.get(stream));
+}
+
+/** What a failed write to stdout means for the command: nothing when the reader went away. */
+export function writeFailure(error: NodeJS.ErrnoException | undefined): SvcError | undefined {
   if (!error || error.code === 'EPIPE') return undefined;
   const reason = error.code === 'ENOSPC' ? 'no space left on the device' : error.message;
   return new SvcError(`cannot write the output: ${reason} (${error.code ?? 'error'})`);
