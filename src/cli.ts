@@ -5,7 +5,7 @@ import { NOUNS, type CommandModule, type NounEntry } from './commands/index.js';
 import { addCommand, addWrappedHelp, respelledOptionsOf, withExamples } from './cli/build.js';
 import { GLOBAL_FLAGS_WITH_VALUES } from './global-options.js';
 import { ExitCode } from './errors.js';
-import { outputFailure } from './output/stream-errors.js';
+import { outputFailure, watch } from './output/stream-errors.js';
 import { addGlobalOptions, createRuntime, reportError, type Runtime } from './runtime.js';
 
 /** The command words of the line (noun, verb, …) with their positions, skipping global options and their values. */
@@ -152,6 +152,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const { program, load } = createProgram(io);
   const secrets = [io.env.SVC_TOKEN, io.env.CI_JOB_TOKEN, tokenFlag(argv)].filter((s): s is string => Boolean(s));
   const debug = argv.includes('--debug') || io.env.SVC_DEBUG === '1';
+  watch(io.stdout);
   try {
     const word = findNoun(argv);
     const wanted = NOUNS.find((n) => n.aliases?.includes(word ?? ''))?.name ?? word;
@@ -159,14 +160,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
     // An unknown noun (also in `svc help NOUN`): commander words the error, with its suggestion, as for an unknown verb.
     if (wanted && !NOUNS.some((n) => n.name === wanted)) argv = [wanted];
     await program.parseAsync(respellOptions(program, asHelpRequest(program, argv), io), { from: 'user' });
-    // A write that failed is reported after it returned: give its event a turn to arrive.
-    await new Promise((resolve) => setImmediate(resolve));
-    const failure = outputFailure(io.stdout);
-    if (failure) throw failure;
-    return ExitCode.ok;
   } catch (error) {
-    return reportError(error, io, secrets, debug);
+    const code = reportError(error, io, secrets, debug);
+    // Help and the version end the parse this way with exit 0: their output is checked as a command's is.
+    if (code !== ExitCode.ok) return code;
   }
+  // A write that failed is reported after it returned: give its event a turn to arrive.
+  await new Promise((resolve) => setImmediate(resolve));
+  const failure = outputFailure(io.stdout);
+  return failure ? reportError(failure, io, secrets, debug) : ExitCode.ok;
 }
 
 function tokenFlag(argv: string[]): string | undefined {

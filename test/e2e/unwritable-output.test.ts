@@ -28,3 +28,23 @@ describe('--version on output that cannot be written', () => {
     expect([result.exitCode, result.stderr]).toEqual([1, FULL_DISK]);
   });
 });
+
+describe('help on output that cannot be written', () => {
+  it.each(['--help', 'help', 'help projects', 'projects', 'projects list --help', 'projects --version'])(
+    'svc %s > /dev/full: one line and exit 1',
+    async (args) => {
+      const result = await shell(args, '> /dev/full');
+      expect([result.exitCode, result.stderr]).toEqual([1, FULL_DISK]);
+    },
+  );
+
+  it('svc --help | head -1: the first line, exit 0 and nothing on stderr', async () => {
+    const result = await shell('--help', '| head -1');
+    expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, 'Usage: svc [options] [command]', '']);
+  });
+
+  it('svc --help to a reader gone before the first byte: exit 0 and nothing on stderr', async () => {
+    const result = await shell('--help', '| true');
+    expect([result.exitCode, result.stderr]).toEqual([0, '']);
+  });
+});
