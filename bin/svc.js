@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 
 const INTERRUPTED = 130;
@@ -31,6 +32,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     throw error;
   }
   const controller = new AbortController();
+  // Every request and wait in flight listens to this one signal: many at once is the design, not a leak.
+  setMaxListeners(0, controller.signal);
   const onForcedExit = new Set();
   let firstInterruptAt = 0;
   const onSignal = () => {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
@@ -93,6 +94,8 @@ export class HttpClient {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.apiRoot = `${instanceRoot(this.baseUrl)}/api/v4`;
     this.dispatcher = dispatcherFor(options.caFile);
+    // Each attempt and pause listens to the caller's one signal: requests in parallel are no leak.
+    if (options.signal) setMaxListeners(0, options.signal);
     assertSendable(undefined, options.sudo === undefined ? {} : { Sudo: options.sudo });
     this.auth = new CredentialKeeper(options.credentials, {
       store: options.credentialStore,
