@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { tempDir } from '../support/harness.js';
+import { describe, expect, it, vi } from 'vitest';
+import { spawnSvc, tempDir } from '../support/harness.js';
+import { sandboxEnv } from '../support/sandbox.js';
 import { useSandbox } from './support.js';
 
 const suite = useSandbox({ projects: 10 });
@@ -50,6 +51,12 @@ describe('projects export', () => {
     expect(readFileSync(out).equals(await download(3))).toBe(true);
   });
 
+  it('refuses an --out in a directory that does not exist before any request (exit 2), as jobs artifacts does', async () => {
+    const result = await suite.run(['projects', 'export', '3', '--out', '/nonexistent/dir/x.tgz', '--interval', '0.05']);
+    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: cannot write in /nonexistent/dir: no such file\n' });
+    expect(suite.requests()).toEqual([]);
+  });
+
   it('exits 8 and writes nothing when the export fails on the server', async () => {
     const dir = tempDir();
     const out = join(dir, 'failed.tar.gz');
@@ -67,6 +74,20 @@ describe('projects export', () => {
     expect(result.exitCode).toBe(8);
     expect(result.stderr).toMatch(/\nsvc: export of project 1 still queued after 0\.\d s; nothing was written\n$/);
     expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('Ctrl-C during the wait exits 130 and removes the file it had made ready beside the target', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'stopped.tar.gz');
+    const child = spawnSvc(['projects', 'export', '2', '--out', out, '--interval', '0.05'], { env: sandboxEnv(slow.sandbox) });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await vi.waitFor(() => expect(stderr).toContain('export of project 2: queued'), { timeout: 30_000, interval: 20 });
+    expect(readdirSync(dir)).toEqual([expect.stringMatching(/^\.stopped\.tar\.gz\.[0-9a-f]{8}\.part$/)]);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -41,22 +41,23 @@ export const EXPORT = defineCommand<ExportOptions>({
 async function run(ctx: Context, project: string, opts: ExportOptions): Promise<void> {
   const target = resolve(opts.out);
   await checkTarget(target, Boolean(opts.force), '--out ');
-  const http = await ctx.http({ requireToken: true });
-  const subject = `export of project ${project}`;
-  const scheduled = await withRole('maintainer', () => scheduleProjectExport(http, project, opts.description));
-  reportWriteOutcome(ctx, scheduled.status, `${subject} started`, `${subject} scheduled`);
-  const result = await watchUntilFinal(ctx, opts, {
-    subject,
-    fetch: () => getProjectExport(http, project),
-    status: (record) => record.export_status,
-    isFinal: (record) => FINAL_EXPORT_STATUSES.has(record.export_status),
-    onInterrupt: `the ${subject} goes on on the server; check it with \`svc api projects/${encodeURIComponent(project)}/export\``,
-  });
-  if (result.timedOut)
-    throw new IncompleteError(`${subject} still ${result.record.export_status} after ${result.elapsedS} s; nothing was written`);
-  if (result.record.export_status !== 'finished') throw new IncompleteError(`${subject} failed on the server; nothing was written`);
+  // Created before scheduling: a directory that cannot take the file fails before any work on the server.
   const partial = await PartialFile.create(target, ctx.io);
   try {
+    const http = await ctx.http({ requireToken: true });
+    const subject = `export of project ${project}`;
+    const scheduled = await withRole('maintainer', () => scheduleProjectExport(http, project, opts.description));
+    reportWriteOutcome(ctx, scheduled.status, `${subject} started`, `${subject} scheduled`);
+    const result = await watchUntilFinal(ctx, opts, {
+      subject,
+      fetch: () => getProjectExport(http, project),
+      status: (record) => record.export_status,
+      isFinal: (record) => FINAL_EXPORT_STATUSES.has(record.export_status),
+      onInterrupt: `the ${subject} goes on on the server; check it with \`svc api projects/${encodeURIComponent(project)}/export\``,
+    });
+    if (result.timedOut)
+      throw new IncompleteError(`${subject} still ${result.record.export_status} after ${result.elapsedS} s; nothing was written`);
+    if (result.record.export_status !== 'finished') throw new IncompleteError(`${subject} failed on the server; nothing was written`);
     const res = await downloadProjectExport(http, project);
     const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
     await partial.commit();

@@ -2,7 +2,8 @@ import type { ListVerb } from '../generic/verbs.js';
 import { listProjects } from '../../api/projects.js';
 import type { Project } from '../../api/types.js';
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
-import type { HttpClient } from '../../http/client.js';
+import type { ApiError } from '../../http/api-error.js';
+import { isMaxOffsetError, type HttpClient, type Page } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
 import { intOption } from '../../cli/parsers.js';
 import { parallelIdPages } from '../../workflows/parallel-list/ranges.js';
@@ -52,7 +53,21 @@ function projectPages(http: HttpClient, _path: string, query: QueryParams, opts:
     const sort = query.sort === 'asc' ? 'asc' : 'desc';
     return parallelIdPages({ http, path: '/projects', query, workers, sort });
   }
-  return listProjects(http, query, listLimit(opts) > 100 && byId);
+  const pages = listProjects(http, query, listLimit(opts) > 100 && byId);
+  return byId ? pages : offsetLimitExplained(pages);
+}
+
+/** Past the maximum offset only keyset paging goes on, and the service pages projects by keyset in id order only. */
+async function* offsetLimitExplained(pages: AsyncGenerator<Page<Project>>): AsyncGenerator<Page<Project>> {
+  try {
+    yield* pages;
+  } catch (error) {
+    if (!isMaxOffsetError(error)) throw error;
+    const { body, exitCode } = error as ApiError;
+    const limit = /maximum allowed offset of (\d+)/i.exec((body as { error: string }).error)?.[1];
+    const where = limit === undefined ? 'its maximum offset' : `${Number(limit).toLocaleString('en-US')} records`;
+    throw new SvcError(`the service stops offset paging at ${where}; --order-by id (keyset paging) lists them all`, exitCode);
+  }
 }
 
 /**

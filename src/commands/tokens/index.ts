@@ -9,6 +9,7 @@ import { idDigits } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { AUDIT } from './audit.js';
+import { replaceRevokedToken } from './in-use.js';
 import {
   checkOwner,
   checkTarget,
@@ -172,6 +173,7 @@ const ROTATE = defineCommand<TargetFlags & { expires?: string }>({
       record,
       `rotated ${old} (${target.label}): it is revoked; its successor is ${record.id}, expiring ${record.expires_at ?? 'never'}`,
     );
+    if (which === 'self') await replaceRevokedToken(ctx, record.token as string);
   },
 });
 
