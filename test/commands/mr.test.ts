@@ -132,6 +132,28 @@ describe('svc mr list', () => {
     expect(instance.stdout).toMatch(/^title\tdescription\n[^\n]*login[^\n]*\n$/i);
   });
 
+  it('names the project of each row across projects (references.full), the bare iid within one', async () => {
+    const header = 'title\tstate\tsource_branch\ttarget_branch\tauthor.username\tdetailed_merge_status';
+    const scopes: Array<[string[], RegExp]> = [
+      [['--group', 'acme'], /^acme\/[^!]+!\d+$/],
+      [['--instance', '--scope', 'all'], /^[^/!]+\/[^!]+!\d+$/],
+    ];
+    for (const [scope, reference] of scopes) {
+      const records = json((await suite.run(['mr', 'list', ...scope, '--all', '-o', 'json'])).stdout) as Array<{
+        references: { full: string };
+      }>;
+      const table = await suite.run(['mr', 'list', ...scope, '--all', '-o', 'tsv']);
+      const lines = table.stdout.trimEnd().split('\n');
+      expect(lines[0]).toBe(`references.full\t${header}`);
+      expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual(records.map((m) => m.references.full));
+      expect(records.filter((m) => !reference.test(m.references.full))).toEqual([]);
+      expect(new Set(records.map((m) => m.references.full)).size).toBe(records.length);
+      expect(records.map((m) => m.references.full)).toContain(`${suite.sandbox.state.project(1)!.fullPath}!3`);
+    }
+    const project = await suite.run(['mr', 'list', '1', '--limit', '1', '-o', 'tsv']);
+    expect(project.stdout.split('\n')[0]).toBe(`iid\t${header}`);
+  });
+
   it('wants exactly one of PROJECT, --group, --instance (exit 2)', async () => {
     for (const args of [[], ['1', '--instance'], ['--group', 'acme', '--instance']]) {
       const r = await suite.run(['mr', 'list', ...args]);
