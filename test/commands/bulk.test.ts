@@ -92,9 +92,18 @@ describe('svc bulk: one command per input line (#16 item 4)', () => {
     );
     expect(result.stdout).toBe("svc projects get acme/api --fields 'id,name x'\n");
     expect(result.stderr).toBe(
-      `svc: {"id":1}: the input has no field 'path_with_namespace' for {path_with_namespace}\nbulk: 1 ok, 1 failed\nsvc: 1 of 2 items failed\n`,
+      `svc: {"id":1}: the input has no field 'path_with_namespace' for {path_with_namespace}\nbulk: 1 command printed, 1 input unusable, nothing sent (dry run)\nsvc: 1 of 2 inputs could not fill the command\n`,
     );
     expect(result.exitCode).toBe(8);
+    expect(suite.requests()).toEqual([]);
+  });
+
+  it('ends a dry run by counting the commands printed, not items run', async () => {
+    const ids = Array.from({ length: 14 }, (_, i) => String(i + 1));
+    const result = await suite.run(['bulk', '--dry-run', '--', 'snippets', 'delete', '--yes', '{id}'], { input: `${ids.join('\n')}\n` });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').sort()).toEqual(ids.map((id) => `svc snippets delete --yes ${id}`).sort());
+    expect(result.stderr).toBe('bulk: 14 commands printed, nothing sent (dry run)\n');
     expect(suite.requests()).toEqual([]);
   });
 
@@ -107,14 +116,14 @@ describe('svc bulk: one command per input line (#16 item 4)', () => {
     expect(result).toEqual({
       exitCode: 0,
       stdout: 'svc projects archive 2\n',
-      stderr: 'bulk: 1 ok, 0 failed, 1 skipped (already in the journal)\n',
+      stderr: 'bulk: 1 command printed, 1 skipped (already in the journal), nothing sent (dry run)\n',
     });
     expect(readFileSync(journal, 'utf8')).toBe('"1"\n');
     const absent = join(dir, 'absent.journal');
     const fresh = await suite.run(['bulk', '--dry-run', '--journal', absent, '--', 'projects', 'archive', '{id}'], {
       input: '1\n',
     });
-    expect(fresh.stdout).toBe('svc projects archive 1\n');
+    expect(fresh).toEqual({ exitCode: 0, stdout: 'svc projects archive 1\n', stderr: 'bulk: 1 command printed, nothing sent (dry run)\n' });
     expect(existsSync(absent)).toBe(false);
     expect(suite.requests()).toEqual([]);
   });

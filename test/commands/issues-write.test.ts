@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../support/harness.js';
+import { BIN, isolatedEnv, tempDir } from '../support/harness.js';
+import { spawnPty } from '../support/pty.js';
+import { sandboxEnv } from '../support/sandbox.js';
 import { onlyRequest, useSandbox } from './support.js';
 
 const suite = useSandbox({ projects: 10 });
@@ -196,17 +198,63 @@ describe('issues update, close, reopen, delete', () => {
     expect(result.exitCode).toBe(5);
   });
 
-  it('deletes with 204 (nothing on stdout), then answers 404 Issue Not Found; below owner exits 4', async () => {
+  it('deletes with 204 (nothing on stdout), then answers 404 Issue Not Found; below owner exits 4 naming the role', async () => {
     const made = issueOf((await suite.run(['issues', 'create', '3', '--title', 'gone', '-o', 'json'], { input: '' })).stdout);
-    const denied = await suite.run(['issues', 'delete', '2', '1'], { token: suite.sandbox.tokens.user });
-    expect(denied.stderr).toBe('svc: DELETE /projects/2/issues/1 failed: 403 Forbidden\n');
+    const denied = await suite.run(['issues', 'delete', '2', '1', '--yes'], { token: suite.sandbox.tokens.user });
+    expect(denied.stderr).toBe(
+      'svc: DELETE /projects/2/issues/1 failed: 403 Forbidden (this needs the owner role or administrator access)\n',
+    );
     expect(denied.exitCode).toBe(4);
-    const deleted = await suite.run(['issues', 'delete', '3', String(made.iid)]);
+    const deleted = await suite.run(['issues', 'delete', '3', String(made.iid), '--yes']);
     expect(deleted).toEqual({ exitCode: 0, stdout: '', stderr: `deleted issue #${made.iid} of 3\n` });
-    const again = await suite.run(['issues', 'delete', '3', String(made.iid)]);
+    const again = await suite.run(['issues', 'delete', '3', String(made.iid), '-y']);
     expect(again.stderr).toBe(
       `svc: DELETE /projects/3/issues/${made.iid} failed: 404 Issue Not Found (the path takes the issue's iid, its number within the project, not the global id; is #${made.iid} right?)\n`,
     );
     expect(again.exitCode).toBe(5);
+  });
+
+  it('needs --yes without a terminal: exit 2, nothing sent, the issue kept', async () => {
+    const made = issueOf((await suite.run(['issues', 'create', '3', '--title', 'kept', '-o', 'json'], { input: '' })).stdout);
+    suite.sandbox.clearRequests();
+    const result = await suite.run(['issues', 'delete', '3', String(made.iid)]);
+    expect(result).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `svc: Delete issue #${made.iid} of 3: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n`,
+    });
+    expect(suite.requests()).toEqual([]);
+    const still = await suite.run(['issues', 'get', '3', String(made.iid), '--fields', 'title', '-o', 'json']);
+    expect(JSON.parse(still.stdout)).toEqual({ title: 'kept' });
+  });
+});
+
+describe('issues delete on a terminal', () => {
+  const terminalEnv = () => ({ ...isolatedEnv({ env: sandboxEnv(suite.sandbox) }), TERM: 'dumb', NO_COLOR: '1' });
+
+  it('asks first: anything but y keeps the issue (exit 1), y deletes it', async () => {
+    const made = issueOf((await suite.run(['issues', 'create', '4', '--title', 'asked', '-o', 'json'], { input: '' })).stdout);
+    suite.sandbox.clearRequests();
+    const refused = spawnPty(['node', BIN, 'issues', 'delete', '4', String(made.iid)], { env: terminalEnv() });
+    await refused.waitFor('? [y/N] ');
+    refused.write('n\r');
+    const no = await refused.exit();
+    expect([no.exitCode, no.output]).toEqual([
+      1,
+      `Delete issue #${made.iid} of 4? [y/N] n\r\nsvc: Delete issue #${made.iid} of 4: not confirmed, nothing was changed\r\n`,
+    ]);
+    expect(suite.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+
+    const agreed = spawnPty(['node', BIN, 'issues', 'delete', '4', String(made.iid)], { env: terminalEnv() });
+    await agreed.waitFor('? [y/N] ');
+    agreed.write('y\r');
+    const yes = await agreed.exit();
+    expect([yes.exitCode, yes.output]).toEqual([0, `Delete issue #${made.iid} of 4? [y/N] y\r\ndeleted issue #${made.iid} of 4\r\n`]);
+    expect(
+      suite
+        .requests()
+        .filter((r) => r.method === 'DELETE')
+        .map((r) => r.rawPath),
+    ).toEqual([`/api/v4/projects/4/issues/${made.iid}`]);
   });
 });

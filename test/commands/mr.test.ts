@@ -132,6 +132,28 @@ describe('svc mr list', () => {
     expect(instance.stdout).toMatch(/^title\tdescription\n[^\n]*login[^\n]*\n$/i);
   });
 
+  it('names the project of each row across projects (references.full), the bare iid within one', async () => {
+    const header = 'title\tstate\tsource_branch\ttarget_branch\tauthor.username\tdetailed_merge_status';
+    const scopes: Array<[string[], RegExp]> = [
+      [['--group', 'acme'], /^acme\/[^!]+!\d+$/],
+      [['--instance', '--scope', 'all'], /^[^/!]+\/[^!]+!\d+$/],
+    ];
+    for (const [scope, reference] of scopes) {
+      const records = json((await suite.run(['mr', 'list', ...scope, '--all', '-o', 'json'])).stdout) as Array<{
+        references: { full: string };
+      }>;
+      const table = await suite.run(['mr', 'list', ...scope, '--all', '-o', 'tsv']);
+      const lines = table.stdout.trimEnd().split('\n');
+      expect(lines[0]).toBe(`references.full\t${header}`);
+      expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual(records.map((m) => m.references.full));
+      expect(records.filter((m) => !reference.test(m.references.full))).toEqual([]);
+      expect(new Set(records.map((m) => m.references.full)).size).toBe(records.length);
+      expect(records.map((m) => m.references.full)).toContain(`${suite.sandbox.state.project(1)!.fullPath}!3`);
+    }
+    const project = await suite.run(['mr', 'list', '1', '--limit', '1', '-o', 'tsv']);
+    expect(project.stdout.split('\n')[0]).toBe(`iid\t${header}`);
+  });
+
   it('wants exactly one of PROJECT, --group, --instance (exit 2)', async () => {
     for (const args of [[], ['1', '--instance'], ['--group', 'acme', '--instance']]) {
       const r = await suite.run(['mr', 'list', ...args]);
@@ -491,10 +513,10 @@ describe('svc mr approve, unapprove, approvals', () => {
 
 describe('svc mr comment, notes', () => {
   it('comments from --body and stdin, then lists them newest first', async () => {
-    const one = await suite.run(['mr', 'comment', '1', '1', '--body', 'Pipeline passed'], asJdoe());
-    expect(one.exitCode).toBe(0);
-    const two = await suite.run(['mr', 'comment', '1', '1'], { ...asJdoe(), input: 'from a pipe\n' });
-    expect(two.exitCode).toBe(0);
+    const one = await suite.run(['mr', 'comment', '1', '1', '--body', 'Pipeline passed', '-o', 'json'], asJdoe());
+    expect([one.exitCode, one.stderr]).toEqual([0, `commented on !1 of 1 (note ${json(one.stdout).id})\n`]);
+    const two = await suite.run(['mr', 'comment', '1', '!1', '-o', 'json'], { ...asJdoe(), input: 'from a pipe\n' });
+    expect([two.exitCode, two.stderr]).toEqual([0, `commented on !1 of 1 (note ${json(two.stdout).id})\n`]);
     expect(onlyRequest(suite, 'POST', /notes$/).bodyJson).toEqual({ body: 'from a pipe\n' });
     const notes = await suite.run(['mr', 'notes', '1', '1', '--limit', '2', '-o', 'tsv', '--fields', 'author.username,body']);
     expect(notes.stdout).toBe('author.username\tbody\njdoe\tfrom a pipe\\n\njdoe\tPipeline passed\n');
@@ -525,6 +547,15 @@ describe('svc mr comment, notes', () => {
     expect([missing.exitCode, missing.stderr]).toEqual([
       5,
       'svc: PUT /projects/1/merge_requests/1/notes/1 failed: 404 Not found (is 1 a comment of this merge request? svc mr notes lists them)\n',
+    ]);
+  });
+
+  it('exits 5 with the iid hint for a missing merge request', async () => {
+    const r = await suite.run(['mr', 'comment', '1', '999', '--body', 'x'], asJdoe());
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+      5,
+      '',
+      "svc: POST /projects/1/merge_requests/999/notes failed: 404 MergeRequest Not Found (the path takes the merge request's iid, its number within the project, not the global id; is !999 right?)\n",
     ]);
   });
 

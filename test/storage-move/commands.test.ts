@@ -145,6 +145,25 @@ describe('dry run, verify, list, get, weights', () => {
     expect(sb.requests().every((q) => q.method === 'GET')).toBe(true);
   });
 
+  it('--dry-run ends with its count as an information line for each kind, not a warning', async () => {
+    const projects = sb.state.projectIdsOnStorage('default').length;
+    const groups = idsOn(sb, 'group', 'default').length;
+    const expected: Array<[string, string]> = [
+      ['projects', `dry run: ${projects} repositories would move (${projects} projects); nothing was changed\n`],
+      ['groups', `dry run: ${groups} repositories would move (${groups} groups); nothing was changed\n`],
+      [
+        'snippets',
+        'dry run: 0 repositories would move, and every snippet on default, which this instance cannot list by storage; nothing was changed\n',
+      ],
+    ];
+    for (const [kind, stderr] of expected) {
+      const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', kind, '--dry-run'], {
+        env: env(sb),
+      });
+      expect([kind, r.exitCode, r.stderr]).toEqual([kind, 0, stderr]);
+    }
+  });
+
   it('--dry-run counts every kind it can list and says once which it cannot', async () => {
     const r = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--dry-run'], { env: env(sb) });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -152,8 +171,10 @@ describe('dry run, verify, list, get, weights', () => {
     const groups = idsOn(sb, 'group', 'default').length;
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1 + projects + groups);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
-      `warning: dry run: ${projects + groups} repositories would move (${projects} projects, ${groups} groups), and every snippet on default, which this instance cannot list by storage; nothing was changed`,
+      `dry run: ${projects + groups} repositories would move (${projects} projects, ${groups} groups), and every snippet on default, which this instance cannot list by storage; nothing was changed`,
     ]);
+    const quiet = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--dry-run', '-q'], { env: env(sb) });
+    expect([quiet.exitCode, quiet.stdout, quiet.stderr]).toEqual([0, r.stdout, '']);
   });
 
   it('schedules named containers singly, then verify passes for them and fails (8) while others remain', async () => {

@@ -1,12 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { commands as projectCommands } from '../../src/commands/projects/index.js';
 import { GLOBAL_OPTIONS, globalOptionsTable } from '../../src/global-options.js';
+
+const readme = () => readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const longFlags = (text: string) => [...text.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]).sort();
 
 describe('README', () => {
   it('lists the global options exactly as the options table declares them', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const block = /<!-- global-options:[^\n]*-->\n([\s\S]*?)\n<!-- \/global-options -->/.exec(readme)?.[1];
+    const block = /<!-- global-options:[^\n]*-->\n([\s\S]*?)\n<!-- \/global-options -->/.exec(readme())?.[1];
     expect(block).toBe(globalOptionsTable());
     expect(block?.split('\n')).toHaveLength(GLOBAL_OPTIONS.length + 2);
+  });
+
+  it('names exactly the options projects create and projects update declare', () => {
+    const row = /^\| `get PROJECT`, `create`, `update PROJECT` \| (.*) \|$/m.exec(readme())?.[1] ?? '';
+    const [shared = '', createOnly = '', updateOnly = ''] = row.split('; ');
+    expect([createOnly.startsWith('`create` also '), updateOnly.startsWith('`update` also ')]).toEqual([true, true]);
+    const declared = (name: string) =>
+      longFlags(
+        projectCommands
+          .find((c) => c.name === name)!
+          .options!.map((o) => o.flags)
+          .join(' '),
+      );
+    expect(longFlags(`${shared} ${createOnly}`)).toEqual(declared('create'));
+    expect(longFlags(`${shared} ${updateOnly}`)).toEqual(declared('update'));
   });
 });

@@ -88,17 +88,25 @@ async function run(ctx: Context, template: string[], opts: BulkOptions, globals:
     runItem: (argv) => runInProcess(argv, ctx.env),
     output: (line) => write(ctx.stdout, line),
     report: (line) => ctx.io.stderr.write(`${line}\n`),
-    progress: (t) => spinner.update(`bulk: ${describe(t)}, ${t.inFlight} running`),
+    progress: (t) => spinner.update(`bulk: ${describe(t, opts.dryRun)}, ${t.inFlight} running`),
   });
   spinner.stop();
-  ctx.info(`bulk: ${describe(tally)}`);
+  ctx.info(`bulk: ${describe(tally, opts.dryRun)}${opts.dryRun ? ', nothing sent (dry run)' : ''}`);
   if (tally.stopped) throw new InterruptedError(interruptedMessage(template, opts, globals));
-  if (tally.failed > 0) throw new IncompleteError(`${tally.failed} of ${tally.ok + tally.failed} items failed`);
+  const total = tally.ok + tally.failed;
+  if (tally.failed > 0) {
+    throw new IncompleteError(
+      opts.dryRun ? `${tally.failed} of ${total} inputs could not fill the command` : `${tally.failed} of ${total} items failed`,
+    );
+  }
 }
 
-function describe(t: BulkTally): string {
+/** A dry run sends nothing, so nothing is ok or failed: it counts the commands printed and the inputs that filled none. */
+function describe(t: BulkTally, dryRun: boolean | undefined): string {
   const skipped = t.skipped > 0 ? `, ${t.skipped} skipped (already in the journal)` : '';
-  return `${t.ok} ok, ${t.failed} failed${skipped}`;
+  if (!dryRun) return `${t.ok} ok, ${t.failed} failed${skipped}`;
+  const unusable = t.failed > 0 ? `, ${t.failed} ${t.failed === 1 ? 'input' : 'inputs'} unusable` : '';
+  return `${t.ok} ${t.ok === 1 ? 'command' : 'commands'} printed${unusable}${skipped}`;
 }
 
 function interruptedMessage(template: string[], opts: BulkOptions, globals: string[]): string {

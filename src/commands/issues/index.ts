@@ -1,5 +1,6 @@
+import { recordWriteVerb } from '../generic/record-write.js';
 import { transitionVerb } from '../generic/transition.js';
-import { actionVerb, getVerb, listVerb } from '../generic/verbs.js';
+import { getVerb, listVerb } from '../generic/verbs.js';
 import { LIST } from './list.js';
 import { COMMENT, registerNoteVerbs } from './notes.js';
 import { ISSUES } from './shared/resource.js';
@@ -29,13 +30,14 @@ export const commands = [
     done: (args) => `reopened ${issueName(args)}`,
     examples: ['svc issues reopen acme/platform/api 12'],
   }),
-  actionVerb(ISSUES, {
+  recordWriteVerb(ISSUES, {
     name: 'delete',
     method: 'DELETE',
-    description: 'Delete an issue for good (project owners and administrators only; prints nothing on stdout)',
+    role: 'owner',
+    description: 'Delete an issue for good (project owners and administrators only; asks first on a terminal; prints nothing on stdout)',
+    confirm: (args) => `Delete ${issueName(args)}`,
     done: (args) => `deleted ${issueName(args)}`,
-    scheduled: (args) => `deleting ${issueName(args)} was accepted`,
-    examples: ['svc issues delete acme/platform/api 12'],
+    examples: ['svc issues delete acme/platform/api 12', 'svc issues delete 42 3 --yes'],
   }),
   COMMENT,
   listVerb(ISSUES, {

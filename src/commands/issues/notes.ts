@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
-import { sendRequest } from '../../api/resource.js';
-import { defineCommand } from '../../cli/spec.js';
 import type { Runtime } from '../../runtime.js';
-import { fillPath, withHints, type Resource } from '../generic/resource.js';
+import type { Resource } from '../generic/resource.js';
 import { actionVerb } from '../generic/verbs.js';
-import { ISSUE_ARGS, ISSUES } from './shared/resource.js';
+import { ISSUES } from './shared/resource.js';
+import { commentVerb } from './shared/comment.js';
 import { addNoteVerbs, noteEditVerb, noteParam } from './shared/note-edit.js';
-import { readText } from './shared/text-source.js';
-import { writeResult } from '../shared/outcome.js';
 
 const NOTES: Resource = {
   path: '/projects/:project/issues/:iid/notes',
@@ -19,50 +16,14 @@ const NOTES: Resource = {
   fields: ['id', 'author.username', 'created_at', 'body'],
 };
 
-interface CommentOptions {
-  body?: string;
-  bodyFile?: string;
-}
-
-interface QuickActionsOnly {
-  summary?: string[];
-}
-
-export const COMMENT = defineCommand<CommentOptions>({
-  name: 'comment',
+export const COMMENT = commentVerb(NOTES, {
   description: 'Comment on an issue, from --body, --body-file or stdin (quick actions such as /close work)',
-  args: ISSUE_ARGS,
-  options: [
-    { flags: '--body <text>', help: 'the comment (Markdown)' },
-    { flags: '--body-file <path>', help: 'read the comment from a file (- for stdin)' },
-  ],
-  notes: 'A comment made only of quick actions creates no comment: svc says what they did and prints nothing on stdout.',
+  parent: ([project, iid]) => `issue #${String(iid)} of ${String(project)}`,
   examples: [
     'svc issues comment acme/platform/api 12 --body "Fixed on main by !34"',
     'tail -n 20 build.log | svc issues comment 42 3',
     "svc issues comment 42 3 --body '/close'",
   ],
-  async run(ctx, args, opts) {
-    const body = await readText(ctx, {
-      inline: { flag: '--body', value: opts.body },
-      file: { flag: '--body-file', value: opts.bodyFile },
-      stdin: true,
-      required: true,
-    });
-    const http = await ctx.http({ requireToken: true });
-    const res = await withHints(NOTES, NOTES.path, args, async () =>
-      sendRequest(http, 'POST', await fillPath(ctx, NOTES, NOTES.path, args), { body }),
-    );
-    const [project, iid] = args as [string, string];
-    if (res.status === 202) {
-      const summary = (res.data as QuickActionsOnly).summary ?? [];
-      ctx.info(`issue #${iid} of ${project}: only quick actions, no comment: ${summary.join(' ') || 'nothing changed'}`);
-      return;
-    }
-    const note = res.data as { id: number };
-    ctx.info(`commented on issue #${iid} of ${project} (note ${note.id})`);
-    await writeResult(ctx, note, NOTES.fields ?? []);
-  },
 });
 
 export const NOTE_DELETE = actionVerb(NOTES, {

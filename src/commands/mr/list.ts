@@ -43,6 +43,9 @@ const FILTERS: OptionSpec[] = [
   { flags: '--sort <direction>', key: 'sort', help: 'service default: desc', choices: ['asc', 'desc'] },
 ];
 
+/** Across projects a bare iid is ambiguous: `group/project!12` names the merge request. */
+const ACROSS_PROJECTS_COLUMNS = ['references.full', ...MR_COLUMNS.filter((column) => column !== 'iid')];
+
 function draftValue(value: string): boolean {
   if (value !== 'yes' && value !== 'no') throw new UsageError(`--draft takes yes or no, not '${value}'`);
   return value === 'yes';
@@ -91,5 +94,5 @@ async function run(ctx: Context, project: string | undefined, opts: ListOptions)
     ...userParams(opts, ['author', 'assignee', 'reviewer']),
     per_page: perPageFor(opts),
   };
-  await outputList(ctx, listRecords(http, path, query), opts, MR_COLUMNS);
+  await outputList(ctx, listRecords(http, path, query), opts, project !== undefined ? MR_COLUMNS : ACROSS_PROJECTS_COLUMNS);
 }

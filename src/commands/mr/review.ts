@@ -1,15 +1,12 @@
 import { setApproval } from '../../api/merge-requests.js';
-import { writeRecordTo } from '../../api/resource.js';
 import { defineCommand } from '../../cli/spec.js';
-import { apiPath } from '../../http/encode.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
-import { readText } from '../issues/shared/text-source.js';
+import { commentVerb } from '../issues/shared/comment.js';
 import type { Command } from 'commander';
 import type { Runtime } from '../../runtime.js';
 import type { Resource } from '../generic/resource.js';
 import { addNoteVerbs, noteEditVerb, noteParam } from '../issues/shared/note-edit.js';
 import { MERGE_REQUESTS, MR_ARGS } from './shared/resource.js';
-import { writeResult } from '../shared/outcome.js';
 
 const APPROVAL_FIELDS = ['approved', 'user_has_approved', 'user_can_approve', 'approved_by'];
 
@@ -47,7 +44,9 @@ const NOTE_RESOURCE: Resource = {
   fields: ['id', 'author.username', 'created_at', 'updated_at', 'body'],
 };
 
-export const NOTE_EDIT = noteEditVerb(NOTE_RESOURCE, 'a merge request', ([project, iid]) => `!${String(iid)} of ${String(project)}`, [
+const mergeRequestName = ([project, iid]: unknown[]) => `!${String(iid)} of ${String(project)}`;
+
+export const NOTE_EDIT = noteEditVerb(NOTE_RESOURCE, 'a merge request', mergeRequestName, [
   'svc mr notes edit acme/platform/api 12 5001 --body "Pipeline passed (after a retry)"',
   './coverage-report.sh | svc mr notes edit 42 3 5001',
 ]);
@@ -66,29 +65,8 @@ export const NOTES = listVerb(MERGE_REQUESTS, {
   examples: ['svc mr notes acme/platform/api 12 --all --sort asc', 'svc mr notes 42 3 -o ndjson --fields id,author.username,body'],
 });
 
-interface CommentOptions {
-  body?: string;
-  bodyFile?: string;
-}
-
-export const COMMENT = defineCommand<CommentOptions>({
-  name: 'comment',
-  description: 'Comment on a merge request, from --body, --body-file or stdin',
-  args: MR_ARGS,
-  options: [
-    { flags: '--body <text>', help: 'the comment (Markdown)' },
-    { flags: '--body-file <path>', help: 'read the comment from a file (- for stdin)' },
-  ],
+export const COMMENT = commentVerb(NOTE_RESOURCE, {
+  description: 'Comment on a merge request, from --body, --body-file or stdin (quick actions such as /approve work)',
+  parent: mergeRequestName,
   examples: ['svc mr comment acme/platform/api 12 --body "Pipeline passed"', './report.sh | svc mr comment acme/platform/api 12'],
-  run: async (ctx, [project, iid], opts) => {
-    const body = await readText(ctx, {
-      inline: { flag: '--body', value: opts.body },
-      file: { flag: '--body-file', value: opts.bodyFile },
-      stdin: true,
-      required: true,
-    });
-    const path = apiPath`/projects/${project as string}/merge_requests/${iid as string}/notes`;
-    const note = await writeRecordTo(await ctx.http({ requireToken: true }), 'POST', path, { body });
-    await writeResult(ctx, note, ['id', 'author.username', 'created_at', 'body']);
-  },
 });

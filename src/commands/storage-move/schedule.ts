@@ -106,12 +106,9 @@ async function dryRun(ctx: Context, trackers: KindTracker[], source: string): Pr
   const perKind = listed.map((t) => `${t.containers.size} ${KIND_NAMES[t.kind]}`).join(', ');
   const unlisted = trackers.filter((t) => !t.options.listed).map((t) => t.kind);
   const moving = `dry run: ${count} repositories would move${perKind ? ` (${perKind})` : ''}`;
-  if (!unlisted.length) {
-    ctx.info(`${moving}; nothing was changed`);
-  } else {
-    const every = unlisted.map((k) => `every ${k}`).join(' and ');
-    ctx.warn(`${moving}, and ${every} on ${source}, which this instance cannot list by storage; nothing was changed`);
-  }
+  const every = unlisted.map((k) => `every ${k}`).join(' and ');
+  const cannotList = unlisted.length ? `, and ${every} on ${source}, which this instance cannot list by storage` : '';
+  ctx.info(`${moving}${cannotList}; nothing was changed`);
 }
 
 /** Without --wait, named containers get their moves now; one already moving (followed, said above) gets none. */
