@@ -2,7 +2,7 @@ import { sendRequest } from '../../../api/resource.js';
 import { type CommandSpec, defineCommand } from '../../../cli/spec.js';
 import { fillPath, pathArgs, withHints, type Resource } from '../../generic/resource.js';
 import { writeResult } from '../../shared/outcome.js';
-import { readText } from './text-source.js';
+import { readNoteBody } from './text-source.js';
 
 interface CommentOptions {
   body?: string;
@@ -33,12 +33,7 @@ export function commentVerb(notes: Resource, verb: CommentVerb): CommandSpec<Com
     notes: 'A comment made only of quick actions creates no comment: svc says what they did and prints nothing on stdout.',
     examples: verb.examples,
     async run(ctx, args, opts) {
-      const body = await readText(ctx, {
-        inline: { flag: '--body', value: opts.body },
-        file: { flag: '--body-file', value: opts.bodyFile },
-        stdin: true,
-        required: true,
-      });
+      const body = await readNoteBody(ctx, opts);
       const http = await ctx.http({ requireToken: true });
       const res = await withHints(notes, notes.path, args, async () =>
         sendRequest(http, 'POST', await fillPath(ctx, notes, notes.path, args), { body }),

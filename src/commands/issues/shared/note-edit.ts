@@ -5,7 +5,7 @@ import { type CommandSpec, defineCommand } from '../../../cli/spec.js';
 import type { Runtime } from '../../../runtime.js';
 import { fillPath, itemPath, type PathParam, pathArgs, withHints, type Resource } from '../../generic/resource.js';
 import { idParam } from '../../shared/args.js';
-import { readText } from './text-source.js';
+import { readNoteBody } from './text-source.js';
 import { writeResult } from '../../shared/outcome.js';
 
 /** The NOTE argument of a comment's verbs: `parent` is what the comments are of, `list` the command that lists them. */
@@ -42,12 +42,7 @@ export function noteEditVerb(
     ],
     examples,
     async run(ctx, args, opts) {
-      const body = await readText(ctx, {
-        inline: { flag: '--body', value: opts.body },
-        file: { flag: '--body-file', value: opts.bodyFile },
-        stdin: true,
-        required: true,
-      });
+      const body = await readNoteBody(ctx, opts);
       const http = await ctx.http({ requireToken: true });
       const template = itemPath(notes);
       const note = await withHints(notes, template, args, async () =>

@@ -41,3 +41,13 @@ export async function readText(ctx: Context, source: TextSource): Promise<string
 async function stdinText(ctx: Context): Promise<string> {
   return (await ctx.readStdin()).toString('utf8');
 }
+
+/** A note's text (`comment`, `notes edit`): --body, --body-file or stdin, never blank. */
+export async function readNoteBody(ctx: Context, opts: { body?: string; bodyFile?: string }): Promise<string> {
+  return (await readText(ctx, {
+    inline: { flag: '--body', value: opts.body },
+    file: { flag: '--body-file', value: opts.bodyFile },
+    stdin: true,
+    required: true,
+  })) as string;
+}
