@@ -70,10 +70,17 @@ describe('issues comment', () => {
 describe('issues notes delete', () => {
   it('deletes a note (nothing on stdout); a second delete exits 5 with the note hint', async () => {
     const made = JSON.parse((await suite.run(['issues', 'comment', '3', '2', '--body', 'oops', '-o', 'json'])).stdout) as NoteJson;
-    const deleted = await suite.run(['issues', 'notes', 'delete', '3', '2', String(made.id)]);
+    const refused = await suite.run(['issues', 'notes', 'delete', '3', '2', String(made.id)]);
+    expect(refused).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `svc: Delete note ${made.id} of issue #2 of 3: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n`,
+    });
+    expect(suite.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+    const deleted = await suite.run(['issues', 'notes', 'delete', '3', '2', String(made.id), '--yes']);
     expect(deleted).toEqual({ exitCode: 0, stdout: '', stderr: `deleted note ${made.id} of issue #2 of 3\n` });
     expect(onlyRequest(suite, 'DELETE', /notes/).rawPath).toBe(`/api/v4/projects/3/issues/2/notes/${made.id}`);
-    const again = await suite.run(['issues', 'notes', 'delete', '3', '2', String(made.id)]);
+    const again = await suite.run(['issues', 'notes', 'delete', '3', '2', String(made.id), '--yes']);
     expect(again.stderr).toBe(
       `svc: DELETE /projects/3/issues/2/notes/${made.id} failed: 404 Not found (is ${made.id} a comment of this issue? svc issues notes lists them)\n`,
     );
@@ -85,15 +92,17 @@ describe('issues notes delete', () => {
       (await suite.run(['issues', 'comment', '1', '2', '--body', 'by jdoe', '-o', 'json'], { token: suite.sandbox.tokens.user })).stdout,
     ) as NoteJson;
     const outsider = suite.sandbox.state.user(3)!.username;
-    const result = await suite.run(['issues', 'notes', 'delete', '1', '2', String(made.id), '--sudo', outsider]);
-    expect(result.stderr).toBe(`svc: DELETE /projects/1/issues/2/notes/${made.id} failed: 403 Forbidden\n`);
+    const result = await suite.run(['issues', 'notes', 'delete', '1', '2', String(made.id), '--sudo', outsider, '--yes']);
+    expect(result.stderr).toBe(
+      `svc: DELETE /projects/1/issues/2/notes/${made.id} failed: 403 Forbidden (this needs the maintainer role or administrator access)\n`,
+    );
     expect(result.exitCode).toBe(4);
   });
 
   it('keeps listing notes under the same name, and refuses a bad note id (exit 2)', async () => {
     const listed = await suite.run(['issues', 'notes', '1', '1', '--all', '-o', 'json']);
     expect(JSON.parse(listed.stdout) as NoteJson[]).toHaveLength(45);
-    const bad = await suite.run(['issues', 'notes', 'delete', '3', '2', 'x']);
+    const bad = await suite.run(['issues', 'notes', 'delete', '3', '2', 'x', '--yes']);
     expect(bad.stderr).toBe("svc: invalid note id 'x': expected a positive whole number\n");
     expect(bad.exitCode).toBe(2);
   });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Runtime } from '../../runtime.js';
 import type { Resource } from '../generic/resource.js';
-import { actionVerb } from '../generic/verbs.js';
+import { recordWriteVerb } from '../generic/record-write.js';
 import { ISSUES } from './shared/resource.js';
 import { commentVerb } from './shared/comment.js';
 import { addNoteVerbs, noteEditVerb, noteParam } from './shared/note-edit.js';
@@ -26,13 +26,14 @@ export const COMMENT = commentVerb(NOTES, {
   ],
 });
 
-export const NOTE_DELETE = actionVerb(NOTES, {
+export const NOTE_DELETE = recordWriteVerb(NOTES, {
   name: 'delete',
   method: 'DELETE',
-  description: "Delete a comment of an issue (your own, or anyone's as a maintainer; prints nothing on stdout)",
+  role: 'maintainer',
+  description: "Delete a comment of an issue (your own, or anyone's as a maintainer; asks first on a terminal; prints nothing on stdout)",
+  confirm: ([project, iid, note]) => `Delete note ${String(note)} of issue #${String(iid)} of ${String(project)}`,
   done: ([project, iid, note]) => `deleted note ${String(note)} of issue #${String(iid)} of ${String(project)}`,
-  scheduled: ([project, iid, note]) => `deleting note ${String(note)} of issue #${String(iid)} of ${String(project)} was accepted`,
-  examples: ['svc issues notes delete acme/platform/api 12 3051'],
+  examples: ['svc issues notes delete acme/platform/api 12 3051', 'svc issues notes delete 42 3 3051 --yes'],
 });
 
 export const NOTE_EDIT = noteEditVerb(NOTES, 'an issue', ([project, iid]) => `issue #${String(iid)} of ${String(project)}`, [
