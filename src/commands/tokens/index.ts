@@ -151,7 +151,9 @@ const ROTATE = defineCommand<TargetFlags & { expires?: string }>({
       parse: isoDate('--expires'),
     },
   ],
-  notes: 'Personal, project and group access tokens can be rotated; impersonation and deploy tokens cannot (revoke and create one).',
+  notes:
+    'Personal, project and group access tokens can be rotated; impersonation and deploy tokens cannot (revoke and create one). ' +
+    '--self rotates the token this run signed in with: when the profile stores it, the new value is saved there too.',
   examples: [
     'svc tokens rotate --user jdoe 42 --expires 2027-01-31',
     'svc tokens rotate --self',
