@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { BIN, cleanupTempDirs, isolatedEnv } from '../support/harness.js';
+import { BIN, cleanupTempDirs, isolatedEnv, parseNdjson } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 
 let sandbox: Sandbox;
@@ -88,5 +88,19 @@ describe('a reader that goes away from a stream of records or bytes', () => {
       },
     );
     expect([result.exitCode, result.stdout.trim(), result.stderr]).toEqual([0, '50 4b 03 04', '']);
+  });
+});
+
+describe('many requests at once on the one interrupt signal', () => {
+  it('projects list --all --parallel 16: every record, exit 0, and nothing on stderr (no listener warning)', async () => {
+    const result = await execa('node', [BIN, 'projects', 'list', '--all', '--parallel', '16', '-o', 'ndjson'], {
+      env: isolatedEnv({ env: sandboxEnv(sandbox) }),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    const ids = parseNdjson(result.stdout).map((record) => (record as { id: number }).id);
+    expect(new Set(ids).size).toBe(3000);
   });
 });
