@@ -1,3 +1,4 @@
+import type { PipelineJob } from '../../api/pipelines.js';
 import { InterruptedError } from '../../errors.js';
 import { lastLines, LogFilter, type LogMode } from './log-filter.js';
 import { nodeName, type PipelineView, type TreeNode } from './tree.js';
@@ -5,17 +6,9 @@ import { nodeName, type PipelineView, type TreeNode } from './tree.js';
 /** Lines of each failed job's log shown when `--log-failed` names no number. */
 export const DEFAULT_FAILED_LOG_LINES = 50;
 
-export interface FailedJobView {
-  id: number;
-  name: string;
-  stage: string;
-  status: string;
-  web_url: string;
-  failure_reason?: string;
-  allow_failure?: boolean;
-}
+export type FailedJobView = PipelineJob;
 
-export interface FailedBridgeView extends FailedJobView {
+export interface FailedBridgeView extends PipelineJob {
   downstream_pipeline: PipelineView | null;
 }
 
