@@ -20,14 +20,7 @@ const CREATED_STEP_MS = 100;
 const log = (line) => process.stderr.write(`${line}\n`);
 
 const sandbox = await startSandboxProcess({ projects: 6 });
-const api = async (method, path, json) => {
-  const res = await fetch(`${sandbox.url}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': sandbox.tokens.admin, 'content-type': 'application/json' },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  return res.json();
-};
+const { api } = sandbox;
 const followed = async () => (await sandbox.requests()).filter((r) => r.rawPath.includes('/jobs/'));
 
 let table;

@@ -33,6 +33,15 @@ export function startSandboxProcess(options) {
         pid: child.pid,
         /** Counters from the stats route, fetched on a connection of its own. */
         stats: () => fetchStats(url),
+        /** One API call as the administrator, answered as parsed JSON. */
+        api: async (method, path, json) => {
+          const res = await fetch(`${url}/api/v4${path}`, {
+            method,
+            headers: { 'PRIVATE-TOKEN': tokens.admin, 'content-type': 'application/json' },
+            body: json === undefined ? undefined : JSON.stringify(json),
+          });
+          return res.json();
+        },
         moves: (kind = 'project') => ask('moves', kind),
         requests: () => ask('requests'),
         clearRequests: () => ask('clearRequests'),
