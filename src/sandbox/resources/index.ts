@@ -25,6 +25,8 @@ import { mountOAuth } from './oauth.js';
 import { mountPipelineActions } from './pipeline-actions.js';
 import { mountPersonalTokens } from './personal-tokens.js';
 import { mountPipelines } from './pipelines.js';
+import { mountBridges } from './bridges.js';
+import { mountTriggers } from './triggers.js';
 import { mountProjectExport } from './project-export.js';
 import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
@@ -56,6 +58,8 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountCommits,
   mountTags,
   mountTree,
+  mountBridges,
+  mountTriggers,
   mountPipelines,
   mountPipelineActions,
   mountJobs,

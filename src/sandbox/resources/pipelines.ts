@@ -13,8 +13,6 @@ import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { canReadProject } from '../access.js';
-import { mountBridges } from './bridges.js';
-import { mountTriggers } from './triggers.js';
 import { JOB_STEP_MS, jobEnd, pipelineState } from './job-states.js';
 import { type JobTiming, pipelineSource, pipelineStore } from './pipeline-store.js';
 import { userBasic } from './users.js';
@@ -301,11 +299,8 @@ export function listedPipelines(w: World, p: ProjectRec, source: string | undefi
     .filter((pl) => pl.createdAt <= now && (source === 'parent_pipeline') === (pipelineSource(w, pl) === 'parent_pipeline'));
 }
 
-/** Bridges and triggers mount here with the pipelines they make. */
 export function mountPipelines(mounts: Mounts): void {
   const { project } = mounts;
-  mountBridges(mounts);
-  mountTriggers(mounts);
   project.get('/pipelines/:pipeline_id/variables', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'update_pipeline');
     sendJson(

@@ -8,52 +8,16 @@ import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, listParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList, sendText } from '../server/respond.js';
 import type { Ctx } from '../server/context.js';
-import { ChildCollection, type Compare, ordered, storeFor } from '../store/collection.js';
-import type { ProjectRec, ReleaseRec } from '../store/records.js';
-import type { World } from '../store/world.js';
+import { type Compare, ordered } from '../store/collection.js';
+import type { ProjectRec } from '../store/records.js';
 import { iso } from '../util.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
 import { createTag, mayCreateTag, PROTECTED_TAG_CREATE } from './tags.js';
+import { type Release, releases } from './release-store.js';
 import type { Mounts } from './mounts.js';
 import { addLink, dropLinks, type LinkRec, linkJson, linksOf, mountReleaseLinks } from './release-links.js';
 import { userBasic } from './users.js';
-
-const DAY = 86_400_000;
-const SEEDED = ['v1.0.0', 'v1.1.0'];
-
-interface Release extends ReleaseRec {
-  milestones: string[];
-}
-
-const releases = storeFor(
-  (w) =>
-    new ChildCollection<string, Release>({
-      seededKeys: (pid) => (w.projects.get(pid)?.seeded ? SEEDED : []),
-      derive(pid, tag) {
-        const p = w.projects.get(pid);
-        const i = SEEDED.indexOf(tag);
-        if (!p?.seeded || i < 0) return null;
-        const t = w.repos.tags(pid).find((x) => x.name === tag);
-        if (!t) return null;
-        const at = p.createdAt + (i + 1) * 5 * DAY + (w.h(90, pid, i) % 1000);
-        return {
-          tagName: tag,
-          name: `Release ${tag}`,
-          description: `Changes in ${tag}.`,
-          createdAt: at,
-          releasedAt: at,
-          authorId: p.creatorId,
-          sha: t.sha,
-          milestones: [],
-        };
-      },
-    }),
-);
-
-export function releaseOf(w: World, pid: number, tag: string): ReleaseRec | null {
-  return releases(w).get(pid, tag);
-}
 
 /** Milestone titles of a project, by id: seeded projects have `v1.0` (the milestone of their issues). */
 function milestonesOf(p: ProjectRec): Map<number, string> {

@@ -14,7 +14,7 @@ import { gitalyKeysetPage, refSearch, validRefName } from './branches.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { releaseOf } from './releases.js';
+import { releaseOf } from './release-store.js';
 
 /** The protected-tag rule of every sandbox project: `v*`. */
 function isProtectedTag(name: string): boolean {
