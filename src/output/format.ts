@@ -3,8 +3,6 @@ import { terminalSafe, tsvEscape } from './terminal-safe.js';
 import { displayWidth } from './width.js';
 import { isKeptNumber, stringifyJson } from '../json.js';
 
-export { renderTable } from './table.js';
-
 export type JsonRecord = Record<string, unknown>;
 
 /** Reads a dot path such as `namespace.full_path`. */

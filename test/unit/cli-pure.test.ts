@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { findNoun } from '../../src/cli.js';
+import { findNoun } from '../../src/cli/command-words.js';
 import { redactToken } from '../../src/config/resolve.js';
 import { colorLevel } from '../../src/context.js';
 import { Chalk } from 'chalk';
-import { getField, pickFields, renderRecord, renderTable, tsvField, tsvLine } from '../../src/output/format.js';
+import { getField, pickFields, renderRecord, tsvField, tsvLine } from '../../src/output/format.js';
+import { renderTable } from '../../src/output/table.js';
 import { addParam, keySegments, parseHeader, typedValue, type Params } from '../../src/commands/api/params.js';
 
 describe('findNoun', () => {

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import { apiPath, type QueryParams } from '../../http/encode.js';
 import type { Page } from '../../http/client.js';
-import { userIds } from '../issues/shared/users.js';
+import { userIds } from '../shared/users.js';
 import { projectRef, requiredTextParser } from '../shared/args.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { profileNameFor } from '../../config/resolve.js';
 import type { Profile } from '../../config/store.js';
-import { existingProfile } from '../config/shared/keys.js';
+import { existingProfile } from '../shared/profiles.js';
 import { defineCommand } from '../../cli/spec.js';
 
 /** What logging out forgets; url, caFile and oauthClientId stay for the next login. */

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { CONFIG_KEYS, configKey, existingProfile, profileInUse, validValue } from './shared/keys.js';
+import { CONFIG_KEYS, configKey, profileInUse, validValue } from './shared/keys.js';
+import { existingProfile } from '../shared/profiles.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const SET = defineCommand({

@@ -1,7 +1,8 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { SETTABLE_KEYS } from '../../config/store.js';
-import { configKey, existingProfile, profileInUse } from './shared/keys.js';
+import { configKey, profileInUse } from './shared/keys.js';
+import { existingProfile } from '../shared/profiles.js';
 import { defineCommand } from '../../cli/spec.js';
 
 export const UNSET = defineCommand({

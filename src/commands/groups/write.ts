@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { QueryParams } from '../../http/encode.js';
 import { recordWriteVerb, withRole } from '../generic/record-write.js';
 import { attributeName } from '../generic/resource.js';
-import { VISIBILITIES } from '../projects/shared/resource.js';
+import { VISIBILITIES } from '../shared/service-enums.js';
 import { groupId, requiredTextParser } from '../shared/args.js';
 import { GROUP_FIELDS, GROUPS } from './shared/resource.js';
 import { writeResult } from '../shared/outcome.js';

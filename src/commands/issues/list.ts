@@ -3,7 +3,7 @@ import { listOption, isoTimeOption } from '../../cli/parsers.js';
 import type { QueryParams } from '../../http/encode.js';
 import { scopedListVerb } from '../generic/scoped-list.js';
 import { requiredTextParser } from '../shared/args.js';
-import { userParams } from './shared/users.js';
+import { userParams } from '../shared/users.js';
 
 const ORDERS = [
   'created_at',

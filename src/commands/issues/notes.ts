@@ -3,8 +3,8 @@ import type { Runtime } from '../../runtime.js';
 import type { Resource } from '../generic/resource.js';
 import { recordWriteVerb } from '../generic/record-write.js';
 import { ISSUES } from './shared/resource.js';
-import { commentVerb } from './shared/comment.js';
-import { addNoteVerbs, noteEditVerb, noteParam } from './shared/note-edit.js';
+import { commentVerb } from '../shared/comment.js';
+import { addNoteVerbs, noteEditVerb, noteParam } from '../shared/note-edit.js';
 
 const NOTES: Resource = {
   path: '/projects/:project/issues/:iid/notes',

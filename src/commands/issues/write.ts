@@ -8,8 +8,8 @@ import { apiPath } from '../../http/encode.js';
 import { attributeName, itemPath, serviceParams, withHints } from '../generic/resource.js';
 import { requiredTextParser } from '../shared/args.js';
 import { ISSUE_ARGS, ISSUE_FIELDS, ISSUES } from './shared/resource.js';
-import { readText } from './shared/text-source.js';
-import { userIds } from './shared/users.js';
+import { readText } from '../shared/text-source.js';
+import { userIds } from '../shared/users.js';
 import { writeResult } from '../shared/outcome.js';
 
 interface Issue {

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { encodePathSegment } from '../../http/encode.js';
 import type { ListVerb } from '../generic/verbs.js';
 import { idDigits } from '../shared/args.js';
-import { PIPELINE_STATUSES } from '../pipeline/shared/resource.js';
+import { PIPELINE_STATUSES } from '../shared/service-enums.js';
 
 function scopes(value: string): string[] {
   const list = listOption('--scope')(value);

@@ -7,7 +7,7 @@ import { apiPath } from '../../http/encode.js';
 import { serviceParams } from '../generic/resource.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 import { LIST_OPTIONS, type ListFlags, outputList, perPageFor } from '../shared/list.js';
-import { userParams } from '../issues/shared/users.js';
+import { userParams } from '../shared/users.js';
 import { MR_COLUMNS } from './shared/resource.js';
 
 const FILTERS: OptionSpec[] = [

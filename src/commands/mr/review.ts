@@ -1,11 +1,11 @@
 import { setApproval } from '../../api/merge-requests.js';
 import { defineCommand } from '../../cli/spec.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
-import { commentVerb } from '../issues/shared/comment.js';
+import { commentVerb } from '../shared/comment.js';
 import type { Command } from 'commander';
 import type { Runtime } from '../../runtime.js';
 import type { Resource } from '../generic/resource.js';
-import { addNoteVerbs, noteEditVerb, noteParam } from '../issues/shared/note-edit.js';
+import { addNoteVerbs, noteEditVerb, noteParam } from '../shared/note-edit.js';
 import { MERGE_REQUESTS, MR_ARGS } from './shared/resource.js';
 
 const APPROVAL_FIELDS = ['approved', 'user_has_approved', 'user_can_approve', 'approved_by'];

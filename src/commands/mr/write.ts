@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { QueryParams } from '../../http/encode.js';
 import { itemPath, serviceParams, withHints } from '../generic/resource.js';
 import { requiredTextParser } from '../shared/args.js';
-import { readText } from '../issues/shared/text-source.js';
+import { readText } from '../shared/text-source.js';
 import { BODY_OPTIONS, MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, IID_ARG, PROJECT_ARG, TARGET_OPTION } from './shared/resource.js';
 import { writeResult } from '../shared/outcome.js';
 

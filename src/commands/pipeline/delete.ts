@@ -10,7 +10,7 @@ import { systemClock } from '../../workflows/shared/clock.js';
 import { withRole } from '../generic/record-write.js';
 import { PROJECT_ARGUMENT, idDigits, projectRef, requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
-import { PIPELINE_STATUSES } from './shared/resource.js';
+import { PIPELINE_STATUSES } from '../shared/service-enums.js';
 
 interface DeleteOptions {
   olderThan?: number;

@@ -1,7 +1,8 @@
 import { isoTimeOption } from '../../cli/parsers.js';
 import type { ListVerb } from '../generic/verbs.js';
 import { requiredTextParser } from '../shared/args.js';
-import { PIPELINE_SOURCES, PIPELINE_STATUSES } from './shared/resource.js';
+import { PIPELINE_SOURCES } from './shared/resource.js';
+import { PIPELINE_STATUSES } from '../shared/service-enums.js';
 
 export const LIST: ListVerb = {
   description: "List a project's pipelines, newest first, filtered as the service filters them",

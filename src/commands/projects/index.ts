@@ -9,7 +9,8 @@ import { IMPORT } from './import.js';
 import { ARCHIVE, FORK, RESTORE, SHARE, TRANSFER, UNARCHIVE, UPDATE } from './lifecycle.js';
 import { groupId } from '../shared/args.js';
 import { LIST } from './list.js';
-import { PROJECTS, VISIBILITIES } from './shared/resource.js';
+import { PROJECTS } from './shared/resource.js';
+import { VISIBILITIES } from '../shared/service-enums.js';
 
 /** The create endpoint takes a namespace id; a path is looked up first. */
 async function namespaceId(http: HttpClient, namespace: unknown): Promise<number> {

@@ -5,7 +5,8 @@ import { recordWriteVerb } from '../generic/record-write.js';
 import type { Resource } from '../generic/resource.js';
 import { accessLevel, accessLevelName, isoDate } from '../shared/access-level.js';
 import { groupId, requiredTextParser } from '../shared/args.js';
-import { PROJECT_FIELDS, PROJECTS, VISIBILITIES } from './shared/resource.js';
+import { PROJECT_FIELDS, PROJECTS } from './shared/resource.js';
+import { VISIBILITIES } from '../shared/service-enums.js';
 
 /** The fork endpoint takes the namespace by path here; an id is looked up first. */
 async function namespacePath(http: HttpClient, namespace: unknown): Promise<string> {

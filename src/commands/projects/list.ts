@@ -8,7 +8,7 @@ import type { QueryParams } from '../../http/encode.js';
 import { intOption } from '../../cli/parsers.js';
 import { parallelIdPages } from '../../workflows/parallel-list/ranges.js';
 import { listLimit, type ListFlags } from '../shared/list.js';
-import { VISIBILITIES } from './shared/resource.js';
+import { VISIBILITIES } from '../shared/service-enums.js';
 
 /** The orders the service accepts for projects. */
 export const PROJECT_ORDER = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'star_count'];

@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { apiPath } from '../../http/encode.js';
 import { projectRef, requiredTextParser } from '../shared/args.js';
 import { recordWriteVerb } from '../generic/record-write.js';
-import { PIPELINE_STATUSES } from '../pipeline/shared/resource.js';
+import { PIPELINE_STATUSES } from '../shared/service-enums.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { PAUSE, RESUME } from './pause.js';
 import { PRUNE } from './prune.js';

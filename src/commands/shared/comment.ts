@@ -1,7 +1,7 @@
-import { sendRequest } from '../../../api/resource.js';
-import { type CommandSpec, defineCommand } from '../../../cli/spec.js';
-import { fillPath, pathArgs, withHints, type Resource } from '../../generic/resource.js';
-import { writeResult } from '../../shared/outcome.js';
+import { sendRequest } from '../../api/resource.js';
+import { type CommandSpec, defineCommand } from '../../cli/spec.js';
+import { fillPath, pathArgs, withHints, type Resource } from '../generic/resource.js';
+import { writeResult } from './outcome.js';
 import { readNoteBody } from './text-source.js';
 
 interface CommentOptions {

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { writeRecordTo } from '../../../api/resource.js';
-import { addCommand } from '../../../cli/build.js';
-import { type CommandSpec, defineCommand } from '../../../cli/spec.js';
-import type { Runtime } from '../../../runtime.js';
-import { fillPath, itemPath, type PathParam, pathArgs, withHints, type Resource } from '../../generic/resource.js';
-import { idParam } from '../../shared/args.js';
+import { writeRecordTo } from '../../api/resource.js';
+import { addCommand } from '../../cli/build.js';
+import { type CommandSpec, defineCommand } from '../../cli/spec.js';
+import type { Runtime } from '../../runtime.js';
+import { fillPath, itemPath, type PathParam, pathArgs, withHints, type Resource } from '../generic/resource.js';
+import { idParam } from './args.js';
 import { readNoteBody } from './text-source.js';
-import { writeResult } from '../../shared/outcome.js';
+import { writeResult } from './outcome.js';
 
 /** The NOTE argument of a comment's verbs: `parent` is what the comments are of, `list` the command that lists them. */
 export function noteParam(parent: string, list: string): PathParam {

@@ -1,6 +1,6 @@
-import type { Context } from '../../../context.js';
-import { UsageError } from '../../../errors.js';
-import { readTextFile } from '../../shared/local-file.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { readTextFile } from './local-file.js';
 
 export interface TextSource {
   /** `--description`: the text given inline. */

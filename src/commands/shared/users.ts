@@ -1,6 +1,6 @@
-import { resolveUserId } from '../../../api/users.js';
-import type { HttpClient } from '../../../http/client.js';
-import type { QueryParams } from '../../../http/encode.js';
+import { resolveUserId } from '../../api/users.js';
+import type { HttpClient } from '../../http/client.js';
+import type { QueryParams } from '../../http/encode.js';
 
 const isId = (user: string) => /^\d+$/.test(user);
 

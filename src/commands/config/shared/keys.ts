@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { parseTokenType, profileNameFor } from '../../../config/resolve.js';
-import { SETTABLE_KEYS, type ConfigStore, type Profile, type SettableKey } from '../../../config/store.js';
+import { SETTABLE_KEYS, type ConfigStore, type SettableKey } from '../../../config/store.js';
 import { readTextFile } from '../../shared/local-file.js';
 import { hasPemCertificate, PEM_CERTIFICATE } from '../../../http/transport.js';
 
@@ -16,16 +16,6 @@ export function configKey(value: string): ConfigKey {
     throw new UsageError(`'${value}' is not readable or settable here: use \`svc auth login\` and \`svc auth status\``);
   }
   throw new UsageError(`unknown config key '${value}' (keys: ${CONFIG_KEYS.join(', ')})`);
-}
-
-/** A profile that must already exist (changing one never creates it by accident). */
-export function existingProfile(store: ConfigStore, name: string): Profile {
-  const profile = store.profile(name);
-  if (!profile) {
-    const known = store.profileNames();
-    throw new UsageError(`no profile named '${name}'${known.length ? ` (known: ${known.join(', ')})` : ''}`);
-  }
-  return profile;
 }
 
 export async function profileInUse(ctx: Context): Promise<{ store: ConfigStore; name: string }> {

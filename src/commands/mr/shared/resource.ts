@@ -3,7 +3,7 @@ import { collect } from '../../../cli/parsers.js';
 import type { ArgSpec, OptionSpec } from '../../../cli/spec.js';
 import { UsageError } from '../../../errors.js';
 import type { PathParam, Resource } from '../../generic/resource.js';
-import { userIds } from '../../issues/shared/users.js';
+import { userIds } from '../../shared/users.js';
 import { idDigits, PROJECT, PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../../shared/args.js';
 
 export const MR_FIELDS = [

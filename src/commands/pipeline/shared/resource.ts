@@ -3,23 +3,6 @@ import { idParam, PROJECT } from '../../shared/args.js';
 
 export const PIPELINE_FIELDS = ['id', 'status', 'ref', 'sha', 'source', 'created_at', 'web_url'];
 
-/** The service's pipeline statuses, which are also the job statuses (reference endpoints §3). */
-export const PIPELINE_STATUSES = [
-  'created',
-  'waiting_for_resource',
-  'preparing',
-  'waiting_for_callback',
-  'pending',
-  'running',
-  'success',
-  'failed',
-  'canceling',
-  'canceled',
-  'skipped',
-  'manual',
-  'scheduled',
-] as const;
-
 export const PIPELINE_SOURCES = [
   'push',
   'web',

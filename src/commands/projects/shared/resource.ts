@@ -1,8 +1,6 @@
 import type { Resource } from '../../generic/resource.js';
 import { PROJECT } from '../../shared/args.js';
 
-export const VISIBILITIES = ['public', 'internal', 'private'];
-
 export const PROJECT_FIELDS = [
   'id',
   'path_with_namespace',
