@@ -3,30 +3,10 @@ import type { Io } from './context.js';
 import { packageVersion } from './version.js';
 import { NOUNS, type CommandModule, type NounEntry } from './commands/index.js';
 import { addCommand, addWrappedHelp, respelledOptionsOf, withExamples } from './cli/build.js';
-import { GLOBAL_FLAGS_WITH_VALUES } from './global-options.js';
+import { commandWords, findNoun } from './cli/command-words.js';
 import { ExitCode } from './errors.js';
 import { outputFailure, watch } from './output/stream-errors.js';
 import { addGlobalOptions, createRuntime, reportError, type Runtime } from './runtime.js';
-
-/** The command words of the line (noun, verb, …) with their positions, skipping global options and their values. */
-function commandWords(argv: string[]): Array<{ word: string; index: number }> {
-  const words: Array<{ word: string; index: number }> = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') break;
-    if (arg.startsWith('-')) {
-      if (!arg.includes('=') && GLOBAL_FLAGS_WITH_VALUES.has(arg)) i++;
-      continue;
-    }
-    if (!(arg === 'help' && words.length === 0)) words.push({ word: arg, index: i });
-  }
-  return words;
-}
-
-/** The noun the user asked for (`svc help NOUN` included). */
-export function findNoun(argv: string[]): string | undefined {
-  return commandWords(argv)[0]?.word;
-}
 
 /**
  * Options a command renamed keep their old spelling after the command's name for a while: the
@@ -131,10 +111,14 @@ function createProgram(io: Io): { program: Command; runtime: Runtime; load: (nam
     // Keep the order of NOUNS, whatever was loaded first.
     (program.commands as Command[]).sort((a, b) => nounIndex(a.name()) - nounIndex(b.name()));
   };
-  const runtime = createRuntime(io, async () => {
-    await load(NOUNS.map((n) => n.name));
-    return program;
-  });
+  const runtime = createRuntime(
+    io,
+    async () => {
+      await load(NOUNS.map((n) => n.name));
+      return program;
+    },
+    main,
+  );
   for (const noun of NOUNS) program.command(noun.name).description(noun.summary);
   return { program, runtime, load };
 }

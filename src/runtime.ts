@@ -13,6 +13,8 @@ export interface Runtime {
   action<O = Record<string, unknown>>(run: CommandRun<O>): (...args: unknown[]) => Promise<void>;
   /** The whole tree with every noun loaded (for completion scripts). */
   loadAll(): Promise<Command>;
+  /** `svc ARGV` run in this process with streams of its own (one bulk item). */
+  runCommand(argv: string[], io: Io): Promise<number>;
 }
 
 export function addGlobalOptions(program: Command): void {
@@ -32,10 +34,11 @@ export function globalValues(command: Command): GlobalOptions {
   return values as GlobalOptions;
 }
 
-export function createRuntime(io: Io, loadAll: () => Promise<Command>): Runtime {
+export function createRuntime(io: Io, loadAll: () => Promise<Command>, runCommand: (argv: string[], io: Io) => Promise<number>): Runtime {
   const runtime: Runtime = {
     io,
     loadAll,
+    runCommand,
     action<O>(run: CommandRun<O>) {
       return async (...all: unknown[]) => {
         const command = all[all.length - 1] as Command;

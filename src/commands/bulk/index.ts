@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { findNoun } from '../../cli.js';
+import { findNoun } from '../../cli/command-words.js';
 import { addWrappedHelp, withExamples } from '../../cli/build.js';
 import { intOption } from '../../cli/parsers.js';
 import type { Context } from '../../context.js';
@@ -55,7 +55,7 @@ export function register(program: Command, runtime: Runtime, summary: string): v
     'svc snippets list -o ndjson | svc bulk --dry-run -- snippets delete --yes {id}',
   ]);
   command.action(
-    runtime.action<BulkOptions>((ctx, [template], opts) => run(ctx, template as string[], opts, globalWords(argvOf(program)))),
+    runtime.action<BulkOptions>((ctx, [template], opts) => run(ctx, runtime, template as string[], opts, globalWords(argvOf(program)))),
   );
 }
 
@@ -70,7 +70,7 @@ function globalWords(argv: string[]): string[] {
   return argv.slice(0, Math.max(0, at));
 }
 
-async function run(ctx: Context, template: string[], opts: BulkOptions, globals: string[]): Promise<void> {
+async function run(ctx: Context, runtime: Runtime, template: string[], opts: BulkOptions, globals: string[]): Promise<void> {
   const noun = findNoun(template);
   if (noun === undefined) throw new UsageError('bulk needs a command to run per item after --, e.g. svc bulk -- projects get {id}');
   const refusal = REFUSED.get(noun);
@@ -85,7 +85,7 @@ async function run(ctx: Context, template: string[], opts: BulkOptions, globals:
     journal,
     signal: ctx.signal,
     clock: systemClock,
-    runItem: (argv) => runInProcess(argv, ctx.env),
+    runItem: (argv) => runInProcess(runtime.runCommand, argv, ctx.env),
     output: (line) => write(ctx.stdout, line),
     report: (line) => ctx.io.stderr.write(`${line}\n`),
     progress: (t) => spinner.update(`bulk: ${describe(t, opts.dryRun)}, ${t.inFlight} running`),

@@ -8,8 +8,11 @@ import { Capture } from '../../output/capture.js';
  * prompt), the bulk run's environment. Its signal never aborts: a first Ctrl-C lets running items
  * finish, a second one ends the process.
  */
-export async function runInProcess(argv: string[], env: NodeJS.ProcessEnv): Promise<ItemRun> {
-  const { main } = await import('../../cli.js');
+export async function runInProcess(
+  runCommand: (argv: string[], io: Io) => Promise<number>,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<ItemRun> {
   const stdout = new Capture();
   const stderr = new Capture();
   const io: Io = {
@@ -20,6 +23,6 @@ export async function runInProcess(argv: string[], env: NodeJS.ProcessEnv): Prom
     isTTY: { stdin: false, stdout: false, stderr: false },
     signal: new AbortController().signal,
   };
-  const exitCode = await main(argv, io);
+  const exitCode = await runCommand(argv, io);
   return { exitCode, stdout: stdout.text(), stderr: stderr.text() };
 }
