@@ -187,7 +187,7 @@ describe('branches commits on an instance without the branch commits route', () 
   });
 
   it('does not fall back when the route answers that the branch does not exist', async () => {
-    const url = server.add('no-branch', (req, res) => {
+    const url = server.add('no-branch', (_req, res) => {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"404 Branch Not Found"}');
     });
     const result = await run(url, ['branches', 'commits', 'acme/api', 'gone']);

@@ -89,7 +89,7 @@ describe('issues list', () => {
     const lines = result.stdout.trimEnd().split('\n');
     const paths = suite.requests().map((r) => r.rawPath);
     expect(lines[0]).toBe('references.full\ttitle\tstate\tauthor.username\tlabels\tcreated_at');
-    const expected = (await direct('/groups/acme/issues?state=opened&per_page=100')) as Array<{ references: { full: string } }>;
+    const expected = (await direct('/groups/acme/issues?state=opened&per_page=100')) as unknown as Array<{ references: { full: string } }>;
     expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual(expected.map((i) => i.references.full));
     expect(expected.map((i) => i.references.full.split('/')[0])).toEqual(expected.map(() => 'acme'));
     expect(paths).toEqual(Array.from({ length: Math.ceil(expected.length / 4) }, () => '/api/v4/groups/acme/issues'));

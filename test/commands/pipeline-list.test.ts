@@ -67,7 +67,7 @@ describe('pipeline list', () => {
   });
 
   it('filters by sha and username as the service does', async () => {
-    const pipeline = (await created('4', 'develop')) as { id: number; sha: string };
+    const pipeline = (await created('4', 'develop')) as unknown as { id: number; sha: string };
     const byUser = await suite.run(['pipeline', 'list', '4', '--username', 'root', '-o', 'json', '--fields', 'id,ref']);
     expect(JSON.parse(byUser.stdout)).toEqual([{ id: pipeline.id, ref: 'develop' }]);
     const bySha = await suite.run(['pipeline', 'list', '4', '--sha', pipeline.sha, '-o', 'json', '--fields', 'id']);

@@ -178,7 +178,7 @@ describe('serveSandbox', () => {
     const ac = new AbortController();
     const done = serveSandbox({ port: 0, projects: 3, output: 'json' }, { stdout: out.stream, stderr: err.stream, signal: ac.signal });
     const line = await waitFor(() => (out.text.endsWith('\n') ? out.text : null), 10_000);
-    const lines = line.trim().split('\n');
+    const lines = line!.trim().split('\n');
     expect(lines).toHaveLength(1);
     const info = JSON.parse(lines[0]!);
     expect(Object.keys(info)).toEqual(['url', 'tokens']);

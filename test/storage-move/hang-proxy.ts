@@ -18,7 +18,9 @@ export async function startHangProxy(target: string, hangs: (req: IncomingMessag
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
       (answer) => {
         // Page links name the sandbox's origin; the client follows only links to the origin it talks to.
-        const link = answer.headers.link?.split(upstream.origin).join(origin);
+        const link = String(answer.headers.link ?? '')
+          .split(upstream.origin)
+          .join(origin);
         res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...(link ? { link } : {}) });
         answer.pipe(res);
       },
