@@ -10,6 +10,10 @@ interface Flaws {
   cap?: number;
   /** Always newest first, whatever `sort` asked. */
   ignoreSort?: boolean;
+  /** Oldest first when asked for newest, and the other way round. */
+  invertSort?: boolean;
+  /** Nothing at all when asked for oldest first. */
+  emptyAscending?: boolean;
   /** Pages from the top of the whole listing, whatever `id_after` and `id_before` asked. */
   ignoreIdFilters?: boolean;
   /** Each page of a range (both bounds given) also carries the record just below the range. */
@@ -26,13 +30,15 @@ const ids = (stdout: string) =>
  * `GET /projects` by keyset over the given ids, with `Link: rel="next"` on every page that has a
  * last record (as the real service's pager does), flawed as asked.
  */
-function keysetProjects(existing: number[], flaws: Flaws, asked: URLSearchParams[] = []) {
+function keysetProjects(records: number[], flaws: Flaws, asked: URLSearchParams[] = []) {
   return (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, ctx: { base: string }) => {
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    let existing = records;
     asked.push(query);
     const after = flaws.ignoreIdFilters ? Number.NEGATIVE_INFINITY : Number(query.get('id_after') ?? Number.NEGATIVE_INFINITY);
     const before = flaws.ignoreIdFilters ? Number.POSITIVE_INFINITY : Number(query.get('id_before') ?? Number.POSITIVE_INFINITY);
-    const ascending = !flaws.ignoreSort && query.get('sort') === 'asc';
+    const ascending = !flaws.ignoreSort && (query.get('sort') === 'asc') !== Boolean(flaws.invertSort);
+    if (flaws.emptyAscending && query.get('sort') === 'asc') existing = [];
     const perPage = Math.min(Number(query.get('per_page') ?? 20), flaws.cap ?? 100);
     const inRange = existing.filter((id) => id > after && id < before).sort((a, b) => (ascending ? a - b : b - a));
     const page = inRange.slice(0, perPage);
@@ -86,6 +92,38 @@ describe('svc projects list --all --parallel N against services that bend the pa
     const result = await svc(['projects', 'list', '--all', '--parallel', '4', '-o', 'ndjson'], env(url));
     expect(result.stderr).toBe(
       'the service gave the same lowest and highest id (5000) though it holds more; listing one page after another instead of in parallel\n',
+    );
+    expect(result.exitCode).toBe(0);
+    expect(ids(result.stdout)).toEqual(ALL);
+  });
+
+  it('a service that ignores sort, asked for oldest first: the note, then one line and exit 1 before any record', async () => {
+    const url = server.add('unsorted-asc', keysetProjects(ALL, { ignoreSort: true }));
+    const result = await svc(['projects', 'list', '--all', '--parallel', '4', '--sort', 'asc', '-o', 'ndjson'], env(url));
+    expect(result.stderr).toBe(
+      'the service gave the same lowest and highest id (5000) though it holds more; listing one page after another instead of in parallel\n' +
+        'svc: GET /projects returned id 4999 after id 5000: the keyset page goes back over records already read; stopping\n',
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a service whose sort is the wrong way round: the note, then one line and exit 1 before any record', async () => {
+    const url = server.add('inverted', keysetProjects(ALL, { invertSort: true }));
+    const result = await svc(['projects', 'list', '--all', '--parallel', '4', '-o', 'ndjson'], env(url));
+    expect(result.stderr).toBe(
+      'the service gave a lowest id (5000) above its highest (1); listing one page after another instead of in parallel\n' +
+        'svc: GET /projects returned id 2 after id 1: the keyset page goes back over records already read; stopping\n',
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a service that lists nothing oldest first: the note, then every record once by the sequential listing', async () => {
+    const url = server.add('empty-asc', keysetProjects(ALL, { emptyAscending: true }));
+    const result = await svc(['projects', 'list', '--all', '--parallel', '4', '-o', 'ndjson'], env(url));
+    expect(result.stderr).toBe(
+      'the service listed records in one id order and none in the other; listing one page after another instead of in parallel\n',
     );
     expect(result.exitCode).toBe(0);
     expect(ids(result.stdout)).toEqual(ALL);
