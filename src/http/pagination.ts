@@ -18,7 +18,8 @@ export interface PageSource {
 /**
  * Walks `Link: rel="next"` as the server wrote it; the caller stops whenever it has enough. Every
  * loop a hostile server could set up ends: the keyset fallback is taken once, a link already
- * followed (fragments aside) or a page already read ends the listing with one line.
+ * followed (fragments aside) or a page already read ends the listing with one line. A keyset page
+ * by id that goes back over ids already read ends it too, before any of that page is handed on.
  */
 export async function* paginate<T>(
   source: PageSource,
@@ -28,6 +29,7 @@ export async function* paginate<T>(
 ): AsyncGenerator<Page<T>> {
   let next: string | undefined = source.url(path, query);
   let lastItem: T | undefined;
+  let lastId: number | undefined;
   let fellBack = false;
   const followed = new Set<string>();
   const pagesRead = new Map<string, number>();
@@ -53,6 +55,18 @@ export async function* paginate<T>(
     const nextUrl = link && items.length ? nextPage(link, res.url, source.apiRoot, where) : undefined;
     if (nextUrl && followed.has(nextUrl)) {
       throw new SvcError(`the server's next-page link repeats a page already read (${redactUrl(nextUrl)})`, ExitCode.failure);
+    }
+    const order = keysetIdOrder(res.url);
+    for (const item of items) {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id !== 'number') continue;
+      if (order && lastId !== undefined && (order === 'asc' ? id <= lastId : id >= lastId)) {
+        throw new SvcError(
+          `${where} returned id ${id} after id ${lastId}: the keyset page goes back over records already read; stopping`,
+          ExitCode.failure,
+        );
+      }
+      lastId = id;
     }
     if (items.length) {
       lastItem = items[items.length - 1];
@@ -84,6 +98,13 @@ function nextPage(link: string, from: string, apiRoot: string, where: string): s
   }
   if (!isUnder(target, root)) throw new SvcError(`${where}: the server's next-page link leads outside ${root.path}`, ExitCode.failure);
   return targetHref(target);
+}
+
+/** The id order of a keyset page (the service's default sort is descending), or nothing for any other page. */
+function keysetIdOrder(url: string): 'asc' | 'desc' | undefined {
+  const query = new URL(url).searchParams;
+  if (query.get('pagination') !== 'keyset' || query.get('order_by') !== 'id') return undefined;
+  return query.get('sort') === 'asc' ? 'asc' : 'desc';
 }
 
 /** A page's first and last records and its length: enough to know a page read before, cheap on every page. */

@@ -84,7 +84,7 @@ describe('projects export', () => {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await vi.waitFor(() => expect(stderr).toContain('export of project 2: queued'), { timeout: 30_000, interval: 20 });
-    expect(readdirSync(dir)).toEqual([expect.stringMatching(/^\.stopped\.tar\.gz\.[0-9a-f]{8}\.part$/)]);
+    expect(readdirSync(dir)).toEqual([`.stopped.tar.gz.svc-${child.pid}-1.part`]);
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(130);

@@ -29,7 +29,13 @@ export interface ListVerb extends VerbBase {
   /** Checks the first record before anything is printed. */
   check?: (first: unknown, opts: Record<string, unknown>) => void;
   /** How the pages are fetched, where the listing needs more than following links (keyset). */
-  pages?: (http: HttpClient, path: string, query: QueryParams, opts: Record<string, unknown> & ListFlags) => AsyncGenerator<Page<unknown>>;
+  pages?: (
+    http: HttpClient,
+    path: string,
+    query: QueryParams,
+    opts: Record<string, unknown> & ListFlags,
+    ctx: Context,
+  ) => AsyncGenerator<Page<unknown>>;
 }
 
 export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record<string, unknown> & ListFlags> {
@@ -48,7 +54,7 @@ export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record
       const http = await ctx.http({ requireToken: verb.requireToken });
       const query = { ...verb.query, ...(await serviceParams(ctx, filters, opts)), per_page: perPageFor(opts) };
       const filled = await fillPath(ctx, resource, chosenPath(opts), args);
-      const pages = verb.pages ? verb.pages(http, filled, query, opts) : listRecords<unknown>(http, filled, query);
+      const pages = verb.pages ? verb.pages(http, filled, query, opts, ctx) : listRecords<unknown>(http, filled, query);
       const first = await withHints(resource, path, args, () => pages.next());
       const firstPage = first.done ? undefined : first.value;
       const sample = firstPage?.items[0];

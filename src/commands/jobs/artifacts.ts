@@ -122,8 +122,9 @@ async function run(ctx: Context, source: ArtifactSource, opts: ArtifactsOptions)
     return;
   }
   const target = resolve(opts.out ?? (opts.path === undefined ? DEFAULT_ARTIFACTS_FILE : basename(opts.path)));
-  await checkTarget(target, Boolean(opts.force), opts.out === undefined ? '' : '--out ');
-  const partial = await PartialFile.create(target, ctx.io);
+  const replace = { force: Boolean(opts.force), flag: opts.out === undefined ? '' : '--out ' };
+  await checkTarget(target, replace.force, replace.flag);
+  const partial = await PartialFile.create(target, ctx.io, replace);
   try {
     const http = await ctx.http();
     const res = await explainNotFound(http, source, () => source.download(http));

@@ -42,7 +42,7 @@ async function run(ctx: Context, project: string, opts: ExportOptions): Promise<
   const target = resolve(opts.out);
   await checkTarget(target, Boolean(opts.force), '--out ');
   // Created before scheduling: a directory that cannot take the file fails before any work on the server.
-  const partial = await PartialFile.create(target, ctx.io);
+  const partial = await PartialFile.create(target, ctx.io, { force: Boolean(opts.force), flag: '--out ' });
   try {
     const http = await ctx.http({ requireToken: true });
     const subject = `export of project ${project}`;

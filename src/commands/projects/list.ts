@@ -1,3 +1,4 @@
+import type { Context } from '../../context.js';
 import type { ListVerb } from '../generic/verbs.js';
 import { listProjects } from '../../api/projects.js';
 import type { Project } from '../../api/types.js';
@@ -44,14 +45,15 @@ export const LIST: ListVerb = {
 };
 
 /** Deep listings go by keyset on id (constant cost per page, no maximum offset), in parallel with --parallel. */
-function projectPages(http: HttpClient, _path: string, query: QueryParams, opts: Record<string, unknown> & ListFlags) {
+function projectPages(http: HttpClient, _path: string, query: QueryParams, opts: Record<string, unknown> & ListFlags, ctx: Context) {
   const byId = (query.order_by ?? 'id') === 'id';
   const workers = (opts.parallel as number | undefined) ?? 1;
   if (workers > 1) {
     if (!opts.all) throw new UsageError('--parallel needs --all (it splits the whole listing into id ranges)');
     if (!byId) throw new UsageError('--parallel lists in id order only; drop --order-by or give --order-by id');
     const sort = query.sort === 'asc' ? 'asc' : 'desc';
-    return parallelIdPages({ http, path: '/projects', query, workers, sort });
+    const sequential = () => listProjects(http, query, true);
+    return parallelIdPages({ http, path: '/projects', query, workers, sort, sequential, note: (line) => ctx.info(line) });
   }
   const pages = listProjects(http, query, listLimit(opts) > 100 && byId);
   return byId ? pages : offsetLimitExplained(pages);

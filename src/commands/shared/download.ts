@@ -1,7 +1,6 @@
-// Downloads written atomically: a temporary file beside the target, renamed over it only when complete.
-import { randomBytes } from 'node:crypto';
+// Downloads written atomically: a partial file beside the target, given the target's name only when complete.
 import { unlinkSync } from 'node:fs';
-import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, open, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -57,16 +56,19 @@ export function contentLength(headers: Record<string, string>): number | undefin
 }
 
 /**
- * A temporary file beside the target, renamed over it only when complete. Whatever ends the run
- * first (an error, Ctrl-C, or a second Ctrl-C that exits at once) removes it.
+ * The file a download is written to before it takes the target's name: `.NAME.svc-PID-N.part`
+ * beside it, so a run killed outright leaves one the next run for the same target recognises.
+ * Whatever ends the run first (an error, Ctrl-C, or a second Ctrl-C that exits at once) removes it.
+ * It takes the target's name only if nothing is there yet (a hard link, which fails on an existing
+ * name), unless `--force` asked to replace what is there.
  */
 export class PartialFile {
-  private committed = false;
   private readonly forget: () => void;
 
   private constructor(
     readonly path: string,
     readonly target: string,
+    private readonly replace: { force: boolean; flag: string },
     private readonly handle: FileHandle,
     io: Io,
   ) {
@@ -80,12 +82,17 @@ export class PartialFile {
       }) ?? (() => undefined);
   }
 
-  static async create(target: string, io: Io): Promise<PartialFile> {
-    const path = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
-    try {
-      return new PartialFile(path, target, await open(path, 'wx', 0o644), io);
-    } catch (error) {
-      throw new UsageError(`cannot write in ${dirname(target)}: ${describeFsError(error)}`);
+  static async create(target: string, io: Io, replace: { force: boolean; flag: string }): Promise<PartialFile> {
+    await removeLeftovers(target);
+    for (;;) {
+      const path = join(dirname(target), `${partialPrefix(target)}${process.pid}-${++partialsOpened}.part`);
+      try {
+        return new PartialFile(path, target, replace, await open(path, 'wx', 0o644), io);
+      } catch (error) {
+        // Left by an earlier process that had this pid: the next number is free.
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw new UsageError(`cannot write in ${dirname(target)}: ${describeFsError(error)}`);
+      }
     }
   }
 
@@ -94,13 +101,63 @@ export class PartialFile {
   }
 
   async commit(): Promise<void> {
-    await rename(this.path, this.target);
-    this.committed = true;
+    try {
+      if (this.replace.force) await rename(this.path, this.target);
+      else await linkUnlessTaken(this.path, this.target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new UsageError(
+          `${this.replace.flag}${this.target} appeared while downloading and was left as it is; pass --force to replace it or --out another file`,
+        );
+      }
+      throw new SvcError(`cannot save ${this.target}: ${describeFsError(error)}`);
+    }
   }
 
   async discard(): Promise<void> {
     this.forget();
     await this.handle.close().catch(() => undefined);
-    if (!this.committed) await unlink(this.path).catch(() => undefined);
+    // Once linked, the partial name is a second name of the target: removing it removes only that name.
+    await unlink(this.path).catch(() => undefined);
+  }
+}
+
+let partialsOpened = 0;
+
+function partialPrefix(target: string): string {
+  return `.${basename(target)}.svc-`;
+}
+
+/** Gives the complete file the target's name, failing with EEXIST if anything has that name. */
+async function linkUnlessTaken(path: string, target: string): Promise<void> {
+  try {
+    await link(path, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
+    // A file system without hard links (FAT, some network shares): claim the name by creating it
+    // exclusively, then move the complete file over the empty one this run just created.
+    await (await open(target, 'wx', 0o644)).close();
+    await rename(path, target);
+  }
+}
+
+/** Partial files of earlier runs for this target whose process is gone (killed outright). */
+async function removeLeftovers(target: string): Promise<void> {
+  const dir = dirname(target);
+  const prefix = partialPrefix(target);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? /^(\d+)-\d+\.part$/.exec(name.slice(prefix.length))?.[1] : undefined;
+    if (pid !== undefined && !isRunning(Number(pid))) await unlink(join(dir, name)).catch(() => undefined);
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,6 +1,7 @@
 import { ExitCode, SvcError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
+import { parseLinkHeader } from '../../http/link.js';
 import type { Page } from '../../http/types.js';
 import { InFlightLimit } from '../bulk/limit.js';
 import { systemClock } from '../shared/clock.js';
@@ -29,13 +30,17 @@ interface RangeState {
   wake?: () => void;
 }
 
-export interface ParallelListing {
+export interface ParallelListing<T> {
   http: HttpClient;
   path: string;
   /** The listing's filters; order, paging and id bounds are set here. */
   query: QueryParams;
   workers: number;
   sort: Sort;
+  /** The same listing one page after another, for a service whose id bounds make no sense. */
+  sequential: () => AsyncGenerator<Page<T>>;
+  /** A line for the person watching (stderr). */
+  note: (line: string) => void;
 }
 
 /**
@@ -44,8 +49,14 @@ export interface ParallelListing {
  * Pages are handed on in order; a range finished ahead of its turn waits in memory, and no range
  * starts more than a few ahead of the one being written.
  */
-export async function* parallelIdPages<T extends { id: number }>(listing: ParallelListing): AsyncGenerator<Page<T>> {
-  const ranges = await splitIdSpace(listing);
+export async function* parallelIdPages<T extends { id: number }>(listing: ParallelListing<T>): AsyncGenerator<Page<T>> {
+  const bounds = await idBounds(listing);
+  if (typeof bounds === 'string') {
+    listing.note(`${bounds}; listing one page after another instead of in parallel`);
+    yield* listing.sequential();
+    return;
+  }
+  const ranges = splitIdSpace(listing, bounds);
   const limit = new InFlightLimit(listing.workers, systemClock);
   const slots = new RequestSlots(limit);
   const states: Array<RangeState | undefined> = ranges.map(() => ({ pages: [], finished: false }));
@@ -92,14 +103,32 @@ function wake(state: RangeState): void {
   resolve?.();
 }
 
-/** The lowest and highest ids (two one-record requests), cut into ranges in the listing's order. */
-async function splitIdSpace(listing: ParallelListing): Promise<IdRange[]> {
-  const edge = async (sort: Sort) => {
-    const query = { ...listing.query, order_by: 'id', sort, per_page: 1, pagination: 'keyset' };
+/**
+ * The lowest and highest ids (two one-record requests), or why they cannot be trusted: a service
+ * that ignores `sort` gives the same record both ways, and cut at those bounds the ranges would
+ * hold one record of thousands.
+ */
+async function idBounds(listing: ParallelListing<unknown>): Promise<IdRange | undefined | string> {
+  const probe = async (extra: QueryParams) => {
+    const query = { ...listing.query, order_by: 'id', per_page: 1, pagination: 'keyset', ...extra };
     return (await fetchPage(listing, query)).data[0]?.id;
   };
-  const [lowest, highest] = await Promise.all([edge('asc'), edge('desc')]);
-  if (lowest === undefined || highest === undefined) return [];
+  const [first, last] = await Promise.all([probe({ sort: 'asc' }), probe({ sort: 'desc' })]);
+  if (first === undefined && last === undefined) return undefined;
+  if (first === undefined || last === undefined) return 'the service listed records in one id order and none in the other';
+  if (first > last) return `the service gave a lowest id (${first}) above its highest (${last})`;
+  if (first === last) {
+    // One record, or a service that ignores the order: any other record around it tells.
+    const others = await Promise.all([probe({ sort: 'asc', id_after: first }), probe({ sort: 'desc', id_before: first })]);
+    if (others.some((id) => id !== undefined)) return `the service gave the same lowest and highest id (${first}) though it holds more`;
+  }
+  return { first, last };
+}
+
+/** The id bounds cut into ranges in the listing's order. */
+function splitIdSpace(listing: ParallelListing<unknown>, bounds: IdRange | undefined): IdRange[] {
+  if (!bounds) return [];
+  const { first: lowest, last: highest } = bounds;
   const span = highest - lowest + 1;
   const width = Math.max(1, Math.min(MAX_RANGE_IDS, Math.ceil(span / (listing.workers * RANGES_PER_WORKER))));
   const ranges: IdRange[] = [];
@@ -108,7 +137,7 @@ async function splitIdSpace(listing: ParallelListing): Promise<IdRange[]> {
 }
 
 async function walkRange(
-  listing: ParallelListing,
+  listing: ParallelListing<unknown>,
   range: IdRange,
   state: RangeState,
   slots: RequestSlots,
@@ -131,23 +160,38 @@ async function walkRange(
       const res = await fetchWithSlot(listing, query, slots, limit);
       const items = res.data;
       for (const item of items) {
-        const inOrder = ascending ? item.id > cursor : item.id < cursor;
-        if (!inOrder || item.id < range.first || item.id > range.last) {
-          throw new SvcError(`GET ${listing.path} returned id ${item.id} outside the id range asked for`, ExitCode.failure);
+        if (item.id < range.first || item.id > range.last) {
+          throw new SvcError(
+            `GET ${listing.path} returned id ${item.id}, outside the ids ${range.first}..${range.last} asked for; list without --parallel`,
+            ExitCode.failure,
+          );
+        }
+        if (ascending ? item.id <= cursor : item.id >= cursor) {
+          throw new SvcError(
+            `GET ${listing.path} returned id ${item.id} after ${cursor}, against the order asked for; list without --parallel`,
+            ExitCode.failure,
+          );
         }
         cursor = item.id;
       }
-      if (items.length > 0) state.pages.push({ items, headers: res.headers, url: res.url, hasNext: items.length === perPage });
+      // A page shorter than asked is the range's last only when the service does not link a next one:
+      // a service that serves fewer records per page than asked still says there are more.
+      const more =
+        items.length > 0 && cursor !== (ascending ? range.last : range.first) && (items.length >= perPage || hasNextLink(res.headers));
+      if (items.length > 0) state.pages.push({ items, headers: res.headers, url: res.url, hasNext: more });
       wake(state);
-      // A short page, or one that reached the range's edge, is the range's last: no empty page to ask for.
-      if (items.length < perPage || cursor === (ascending ? range.last : range.first)) return;
+      if (!more) return;
     }
   } catch (error) {
     state.failure = error;
   }
 }
 
-async function fetchWithSlot(listing: ParallelListing, query: QueryParams, slots: RequestSlots, limit: InFlightLimit) {
+function hasNextLink(headers: Record<string, string>): boolean {
+  return parseLinkHeader(headers.link).next !== undefined;
+}
+
+async function fetchWithSlot(listing: ParallelListing<unknown>, query: QueryParams, slots: RequestSlots, limit: InFlightLimit) {
   for (let attempt = 0; ; attempt++) {
     await slots.acquire();
     try {
@@ -163,7 +207,7 @@ async function fetchWithSlot(listing: ParallelListing, query: QueryParams, slots
   }
 }
 
-async function fetchPage(listing: ParallelListing, query: QueryParams) {
+async function fetchPage(listing: ParallelListing<unknown>, query: QueryParams) {
   const res = await listing.http.request<Array<{ id: number }>>({ path: listing.path, query });
   if (!Array.isArray(res.data) || !res.data.every((item) => typeof item?.id === 'number')) {
     throw new SvcError(`GET ${listing.path} returned something other than a list of records with ids`, ExitCode.failure);
