@@ -138,9 +138,7 @@ function listRenderer(settings: OutputSettings, columns: Column[], stdout: Writa
         if (layout) return renderTableRows(layout, rows);
         layout = planTable(columns, rows, lineWidth);
         if (layout.dropped.length > 0) {
-          settings.note?.(
-            `no room for ${layout.dropped.join(', ')} in ${lineWidth} columns (a wider terminal, --fields or -o tsv shows it)`,
-          );
+          settings.note?.(`left out ${layout.dropped.join(', ')} (no room in ${lineWidth} columns; -o tsv shows all)`);
         }
         return renderTableHeader(layout, settings.chalk) + renderTableRows(layout, rows);
       },
