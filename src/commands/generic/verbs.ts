@@ -31,7 +31,7 @@ export interface ListVerb extends VerbBase {
   check?: (first: unknown, opts: Record<string, unknown>) => void;
   /** What is listed, when the path's last word does not say it (`no tree entries match`). */
   noun?: string;
-  /** A line for stderr before the listing (an option's meaning changing). */
+  /** A line for stderr before the records (an option whose meaning is changing). */
   note?: (opts: Record<string, unknown>) => string | undefined;
   /** How the pages are fetched, where the listing needs more than following links (keyset). */
   pages?: (http: HttpClient, path: string, query: QueryParams, opts: Record<string, unknown> & ListFlags) => AsyncGenerator<Page<unknown>>;
@@ -59,6 +59,7 @@ export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record
       const sample = firstPage?.items[0];
       verb.check?.(sample, opts);
       const columns = typeof verb.columns === 'function' ? verb.columns(sample, opts) : (verb.columns ?? resource.columns ?? []);
+      // Once the service answered, so that a refusal stays one line.
       const note = verb.note?.(opts);
       if (note) ctx.info(note);
       await outputList(ctx, resumed(firstPage, pages), opts, columns, verb.noun ?? listedNoun(path));
