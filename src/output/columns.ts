@@ -56,7 +56,7 @@ export function columnKind(column: Column, firstCells: string[]): ColumnKind {
   if (/(_at|date)$/.test(name) || (values.length > 0 && values.every((cell) => TIMESTAMP.test(cell)))) return 'time';
   if (/(^|_)sha$|short_id$/.test(name) || (values.length > 0 && values.every((cell) => SHA.test(cell)))) return 'sha';
   if (/^(description|body|message|note|notes)$/.test(name)) return 'description';
-  if (/(path|name|title|namespace|branch|ref|key|url|full)$/.test(name)) return 'label';
+  if (/(path|name|title|namespace|branch|ref|key|url|full)$|^(kind|type)$/.test(name)) return 'label';
   return 'text';
 }
 

@@ -47,8 +47,9 @@ export interface TableLayout {
 // fits. Other text shares the last step with names, widest first, so a title is cut before a
 // short state is.
 const SHRINK_ORDER: ColumnKind[][] = [['description'], ['text', 'label']];
-// Which columns go when even every name at its own width does not fit, first to last.
-const DROP_ORDER: ColumnKind[] = ['description', 'time', 'sha', 'text', 'label', 'number'];
+// Which columns go when even every name at its own width does not fit, first to last (the
+// rightmost of a kind first): what names a row goes last.
+const DROP_ORDER: ColumnKind[] = ['description', 'time', 'sha', 'text', 'number', 'label'];
 
 export function planTable(columns: Column[], firstRows: string[][], lineWidth: number): TableLayout {
   const header = columns.map((column) => terminalSafe(column.field));

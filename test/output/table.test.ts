@@ -72,6 +72,26 @@ describe('terminal tables', () => {
     });
   });
 
+  it('leave out the rightmost counts of a summary rather than cut `in_flight` or the kind that names each row', () => {
+    const summary = {
+      kind: 'projects',
+      total: 60,
+      finished: 52,
+      cleanup_failed: 1,
+      failed: 2,
+      in_flight: 3,
+      still_on_source: 2,
+      retries: 4,
+      duration: '1m 20s',
+    };
+    const columns = Object.keys(summary).map((field) => ({ field }));
+    expect(planTable(columns, [tableCells(summary, columns)], 80).dropped).toEqual(['retries', 'duration']);
+    expect(renderTable([summary], Object.keys(summary), plain, 80)).toBe(
+      'kind      total  finished  cleanup_failed  failed  in_flight  still_on_source\n' +
+        'projects  60     52        1               2       3          2\n',
+    );
+  });
+
   it('count wide characters as two columns when cutting', () => {
     expect(renderTable([{ id: 1, name: '日本語のプロジェクト' }], ['id', 'name'], plain, 12)).toBe('id  name\n1   日本語…\n');
   });
