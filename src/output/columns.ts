@@ -19,7 +19,7 @@ export interface Column {
 
 export type ColumnSpec = string | Column;
 
-export function asColumn(spec: ColumnSpec): Column {
+function asColumn(spec: ColumnSpec): Column {
   return typeof spec === 'string' ? { field: spec } : spec;
 }
 
