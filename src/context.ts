@@ -9,6 +9,7 @@ import type { ConfigStore } from './config/store.js';
 import type { Target } from './config/resolve.js';
 import type { HttpClient, HttpClientOptions } from './http/client.js';
 import type { OutputSettings } from './output/writer.js';
+import type { ColumnSpec } from './output/columns.js';
 
 export type GlobalOptions = GlobalValues;
 
@@ -90,6 +91,7 @@ export class Context {
       stdoutIsTTY: this.io.isTTY.stdout,
       chalk: this.chalk,
       warn: (line) => this.warn(line),
+      note: (line) => this.info(line),
     };
   }
 
@@ -100,7 +102,7 @@ export class Context {
   }
 
   /** Prints a listing a page per write (see `printRecord`). */
-  async printPages(pages: AsyncIterable<unknown[]>, columns: string[]): Promise<{ count: number }> {
+  async printPages(pages: AsyncIterable<unknown[]>, columns: ColumnSpec[]): Promise<{ count: number }> {
     const { writePages } = await import('./output/writer.js');
     return writePages(this.stdout, this.output, pages, columns);
   }

@@ -52,7 +52,7 @@ async function main(): Promise<number> {
   const project = (JSON.parse(first.stdout) as Array<{ path_with_namespace: string }>)[0]?.path_with_namespace ?? '1';
   const steps: Step[] = [
     { args: ['auth', 'status'], says: 'which URL and token are used, and whom the token belongs to' },
-    { args: ['projects', 'list', '--limit', '5'], says: 'the first five projects (more exist: the hint goes to stderr)' },
+    { args: ['projects', 'list', '--limit', '5'], says: 'the first five projects (asked for five, so no hint that more exist)' },
     {
       args: ['projects', 'list', '--all', '-o', 'ndjson', '--fields', 'id,path_with_namespace'],
       says: 'every project, one JSON line each, every page followed',

@@ -2,9 +2,11 @@ import type { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import { batchesOf } from './batches.js';
 import { outputFailure, readerGone, watch } from './stream-errors.js';
+import { cellText, chosenColumns, tableCells, type Column, type ColumnSpec } from './columns.js';
 import { getField, jsonText, ndjsonLines, pickFields, renderRecord, tsvLine } from './format.js';
 import type { OutputFormat } from './formats.js';
-import { planTable, renderTableHeader, renderTableRows, tableCells, terminalColumnsOf, type TableLayout } from './table.js';
+import { tsvEscape } from './terminal-safe.js';
+import { planTable, renderTableHeader, renderTableRows, terminalColumnsOf, type TableLayout } from './table.js';
 
 export interface OutputSettings {
   format: OutputFormat;
@@ -12,6 +14,8 @@ export interface OutputSettings {
   fields?: string[];
   /** Told once when a --fields name is absent from the first record (a typo would otherwise print blanks). */
   warn?: (line: string) => void;
+  /** A human line for stderr (a column a narrow terminal had no room for). */
+  note?: (line: string) => void;
   stdoutIsTTY: boolean;
   /** Width terminal tables are fitted to; the stdout stream's `columns` (or 80) when not set. */
   terminalColumns?: number;
@@ -58,9 +62,9 @@ export async function writePages(
   stdout: Writable,
   settings: OutputSettings,
   pages: AsyncIterable<unknown[]>,
-  defaultColumns: string[],
+  defaultColumns: ColumnSpec[],
 ): Promise<ListResult> {
-  const renderer = listRenderer(settings, settings.fields ?? defaultColumns, stdout);
+  const renderer = listRenderer(settings, chosenColumns(settings.fields, defaultColumns), stdout);
   let count = 0;
   for await (const page of pages) {
     if (page.length === 0) continue;
@@ -82,7 +86,7 @@ export function writeList(
   stdout: Writable,
   settings: OutputSettings,
   records: AsyncIterable<unknown>,
-  defaultColumns: string[],
+  defaultColumns: ColumnSpec[],
 ): Promise<ListResult> {
   return writePages(stdout, settings, batchesOf(records), defaultColumns);
 }
@@ -92,7 +96,7 @@ export async function writeRecord(stdout: Writable, settings: OutputSettings, re
   const fields = settings.fields ?? defaultFields;
   if (settings.format === 'table' && settings.stdoutIsTTY) return write(stdout, renderRecord(record, fields, settings.chalk));
   if (settings.format === 'json') return write(stdout, `${jsonText(shaper(settings)(record), true)}\n`);
-  return write(stdout, listRenderer(settings, fields, stdout).page([record]));
+  return write(stdout, listRenderer(settings, chosenColumns(undefined, fields), stdout).page([record]));
 }
 
 interface ListRenderer {
@@ -107,7 +111,7 @@ function shaper(settings: OutputSettings): (record: unknown) => unknown {
   return fields ? (record) => pickFields(record, fields) : (record) => record;
 }
 
-function listRenderer(settings: OutputSettings, columns: string[], stdout: Writable): ListRenderer {
+function listRenderer(settings: OutputSettings, columns: Column[], stdout: Writable): ListRenderer {
   const shape = shaper(settings);
   if (settings.format === 'json') {
     const all: unknown[] = [];
@@ -133,6 +137,9 @@ function listRenderer(settings: OutputSettings, columns: string[], stdout: Writa
         const rows = records.map((record) => tableCells(record, columns));
         if (layout) return renderTableRows(layout, rows);
         layout = planTable(columns, rows, lineWidth);
+        if (layout.dropped.length > 0) {
+          settings.note?.(`left out ${layout.dropped.join(', ')} (no room in ${lineWidth} columns; -o tsv shows all)`);
+        }
         return renderTableHeader(layout, settings.chalk) + renderTableRows(layout, rows);
       },
       end: () => '',
@@ -140,14 +147,15 @@ function listRenderer(settings: OutputSettings, columns: string[], stdout: Writa
   }
   // The header waits for the first record, so a listing that fails at once prints nothing.
   let headerWritten = false;
+  const header = tsvLine(columns.map((column) => column.field));
   return {
     page: (records) => {
-      let text = headerWritten ? '' : tsvLine(columns);
+      let text = headerWritten ? '' : header;
       headerWritten = true;
-      for (const record of records) text += tsvLine(columns.map((column) => getField(record, column)));
+      for (const record of records) text += `${columns.map((column) => tsvEscape(cellText(record, column))).join('\t')}\n`;
       return text;
     },
-    end: (count) => (count === 0 ? tsvLine(columns) : ''),
+    end: (count) => (count === 0 ? header : ''),
   };
 }
 

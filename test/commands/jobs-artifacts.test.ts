@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { formatBytes } from '../../src/commands/shared/progress.js';
 import { BIN, isolatedEnv, tempDir } from '../support/harness.js';
 import { sandboxEnv } from '../support/sandbox.js';
 import { onlyRequest, useSandbox } from './support.js';
@@ -27,6 +28,14 @@ function unzipped(archive: Buffer, path: string): Buffer {
 }
 
 describe('jobs artifacts by ref and job name', () => {
+  it('--out FILE prints nothing on stdout and says on stderr what it saved', async () => {
+    const expected = await refArchive(2, 'main', 'build');
+    const out = join(tempDir(), 'quiet.zip');
+    const result = await suite.run(['jobs', 'artifacts', '2', '--ref', 'main', '--job', 'build', '--out', out]);
+    expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, '', `saved ${out} (${formatBytes(expected.length)})\n`]);
+    expect(readFileSync(out).equals(expected)).toBe(true);
+  });
+
   it('saves the archive of the latest successful job of that name on the ref, atomically', async () => {
     const expected = await refArchive(2, 'main', 'build');
     const dir = tempDir();

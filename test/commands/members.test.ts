@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseNdjson } from '../support/harness.js';
+import { BIN, isolatedEnv, parseNdjson } from '../support/harness.js';
+import { spawnPty } from '../support/pty.js';
+import { sandboxEnv } from '../support/sandbox.js';
 import { onlyRequest, useSandbox } from './support.js';
 
 const suite = useSandbox({ projects: 10 });
@@ -14,6 +16,28 @@ describe('members list', () => {
       { username: 'sybil.lopez', access_level: 20 },
     ]);
     onlyRequest(suite, 'GET', /^\/api\/v4\/groups\/acme\/members$/);
+  });
+
+  it('names the access levels in tables, in TSV and on a terminal; JSON keeps the numbers', async () => {
+    const args = ['members', 'list', '--group', 'acme', '--fields', 'username,access_level'];
+    const tsv = await suite.run(args);
+    expect([tsv.exitCode, tsv.stdout, tsv.stderr]).toEqual([
+      0,
+      'username\taccess_level\njdoe\tmaintainer\nolivia.garcia\tdeveloper\nsybil.lopez\treporter\n',
+      '',
+    ]);
+    const json = await suite.run([...args, '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { username: 'jdoe', access_level: 40 },
+      { username: 'olivia.garcia', access_level: 30 },
+      { username: 'sybil.lopez', access_level: 20 },
+    ]);
+    const env = { ...isolatedEnv({ env: sandboxEnv(suite.sandbox) }), TERM: 'xterm-256color', NO_COLOR: '1' };
+    const end = await spawnPty(['node', BIN, ...args], { env, columns: 80 }).exit();
+    expect([end.exitCode, end.output]).toEqual([
+      0,
+      'username       access_level\r\njdoe           maintainer\r\nolivia.garcia  developer\r\nsybil.lopez    reporter\r\n',
+    ]);
   });
 
   it('adds the levels inherited through parent groups with --inherited (/members/all)', async () => {

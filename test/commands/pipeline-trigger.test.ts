@@ -120,7 +120,15 @@ describe('pipeline trigger', () => {
     );
     const none = await suite.run(['pipeline', 'trigger', '1', '--ref', 'main']);
     expect(none.exitCode).toBe(2);
-    expect(none.stderr).toBe('svc: no trigger token: pass --token, set SVC_TRIGGER_TOKEN, or run in a CI job (CI_JOB_TOKEN)\n');
+    expect(none.stderr).toBe(
+      'svc: no trigger token: pass --token (or --trigger-token) after the verb, set SVC_TRIGGER_TOKEN, or run in a CI job (CI_JOB_TOKEN)\n',
+    );
+    const before = await suite.run(['--token', suite.sandbox.tokens.admin, 'pipeline', 'trigger', '1', '--ref', 'main']);
+    expect([before.exitCode, before.stdout, before.stderr]).toEqual([
+      2,
+      '',
+      'svc: no trigger token: a --token before `pipeline` is the access token; give the trigger token after the verb (--token or --trigger-token) or in SVC_TRIGGER_TOKEN\n',
+    ]);
     expect(suite.requests()).toEqual([]);
   });
 

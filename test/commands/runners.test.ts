@@ -27,11 +27,11 @@ describe('runners list', () => {
     expect(onlyRequest(suite, 'GET', /^\/api\/v4\/runners$/).rawQuery).toBe('per_page=100');
   });
 
-  it('lists every runner with --all, filtered by type, status, paused and tags', async () => {
+  it('lists every runner with --instance, filtered by type, status, paused and tags', async () => {
     const stale = await suite.run([
       'runners',
       'list',
-      '--all',
+      '--instance',
       '--status',
       'stale',
       '--type',
@@ -43,20 +43,55 @@ describe('runners list', () => {
     ]);
     expect([stale.exitCode, stale.stdout]).toEqual([0, '{"id":9}\n{"id":10}\n']);
     expect(onlyRequest(suite, 'GET', /^\/api\/v4\/runners\/all$/).rawQuery).toBe('type=project_type&status=stale&per_page=100');
-    const tagged = await suite.run(['runners', 'list', '--all', '--tag', 'docker', '--tag', 'linux', '-o', 'ndjson', '--fields', 'id']);
+    const tagged = await suite.run([
+      'runners',
+      'list',
+      '--instance',
+      '--tag',
+      'docker',
+      '--tag',
+      'linux',
+      '-o',
+      'ndjson',
+      '--fields',
+      'id',
+    ]);
     expect(tagged.stdout).toBe('{"id":1}\n{"id":8}\n');
     expect(onlyRequest(suite, 'GET', /^\/api\/v4\/runners\/all$/).rawQuery).toBe('tag_list=docker%2Clinux&per_page=100');
-    const paused = await suite.run(['runners', 'list', '--all', '--paused', '-o', 'ndjson', '--fields', 'id,status']);
+    const paused = await suite.run(['runners', 'list', '--instance', '--paused', '-o', 'ndjson', '--fields', 'id,status']);
     expect(paused.stdout).toBe('{"id":5,"status":"paused"}\n');
   });
 
-  it('names administrator access when --all is refused (exit 4)', async () => {
-    const result = await suite.run(['runners', 'list', '--all'], user());
+  it('--instance is the first page of 100 like any listing; with --all, every page', async () => {
+    const some = await suite.run(['runners', 'list', '--instance', '--limit', '4', '--per-page', '2', '-o', 'ndjson', '--fields', 'id']);
+    expect([some.exitCode, some.stdout, some.stderr]).toEqual([0, '{"id":1}\n{"id":2}\n{"id":3}\n{"id":4}\n', '']);
+    expect(suite.requests().map((r) => r.rawPath)).toEqual(['/api/v4/runners/all', '/api/v4/runners/all']);
+    const every = await suite.run(['runners', 'list', '--instance', '--all', '--per-page', '4', '-o', 'ndjson', '--fields', 'id']);
+    expect([every.exitCode, every.stderr]).toEqual([0, '']);
+    expect(every.stdout).toBe([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((id) => `{"id":${id}}\n`).join(''));
+    expect(suite.requests().map((r) => r.rawPath)).toEqual(Array(3).fill('/api/v4/runners/all'));
+  });
+
+  it('--all alone still lists every runner of the instance, every page, with a note pointing to --instance', async () => {
+    const result = await suite.run(['runners', 'list', '--all', '--per-page', '4', '-o', 'ndjson', '--fields', 'id']);
     expect(result).toEqual({
-      exitCode: 4,
-      stdout: '',
-      stderr: 'svc: GET /runners/all failed: 403 Forbidden (--all lists every runner of the instance: this needs administrator access)\n',
+      exitCode: 0,
+      stdout: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((id) => `{"id":${id}}\n`).join(''),
+      stderr: 'note: --all alone still lists every runner of the instance; say --instance for that (--all: every page)\n',
     });
+    expect(suite.requests().map((r) => r.rawPath)).toEqual(Array(3).fill('/api/v4/runners/all'));
+  });
+
+  it('names administrator access when the instance list is refused (exit 4), in one line', async () => {
+    for (const scope of ['--instance', '--all']) {
+      const result = await suite.run(['runners', 'list', scope], user());
+      expect(result).toEqual({
+        exitCode: 4,
+        stdout: '',
+        stderr:
+          'svc: GET /runners/all failed: 403 Forbidden (--instance lists every runner of the instance: this needs administrator access)\n',
+      });
+    }
   });
 
   it('refuses a status the service does not filter on (exit 2)', async () => {
@@ -84,10 +119,29 @@ describe('runners list --project and --group', () => {
     expect(onlyRequest(suite, 'GET', /^\/api\/v4\/groups\/acme%2Fplatform\/runners$/).rawQuery).toBe('type=group_type&per_page=100');
   });
 
-  it('takes one of them at a time (exit 2)', async () => {
-    const result = await suite.run(['runners', 'list', '--project', '2', '--group', '1']);
-    expect(result).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: give --project or --group, not both\n' });
+  it('takes one of them and --instance at a time (exit 2)', async () => {
+    for (const scope of [
+      ['--project', '2', '--group', '1'],
+      ['--instance', '--project', '2'],
+      ['--instance', '--group', '1'],
+    ]) {
+      const result = await suite.run(['runners', 'list', ...scope]);
+      expect(result).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: give one of --instance, --project or --group\n' });
+    }
     expect(suite.requests()).toEqual([]);
+  });
+
+  it('--all with --project or --group means every page of that list, with no note', async () => {
+    const onePage = await suite.run(['runners', 'list', '--project', '2', '-o', 'ndjson', '--fields', 'id'], user());
+    suite.sandbox.clearRequests();
+    const result = await suite.run(
+      ['runners', 'list', '--project', '2', '--all', '--per-page', '1', '-o', 'ndjson', '--fields', 'id'],
+      user(),
+    );
+    expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, onePage.stdout, '']);
+    const records = onePage.stdout.split('\n').length - 1;
+    expect(records).toBeGreaterThan(1);
+    expect(suite.requests().map((r) => r.rawPath)).toEqual(Array(records).fill('/api/v4/projects/2/runners'));
   });
 });
 

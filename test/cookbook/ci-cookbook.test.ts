@@ -196,7 +196,7 @@ describe('the README CI cookbook', () => {
     expect(readFileSync(join(dir, 'build.zip')).equals(archive)).toBe(true);
     const latest = await admin(['releases', 'list', '2', '--limit', '1', '--fields', 'tag_name', '-o', 'json']);
     const [{ tag_name }] = JSON.parse(latest.stdout) as Array<{ tag_name: string }>;
-    expect(result.stdout).toBe(`file\tsize\n${join(dir, 'build.zip')}\t${archive.length}\npackaging ${tag_name}\n`);
+    expect(result.stdout).toBe(`packaging ${tag_name}\n`);
     const missing = await runJob('package', runnerVariables({ BUILD_JOB_ID: '999999', CI_COMMIT_SHA: 'd'.repeat(40) }), tempDir());
     expect(missing.exitCode).toBe(5);
     expect(missing.stdout).toBe('');

@@ -85,19 +85,23 @@ describe('pagination against the sandbox', () => {
     expect(result.stderr).not.toMatch(/more exist/);
   });
 
-  it('--limit stops early and says on stderr that more exist', async () => {
+  it('--limit stops early without a hint; the default limit says on stderr that more exist', async () => {
     const env = sandboxEnv(big);
     const five = await svc(['projects', 'list', '--limit', '5', '-o', 'ndjson'], { env });
     expect(ids(five.stdout)).toHaveLength(5);
     expect(big.requests()).toHaveLength(1);
     expect(big.requests()[0]?.rawQuery).toMatch(/per_page=5/);
-    expect(five.stderr).toMatch(/showing the first 5 records; more exist/);
+    expect(five.stderr).toBe('');
 
     big.clearRequests();
     const some = await svc(['projects', 'list', '--limit', '150', '-o', 'ndjson'], { env });
     expect(ids(some.stdout)).toHaveLength(150);
     expect(big.requests()).toHaveLength(2);
-    expect(some.stderr).toMatch(/more exist/);
+    expect(some.stderr).toBe('');
+
+    const byDefault = await svc(['projects', 'list', '-o', 'ndjson'], { env });
+    expect(ids(byDefault.stdout)).toHaveLength(100);
+    expect(byDefault.stderr).toBe('showing the first 100 records; more exist (use --all or --limit N)\n');
   });
 
   it('follows the users keyset cursor verbatim', async () => {

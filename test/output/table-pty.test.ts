@@ -50,12 +50,15 @@ describe('svc projects list --all on an 80-column terminal', () => {
     const lines = end.output.split('\r\n');
     expect(lines.pop()).toBe('');
     expect(lines.filter((line) => displayWidth(line.replaceAll(/\x1b\[\d+m/g, '')) > 80)).toEqual([]);
-    // Bold names on a terminal with colour; each value whole, or its beginning and an ellipsis.
+    // Bold names on a terminal with colour; each value whole, or its beginning and an ellipsis, or
+    // a timestamp to the minute.
     expect(lines[0].startsWith(`${BOLD_ID}  `)).toBe(true);
     const header = cells(lines[0].replaceAll(/\x1b\[\d+m/g, ''));
     const rows = lines.slice(1).map(cells);
     expect(rows.length).toBe(PROJECTS);
-    const shown = (cell: string, value: string) => cell === value || (cell.endsWith('…') && value.startsWith(cell.slice(0, -1)));
+    const toMinute = (value: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:/.test(value) && `${value.slice(0, 10)} ${value.slice(11, 16)}`;
+    const shown = (cell: string, value: string) =>
+      cell === value || (cell.endsWith('…') && value.startsWith(cell.slice(0, -1))) || cell === toMinute(value);
     expect(header.filter((cell, i) => !shown(cell, columns[i]))).toEqual([]);
     const mismatched = rows.flatMap((row, r) => row.filter((cell, i) => !shown(cell, values[r][i])).map((cell) => `row ${r + 1}: ${cell}`));
     expect(mismatched).toEqual([]);

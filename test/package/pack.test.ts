@@ -52,7 +52,7 @@ describe('npm pack', () => {
       extendEnv: false,
       reject: false,
     });
-    expect(result.stderr).toBe('showing the first 3 records; more exist (use --all or --limit N)');
+    expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect((JSON.parse(result.stdout) as unknown[]).length).toBe(3);
   });

@@ -67,7 +67,7 @@ async function list(ctx: Context, opts: AuditListOptions): Promise<void> {
   if (opts.entityType !== undefined) query.entity_type = ENTITY_TYPES[opts.entityType];
   const author = opts.author === undefined ? undefined : (await userIds(http, [opts.author]))[0];
   const pages = byAuthor(auditEventPages(http, scope, query), author);
-  await outputList(ctx, explained(pages, opts.instance === true), opts, COLUMNS);
+  await outputList(ctx, explained(pages, opts.instance === true), opts, COLUMNS, 'audit events');
 }
 
 async function* byAuthor(pages: AsyncGenerator<Page<AuditEvent>>, author: number | undefined): AsyncGenerator<Page<AuditEvent>> {

@@ -1,9 +1,7 @@
 import { isoTimeOption } from '../../cli/parsers.js';
-import { listRecords } from '../../api/resource.js';
 import type { Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { nameParam, PROJECT, requiredTextParser } from '../shared/args.js';
-import { listLimit } from '../shared/list.js';
 
 const COMMITS: Resource = {
   path: '/projects/:project/repository/commits',
@@ -43,10 +41,6 @@ export const commands = [
       { flags: '--with-stats', key: 'with_stats', help: 'add the lines each commit added and deleted (stats.additions, stats.deletions)' },
     ],
     notes: 'The service never counts this list, so --all walks pages until a page comes back short or empty.',
-    // The service offers a next page after every full one, so with --limit one record more is asked
-    // for: whether more exist is then known, not guessed from a next page that may be empty.
-    pages: (http, path, query, opts) =>
-      listRecords(http, path, opts.all || opts.perPage ? query : { ...query, per_page: Math.min(100, listLimit(opts) + 1) }),
     examples: [
       'svc commits list acme/platform/api --ref feature/login --limit 20',
       'svc commits list 42 --path docs/ --since 2026-01-01T00:00:00Z --author jdoe -o ndjson',

@@ -3,6 +3,7 @@ import { ApiError } from '../../http/api-error.js';
 import { encodePathSegment, type QueryParams } from '../../http/encode.js';
 import type { Context } from '../../context.js';
 import type { HttpClient } from '../../http/client.js';
+import type { ColumnSpec } from '../../output/columns.js';
 
 export type TokenKind = 'private' | 'oauth' | 'job';
 
@@ -26,7 +27,7 @@ export interface Resource {
   /** The parameter that names one record; its path is the collection's plus `/:id`. */
   id?: string;
   params: Record<string, PathParam>;
-  columns?: string[];
+  columns?: ColumnSpec[];
   fields?: string[];
   /** Token kinds the service accepts here beyond personal, project, group and OAuth tokens (said in the help). */
   tokens?: TokenKind[];

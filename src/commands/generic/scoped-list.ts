@@ -63,7 +63,7 @@ export function scopedListVerb(verb: ScopedListVerb): CommandSpec<Record<string,
         per_page: perPageFor(opts),
       };
       const http = await ctx.http();
-      await outputList(ctx, listRecords<unknown>(http, path, query), opts, verb.columns(scope));
+      await outputList(ctx, listRecords<unknown>(http, path, query), opts, verb.columns(scope), verb.noun);
     },
   };
 }

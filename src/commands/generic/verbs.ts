@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { listRecords, getRecord, sendRequest, writeRecordTo } from '../../api/resource.js';
 import type { HttpClient, Page } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
+import type { ColumnSpec } from '../../output/columns.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
 import { attributeName, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
@@ -25,9 +26,13 @@ export interface ListVerb extends VerbBase {
   /** Fixed query parameters (the service's defaults made explicit). */
   query?: QueryParams;
   /** Default columns; a function sees the first record (a column only administrators get). */
-  columns?: string[] | ((first: unknown, opts: Record<string, unknown>) => string[]);
+  columns?: ColumnSpec[] | ((first: unknown, opts: Record<string, unknown>) => ColumnSpec[]);
   /** Checks the first record before anything is printed. */
   check?: (first: unknown, opts: Record<string, unknown>) => void;
+  /** What is listed, when the path's last word does not say it (`no tree entries match`). */
+  noun?: string;
+  /** A line for stderr before the records (an option whose meaning is changing). */
+  note?: (opts: Record<string, unknown>) => string | undefined;
   /** How the pages are fetched, where the listing needs more than following links (keyset). */
   pages?: (
     http: HttpClient,
@@ -60,9 +65,21 @@ export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record
       const sample = firstPage?.items[0];
       verb.check?.(sample, opts);
       const columns = typeof verb.columns === 'function' ? verb.columns(sample, opts) : (verb.columns ?? resource.columns ?? []);
-      await outputList(ctx, resumed(firstPage, pages), opts, columns);
+      // Once the service answered, so that a refusal stays one line.
+      const note = verb.note?.(opts);
+      if (note) ctx.info(note);
+      await outputList(ctx, resumed(firstPage, pages), opts, columns, verb.noun ?? listedNoun(path));
     },
   };
+}
+
+/** The last word of a collection's path, as a noun: `/projects/:project/merge_requests` → `merge requests`. */
+function listedNoun(path: string): string {
+  const word = path
+    .split('/')
+    .filter((segment) => segment !== '' && !segment.startsWith(':'))
+    .pop();
+  return word ? word.replace(/_/g, ' ') : 'records';
 }
 
 async function* resumed<T>(first: Page<T> | undefined, rest: AsyncGenerator<Page<T>>): AsyncGenerator<Page<T>> {

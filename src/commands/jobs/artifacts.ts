@@ -77,7 +77,7 @@ interface ArtifactSource {
   download(http: HttpClient): Promise<ApiResponse<Readable>>;
   /** Why a 404 most likely came, asking the service where that tells more. */
   explain(http: HttpClient): Promise<string>;
-  /** What is printed once saved, beside the file and its size. */
+  /** What -o prints once saved, beside the file and its size. */
   record: Record<string, unknown>;
 }
 
@@ -131,7 +131,8 @@ async function run(ctx: Context, source: ArtifactSource, opts: ArtifactsOptions)
     const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
     await partial.commit();
     ctx.info(`saved ${target} (${formatBytes(size)})`);
-    await ctx.printRecord({ file: target, size, ...source.record }, ['file', 'size']);
+    // The file is the data: stdout stays empty unless -o asks for a record of what was saved.
+    if (ctx.globals.output) await ctx.printRecord({ file: target, size, ...source.record }, ['file', 'size']);
   } finally {
     await partial.discard();
   }

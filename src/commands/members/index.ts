@@ -1,4 +1,5 @@
 import { listMembers } from '../../api/members.js';
+import { accessLevelName } from '../shared/access-level.js';
 import type { Resource } from '../generic/resource.js';
 import { listVerb } from '../generic/verbs.js';
 import { memberSource, SOURCE } from './shared/source.js';
@@ -7,7 +8,15 @@ import { ADD, REMOVE, UPDATE } from './write.js';
 const MEMBERS: Resource = {
   path: '/members',
   params: {},
-  columns: ['id', 'username', 'name', 'access_level', 'expires_at', 'state'],
+  // Tables name the level (`developer`); JSON keeps the service's number.
+  columns: [
+    'id',
+    'username',
+    'name',
+    { field: 'access_level', kind: 'text', show: (level) => accessLevelName(Number(level)) },
+    'expires_at',
+    'state',
+  ],
 };
 
 export const commands = [

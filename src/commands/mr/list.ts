@@ -94,5 +94,11 @@ async function run(ctx: Context, project: string | undefined, opts: ListOptions)
     ...userParams(opts, ['author', 'assignee', 'reviewer']),
     per_page: perPageFor(opts),
   };
-  await outputList(ctx, listRecords(http, path, query), opts, project !== undefined ? MR_COLUMNS : ACROSS_PROJECTS_COLUMNS);
+  await outputList(
+    ctx,
+    listRecords(http, path, query),
+    opts,
+    project !== undefined ? MR_COLUMNS : ACROSS_PROJECTS_COLUMNS,
+    'merge requests',
+  );
 }

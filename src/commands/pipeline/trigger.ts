@@ -52,7 +52,13 @@ async function run(ctx: Context, project: string, opts: TriggerOptions): Promise
     variables[key] = value;
   }
   const token = opts.triggerToken || ctx.env.SVC_TRIGGER_TOKEN || ctx.env.CI_JOB_TOKEN;
-  if (!token) throw new UsageError('no trigger token: pass --token, set SVC_TRIGGER_TOKEN, or run in a CI job (CI_JOB_TOKEN)');
+  if (!token) {
+    // `svc --token T pipeline trigger` gave T as the access token: the trigger token goes after the verb.
+    const where = ctx.globals.token
+      ? 'a --token before `pipeline` is the access token; give the trigger token after the verb (--token or --trigger-token) or in SVC_TRIGGER_TOKEN'
+      : 'pass --token (or --trigger-token) after the verb, set SVC_TRIGGER_TOKEN, or run in a CI job (CI_JOB_TOKEN)';
+    throw new UsageError(`no trigger token: ${where}`);
+  }
   const target = await ctx.target();
   // The trigger route takes the token in the body and no credentials.
   const anonymous = await ctx.createHttp({ baseUrl: target.url!.value, caFile: target.caFile });

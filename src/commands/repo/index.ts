@@ -29,6 +29,7 @@ export const commands = [
       { flags: '--recursive', key: 'recursive', help: 'list every level below the directory, not only its own entries' },
     ],
     notes: 'Pages are keyset pages, as the service recommends for trees. A directory that does not exist lists nothing.',
+    noun: 'tree entries',
     pages: (http, path, query) => listRecords(http, path, { ...query, pagination: 'keyset' }),
     examples: ['svc repo tree acme/platform/api --path docs --recursive', 'svc repo tree 42 --ref v1.0.0 -o json --fields path,id'],
   }),

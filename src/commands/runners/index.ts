@@ -9,12 +9,24 @@ import { PAUSE, RESUME } from './pause.js';
 import { PRUNE } from './prune.js';
 import { adminOnlyError, namingRole, RUNNER_ROLE, RUNNER_STATUSES, RUNNER_TYPES, RUNNERS } from './resource.js';
 
+interface RunnersScope {
+  all?: boolean;
+  instance?: boolean;
+  project?: unknown;
+  group?: unknown;
+}
+
+/** `--all` alone once meant the instance's runners; it still does, beside meaning every page. */
+const allAlone = (opts: RunnersScope) => opts.all === true && !opts.instance && opts.project === undefined && opts.group === undefined;
+const wholeInstance = (opts: RunnersScope) => opts.instance === true || allAlone(opts);
+
 /** The runners asked for: yours, a project's, a group's, or (administrators) the instance's whole list. */
-function runnersPath(path: string, opts: { all?: boolean; project?: unknown; group?: unknown }): string {
-  if (opts.project !== undefined && opts.group !== undefined) throw new UsageError('give --project or --group, not both');
+function runnersPath(path: string, opts: RunnersScope): string {
+  const scopes = [opts.instance === true, opts.project !== undefined, opts.group !== undefined].filter(Boolean).length;
+  if (scopes > 1) throw new UsageError('give one of --instance, --project or --group');
   if (opts.project !== undefined) return apiPath`/projects/${opts.project as string}/runners`;
   if (opts.group !== undefined) return apiPath`/groups/${opts.group as string}/runners`;
-  return opts.all ? `${path}/all` : path;
+  return wholeInstance(opts) ? `${path}/all` : path;
 }
 
 /** The instance's list is for administrators: a 403 says so. */
@@ -22,7 +34,7 @@ async function* adminOnly<T>(pages: AsyncGenerator<T>): AsyncGenerator<T> {
   try {
     yield* pages;
   } catch (error) {
-    throw adminOnlyError(error, '--all lists every runner of the instance');
+    throw adminOnlyError(error, '--instance lists every runner of the instance');
   }
 }
 
@@ -30,7 +42,7 @@ const tags = (value: string, previous: unknown) => (previous === undefined ? val
 
 export const commands = [
   listVerb(RUNNERS, {
-    description: 'List your project and group runners, or with --all every runner of the instance',
+    description: 'List your project and group runners, or with --instance every runner of the instance',
     requireToken: true,
     filters: [
       { flags: '--type <type>', key: 'type', help: 'only runners of this kind', choices: RUNNER_TYPES },
@@ -41,6 +53,7 @@ export const commands = [
         choices: RUNNER_STATUSES,
       },
       { flags: '--paused', key: 'paused', help: 'only paused runners' },
+      { flags: '--instance', help: "every runner of the instance (administrators; the service's /runners/all)" },
       { flags: '--project <project>', help: "the runners a project can use: its own, its groups' and the instance's", parse: projectRef },
       {
         flags: '--group <group>',
@@ -49,17 +62,23 @@ export const commands = [
       },
       { flags: '--tag <tag>', key: 'tag_list', help: 'only runners with this tag (repeat for several: all must match)', parse: tags },
     ],
+    note: (opts) =>
+      allAlone(opts)
+        ? 'note: --all alone still lists every runner of the instance; say --instance for that (--all: every page)'
+        : undefined,
     pages: (http, path, query, opts) => {
       const pages = listRecords(http, runnersPath(path, opts), query);
-      return opts.all && opts.project === undefined && opts.group === undefined ? adminOnly(pages) : pages;
+      return wholeInstance(opts) ? adminOnly(pages) : pages;
     },
     notes:
-      'Without --all: the runners of the projects and groups you maintain; --project and --group list what one of them can use ' +
-      '(you must maintain it). With --all alone: every runner of the instance, every page (administrators only). A paused runner shows the status `paused`, which --status does not take: use --paused.',
+      'Without a scope: the runners of the projects and groups you maintain; --project and --group list what one of them can use ' +
+      '(you must maintain it); --instance lists every runner of the instance (administrators only). --all means every page, ' +
+      'as in every listing; --all without a scope still means --instance --all, with a note. ' +
+      'A paused runner shows the status `paused`, which --status does not take: use --paused.',
     examples: [
       'svc runners list',
-      'svc runners list --all --status stale -o ndjson',
-      'svc runners list --all --type group_type --tag docker',
+      'svc runners list --instance --all --status stale -o ndjson',
+      'svc runners list --instance --type group_type --tag docker',
     ],
   }),
   namingRole(

@@ -5,6 +5,7 @@ import type { OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
 import { readingAhead } from '../../http/read-ahead.js';
+import type { ColumnSpec } from '../../output/columns.js';
 
 export interface ListFlags {
   limit?: number;
@@ -41,10 +42,17 @@ export function perPageFor(flags: ListFlags): number {
 }
 
 /**
- * Streams the records of `pages` to stdout in the chosen format, stopping at the limit, and says
- * on stderr when more records exist than were shown.
+ * Streams the records of `pages` to stdout in the chosen format, stopping at the limit. On stderr
+ * it says when the default limit left records out (an explicit --limit asked for exactly that),
+ * and, at a terminal, that nothing matched (`noun`: what is listed, `projects`).
  */
-export async function outputList<T>(ctx: Context, pages: AsyncIterable<Page<T>>, flags: ListFlags, columns: string[]): Promise<void> {
+export async function outputList<T>(
+  ctx: Context,
+  pages: AsyncIterable<Page<T>>,
+  flags: ListFlags,
+  columns: ColumnSpec[],
+  noun = 'records',
+): Promise<void> {
   const limit = listLimit(flags);
   let more = false;
   let requests = 0;
@@ -66,5 +74,7 @@ export async function outputList<T>(ctx: Context, pages: AsyncIterable<Page<T>>,
   }
   const result = await ctx.printPages(limited(), columns);
   ctx.debug(`${result.count} records in ${requests} pages`);
-  if (more) ctx.info(`showing the first ${result.count} records; more exist (use --all or --limit N)`);
+  if (more && flags.limit === undefined) ctx.info(`showing the first ${result.count} records; more exist (use --all or --limit N)`);
+  // Off a terminal an empty table is still its header line (TSV), json `[]` and ndjson nothing.
+  if (result.count === 0 && ctx.io.isTTY.stdout && ctx.output.format === 'table') ctx.info(`no ${noun} match`);
 }

@@ -82,7 +82,7 @@ const LIST = defineCommand<TargetFlags & ListFlags & { state?: 'active' | 'inact
     const http = await ctx.http({ requireToken: true });
     const target = await resolveTarget(http, opts);
     const pages = listTokens(http, target, opts.state, { per_page: perPageFor(opts) });
-    await withTokenRole(http, target, () => outputList(ctx, pages, opts, COLUMNS[target.kind])).catch((error: unknown) => {
+    await withTokenRole(http, target, () => outputList(ctx, pages, opts, COLUMNS[target.kind], 'tokens')).catch((error: unknown) => {
       throw unknownUser(error, target);
     });
   },
