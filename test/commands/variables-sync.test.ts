@@ -24,7 +24,7 @@ describe('variables export', () => {
     await set('5', 'URL', '--value', 'stage', '--environment-scope', 'staging');
     const r = await suite.run(['variables', 'export', '--project', '5'], { secrets: ['masked-secret-9', 'hidden-secret-9'] });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe('PLAIN=simple-value\nQUOTED="a \\"b\\" \\$c\\nline two"\n');
+    expect(r.stdout).toBe('PLAIN=simple-value\nQUOTED=\'a "b" $c\nline two\'\n');
     expect(r.stderr).toBe(
       'warning: left out TOKEN (*): masked (add --show-values to export it)\n' +
         'warning: left out HID (*): hidden, its value cannot be read\n' +
