@@ -157,6 +157,35 @@ describe('jobs log', () => {
   });
 });
 
+describe('jobs log terminal safety', () => {
+  // What a hostile log can hold: OSC 8 links (ended by ST), an OSC 52 clipboard write and an OSC 0
+  // title (ended by BEL), DCS and APC strings, a lone BEL, a backspace, a terminal reset, the C1
+  // CSI as UTF-8 and as a lone byte, and an OSC that never ends.
+  const HOSTILE = Buffer.concat([
+    Buffer.from(`${ESC}]8;;http://evil.test/${ESC}\\link${ESC}]8;;${ESC}\\ ${ESC}]52;c;cGFzdGU=\u0007clip${ESC}]0;title\u0007 bel\u0007\n`),
+    Buffer.from(`${ESC}Pq#0;2;0;0;0${ESC}\\dcs ${ESC}_apc${ESC}\\ back\bspace ${ESC}creset \u009b2J c1 `),
+    Buffer.from([0x9b, 0x32, 0x4a, 0x0a]),
+    Buffer.from(`keep é ✓ \ttab\r\n${ESC}[1;31mred${ESC}[0m ${ESC}]2;open title\nlast\n`),
+  ]);
+
+  it('into a pipe removes every escape sequence and control character but tab, newline and carriage return', async () => {
+    const url = server.add('hostile-pipe', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(HOSTILE));
+    const r = await spawnSvc(['jobs', 'log', '1', '5'], { env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toBe('link clip bel\ndcs  backspace reset 2J c1 2J\nkeep é ✓ \ttab\r\nred \nlast\n');
+    expect(String(r.stderr)).toBe('');
+  });
+
+  it('on a terminal keeps a line erase only where it hides nothing the log printed', async () => {
+    const log = `secret\r${ESC}[Kshown\nsection_start:1:x${ESC}]0;t\u0007\r${ESC}[0K${ESC}[0Kheader\n`;
+    const url = server.add('erase', text(200, 'text/plain', log));
+    const env = { ...isolatedEnv({ env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } }), TERM: 'xterm-256color' };
+    const end = await spawnPty(['node', BIN, 'jobs', 'log', '1', '5'], { env }).exit();
+    expect(end.exitCode).toBe(0);
+    expect(end.output).toBe(`secret\\r${ESC}[Kshown\r\nsection_start:1:x\\e]0;t\\x07\r${ESC}[0K${ESC}[0Kheader\r\n`);
+  });
+});
+
 describe('log filtering', () => {
   it('holds a partial line until its end, so markup split between reads is still recognised', () => {
     const filter = new LogFilter('plain');

@@ -42,7 +42,8 @@ export const LOG = defineCommand<LogOptions>({
   ],
   notes:
     "On a terminal the runner's colours and collapsible-section markers are kept (other control characters are shown as escapes); " +
-    'elsewhere they are stripped unless --raw is given.',
+    'elsewhere only text is printed (every escape sequence and control character but tab, newline and carriage return removed) ' +
+    'unless --raw is given.',
   examples: [
     'svc jobs log acme/platform/api 1234 --tail 50',
     'svc jobs log $CI_PROJECT_ID 1234 --follow > build.log',
