@@ -195,6 +195,18 @@ describe('log filtering', () => {
     expect(filter.end().toString()).toBe('c');
   });
 
+  it('gives a 32 MiB line split over 64 KiB reads back byte for byte, characters cut between reads included', () => {
+    const line = Buffer.from(`${'é✓x'.repeat(5_592_405)}\n`);
+    for (const mode of ['plain', 'terminal'] as const) {
+      const filter = new LogFilter(mode);
+      const out: Buffer[] = [];
+      for (let at = 0; at < line.length; at += 65_536) out.push(filter.push(line.subarray(at, at + 65_536)));
+      out.push(filter.end());
+      expect(out.slice(0, -2).every((piece) => piece.length === 0)).toBe(true);
+      expect(Buffer.concat(out).equals(line)).toBe(true);
+    }
+  });
+
   it('keeps bytes that are not markup exactly, invalid UTF-8 included', () => {
     const bytes = Buffer.from([0xff, 0xfe, 0x0a, 0xc3, 0xa9, 0x0a]);
     expect(new LogFilter('plain').push(bytes)).toEqual(bytes);

@@ -17,9 +17,11 @@ const SECTION_MARKER = /section_(?:start|end):\d+:[^\r\n]*?\r\u001b\[0?K/g;
 // or ST; one with no end goes to the end of the line, as a terminal would swallow it.
 const ESCAPE_SEQUENCE =
   /\u001b(?:\[[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]|[\]PX^_][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|[\u0020-\u002f]*[\u0030-\u007e])?/g;
-// A C1 control as UTF-8 (C2 80-9F) goes; any other whole UTF-8 sequence stays; a lone 80-9F byte goes.
+// A C1 control as UTF-8 (C2 80-9F) goes, and so does an 80-9F byte that no UTF-8 lead byte before
+// it claims; one within a character (the 9C of ✓, E2 9C 93) stays. Looking behind only where such
+// a byte is keeps a log of mostly non-ASCII text fast.
 const CONTROL_BYTES =
-  /\u00c2[\u0080-\u009f]|[\u00c3-\u00df][\u0080-\u00bf]|[\u00e0-\u00ef][\u0080-\u00bf]{2}|[\u00f0-\u00f4][\u0080-\u00bf]{3}|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+  /\u00c2[\u0080-\u009f]|(?<![\u00c3-\u00f4]|[\u00e0-\u00f4][\u0080-\u00bf]|[\u00f0-\u00f4][\u0080-\u00bf]{2})[\u0080-\u009f]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 // Colours (SGR), a section marker, a line erase not after a carriage return, and a carriage return
 // that ends a line; any other carriage return would hide what the line showed before it.
 const RENDERED = /\u001b\[[0-9;]*m|section_(?:start|end):\d+:[^\r\n]*?\r\u001b\[0?K|\u001b\[0?K|\r(?=\n)/g;
@@ -60,10 +62,7 @@ export class LogFilter {
 
 // latin1 maps each byte to one character and back, so bytes that are not markup stay as they were.
 function plainText(bytes: string): string {
-  return bytes
-    .replace(SECTION_MARKER, '')
-    .replace(ESCAPE_SEQUENCE, '')
-    .replace(CONTROL_BYTES, (match) => (match.length > 1 && match[0] !== '\u00c2' ? match : ''));
+  return bytes.replace(SECTION_MARKER, '').replace(ESCAPE_SEQUENCE, '').replace(CONTROL_BYTES, '');
 }
 
 function renderForTerminal(text: string): string {
