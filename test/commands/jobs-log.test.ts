@@ -222,19 +222,20 @@ describe('log filtering', () => {
 
 describe('following a log', () => {
   /** A job whose reads return these logs and statuses in turn, on a clock that only records the waits. */
-  async function follow(reads: Array<[string, string]>, shown?: number) {
+  async function follow(reads: Array<[string, string]>, shown?: string) {
     const sleeps: number[] = [];
     const written: string[] = [];
     const warnings: string[] = [];
     let read = 0;
-    const status = await followLog(
+    const { status } = await followLog(
       { status: async () => reads[read]![1], log: async () => Buffer.from(reads[read++]![0]) },
       {
         clock: { now: () => 0, sleep: async (ms) => void sleeps.push(ms) },
         signal: new AbortController().signal,
         intervalMs: 1000,
-        shown,
+        shown: shown === undefined ? undefined : Buffer.from(shown),
         write: async (bytes) => void written.push(bytes.toString()),
+        restart: async () => void written.push('<restart>'),
         warn: (line) => warnings.push(line),
       },
     );
@@ -254,20 +255,36 @@ describe('following a log', () => {
 
   it('caps the wait at 30 s and starts after what --tail already printed', async () => {
     const idle: Array<[string, string]> = Array.from({ length: 7 }, () => ['abc', 'running']);
-    const result = await follow([...idle, ['abcd', 'success']], 3);
+    const result = await follow([...idle, ['abcd', 'success']], 'abc');
     expect(result.sleeps).toEqual([2000, 4000, 8000, 16000, 30000, 30000, 30000]);
     expect(result.written).toEqual(['d']);
   });
 
-  it('warns when the log on the server got shorter, and goes on from its end', async () => {
+  it('warns once when the log on the server got shorter, and prints it again from its start', async () => {
     const result = await follow([
       ['abcdef', 'running'],
       ['ab', 'running'],
-      ['abc', 'success'],
+      ['abc', 'running'],
+      ['abcd', 'success'],
     ]);
-    expect(result.written).toEqual(['abcdef', 'c']);
+    expect(result.written).toEqual(['abcdef', '<restart>', 'ab', 'c', 'd']);
     expect(result.warnings).toEqual([
-      'the log on the server is now shorter than what was printed (2 of 6 bytes); printing from its end on',
+      'the log on the server is now shorter than what was printed (2 of 6 bytes); printing it again from its start',
+    ]);
+  });
+
+  it('warns once when what was printed was rewritten in place, and prints the log again from its start', async () => {
+    const result = await follow(
+      [
+        ['abc\nde', 'running'],
+        ['abX\ndef', 'running'],
+        ['abX\ndefg', 'success'],
+      ],
+      'abc',
+    );
+    expect(result.written).toEqual(['\nde', '<restart>', 'abX\ndef', 'g']);
+    expect(result.warnings).toEqual([
+      'the log on the server was rewritten: its first 6 bytes are no longer what was printed; printing it again from its start',
     ]);
   });
 });

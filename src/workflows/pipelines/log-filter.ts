@@ -31,10 +31,13 @@ const NEWLINE = 0x0a;
 export class LogFilter {
   /** The pieces of a line that has not ended yet, joined once it does (joining per piece is quadratic). */
   private pending: Buffer[] = [];
+  /** Whether what was pushed so far ends within a line. */
+  private midLine = false;
 
   constructor(private readonly mode: LogMode) {}
 
   push(chunk: Buffer): Buffer {
+    if (chunk.length) this.midLine = chunk[chunk.length - 1] !== NEWLINE;
     if (this.mode === 'raw') return chunk;
     const end = chunk.lastIndexOf(NEWLINE) + 1;
     if (end === 0) {
@@ -50,7 +53,15 @@ export class LogFilter {
   end(): Buffer {
     const rest = Buffer.concat(this.pending);
     this.pending = [];
+    this.midLine = false;
     return this.render(rest);
+  }
+
+  /** Before the log is given again from its start: what is left, ended with a newline so the new start is a line of its own. */
+  restart(): Buffer {
+    const open = this.midLine;
+    const rest = this.end();
+    return open ? Buffer.concat([rest, Buffer.from('\n')]) : rest;
   }
 
   private render(lines: Buffer): Buffer {
