@@ -4,7 +4,9 @@ import { promisify } from 'node:util';
 import { brotliDecompress, createBrotliDecompress, createGunzip, createInflate, gunzip, inflate } from 'node:zlib';
 import { SvcError } from '../errors.js';
 import type { ApiResponse, HttpClient } from '../http/client.js';
+import { formatSize } from '../http/body.js';
 import { apiPath } from '../http/encode.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../http/types.js';
 
 /**
  * The job's artifact archive as a stream. The service answers with a redirect to object
@@ -23,11 +25,13 @@ export function getJob(http: HttpClient, project: string, jobId: string | number
 
 // A trace may come compressed (object storage or a proxy in front of the service sets
 // Content-Encoding whether asked or not); the log is what it decodes to.
+// Decoded whole, a log may not hold more than it could have uncompressed.
+const WHOLE = { maxOutputLength: DEFAULT_MAX_BODY_BYTES };
 const DECODERS: Record<string, { whole: (bytes: Buffer) => Promise<Buffer>; stream: () => Transform }> = {
-  gzip: { whole: promisify(gunzip), stream: createGunzip },
-  'x-gzip': { whole: promisify(gunzip), stream: createGunzip },
-  deflate: { whole: promisify(inflate), stream: createInflate },
-  br: { whole: promisify(brotliDecompress), stream: createBrotliDecompress },
+  gzip: { whole: (bytes) => promisify(gunzip)(bytes, WHOLE), stream: createGunzip },
+  'x-gzip': { whole: (bytes) => promisify(gunzip)(bytes, WHOLE), stream: createGunzip },
+  deflate: { whole: (bytes) => promisify(inflate)(bytes, WHOLE), stream: createInflate },
+  br: { whole: (bytes) => promisify(brotliDecompress)(bytes, WHOLE), stream: createBrotliDecompress },
 };
 
 function decoderFor(res: ApiResponse<unknown>, where: string) {
@@ -39,6 +43,10 @@ function decoderFor(res: ApiResponse<unknown>, where: string) {
 }
 
 function undecodable(where: string, error: unknown): SvcError {
+  if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE')
+    return new SvcError(
+      `${where}: the compressed log decodes to more than ${formatSize(DEFAULT_MAX_BODY_BYTES)}, the limit for one answer held in memory`,
+    );
   return new SvcError(`${where}: the compressed log could not be decoded (${(error as Error).message})`);
 }
 

@@ -53,13 +53,19 @@ describe('a compressed trace', () => {
     }
   });
 
-  it('that does not decode, or in an encoding svc lacks, fails with one line (exit 1)', async () => {
+  it('that does not decode, decodes to more than can be held, or is in an encoding svc lacks, fails with one line (exit 1)', async () => {
     const broken = encodedJob('broken-gzip', 'gzip', Buffer.from('not gzip at all'));
     for (const args of [[], ['--tail', '1']]) {
       const r = await svc(['jobs', 'log', '1', '5', ...args], { env: broken });
       expect([r.exitCode, r.stdout]).toEqual([1, '']);
       expect(r.stderr).toBe('svc: GET /projects/1/jobs/5/trace: the compressed log could not be decoded (incorrect header check)\n');
     }
+    const bomb = encodedJob('bomb', 'gzip', gzipSync(Buffer.alloc(64 * 1024 * 1024 + 1)));
+    const held = await svc(['jobs', 'log', '1', '5', '--tail', '1'], { env: bomb });
+    expect([held.exitCode, held.stdout]).toEqual([1, '']);
+    expect(held.stderr).toBe(
+      'svc: GET /projects/1/jobs/5/trace: the compressed log decodes to more than 64 MiB, the limit for one answer held in memory\n',
+    );
     const zstd = await svc(['jobs', 'log', '1', '5'], { env: encodedJob('zstd', 'zstd', Buffer.from('x')) });
     expect([zstd.exitCode, zstd.stdout]).toEqual([1, '']);
     expect(zstd.stderr).toBe('svc: GET /projects/1/jobs/5/trace: the log came with Content-Encoding zstd, which svc cannot decode\n');
