@@ -7,12 +7,14 @@
  *   digits (U+0007 → `\x07`, DEL → `\x7f`, the C1 CSI U+009B → `\x9b`).
  *
  * So that each escape reads one way, a backslash that a reader could take for the start of one
- * (followed by `\`, `e`, `x`, `t`, `n` or `r`) is doubled: the name `a\nb` (a backslash, then n) is
- * shown as `a\\nb`, while `C:\Users` is shown as it is.
+ * (followed by `\`, `e`, `x`, `t`, `n`, `r`, or by a control character, whose escape starts with a
+ * backslash) is doubled: the name `a\nb` (a backslash, then n) is shown as `a\\nb`, a backslash
+ * then ESC as `\\\e` (not `\\e`, which is a backslash then e), while `C:\Users` is shown as it is.
+ * Multi-line text keeps a backslash before a tab or newline it keeps, as in a shell's `make \`.
  */
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const CONTROL_OR_AMBIGUOUS_BACKSLASH = /[\u0000-\u001f\u007f-\u009f]|\\(?=[\\extnr])/g;
+const CONTROL_OR_AMBIGUOUS_BACKSLASH = /[\u0000-\u001f\u007f-\u009f]|\\(?=([\\extnr\u0000-\u001f\u007f-\u009f]))/g;
 const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f-\u009f\\]/g;
 
 export interface TerminalSafeOptions {
@@ -23,9 +25,10 @@ export interface TerminalSafeOptions {
 /** `text` with every control character shown as a visible escape (see the top of this file). */
 export function terminalSafe(text: string, options: TerminalSafeOptions = {}): string {
   if (!CONTROL.test(text) && !text.includes('\\')) return text;
-  return text.replace(CONTROL_OR_AMBIGUOUS_BACKSLASH, (char) => {
-    if (options.multiline && (char === '\t' || char === '\n')) return char;
-    return char === '\\' ? '\\\\' : controlEscape(char);
+  const kept = (char: string | undefined) => options.multiline && (char === '\t' || char === '\n');
+  return text.replace(CONTROL_OR_AMBIGUOUS_BACKSLASH, (char: string, next: string | undefined) => {
+    if (char === '\\') return kept(next) ? char : '\\\\';
+    return kept(char) ? char : controlEscape(char);
   });
 }
 

@@ -157,6 +157,35 @@ describe('jobs log', () => {
   });
 });
 
+describe('jobs log terminal safety', () => {
+  // What a hostile log can hold: OSC 8 links (ended by ST), an OSC 52 clipboard write and an OSC 0
+  // title (ended by BEL), DCS and APC strings, a lone BEL, a backspace, a terminal reset, the C1
+  // CSI as UTF-8 and as a lone byte, and an OSC that never ends.
+  const HOSTILE = Buffer.concat([
+    Buffer.from(`${ESC}]8;;http://evil.test/${ESC}\\link${ESC}]8;;${ESC}\\ ${ESC}]52;c;cGFzdGU=\u0007clip${ESC}]0;title\u0007 bel\u0007\n`),
+    Buffer.from(`${ESC}Pq#0;2;0;0;0${ESC}\\dcs ${ESC}_apc${ESC}\\ back\bspace ${ESC}creset \u009b2J c1 `),
+    Buffer.from([0x9b, 0x32, 0x4a, 0x0a]),
+    Buffer.from(`keep é ✓ \ttab\r\n${ESC}[1;31mred${ESC}[0m ${ESC}]2;open title\nlast\n`),
+  ]);
+
+  it('into a pipe removes every escape sequence and control character but tab, newline and carriage return', async () => {
+    const url = server.add('hostile-pipe', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(HOSTILE));
+    const r = await spawnSvc(['jobs', 'log', '1', '5'], { env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toBe('link clip bel\ndcs  backspace reset 2J c1 2J\nkeep é ✓ \ttab\r\nred \nlast\n');
+    expect(String(r.stderr)).toBe('');
+  });
+
+  it('on a terminal keeps a line erase only where it hides nothing the log printed', async () => {
+    const log = `secret\r${ESC}[Kshown\nsection_start:1:x${ESC}]0;t\u0007\r${ESC}[0K${ESC}[0Kheader\n`;
+    const url = server.add('erase', text(200, 'text/plain', log));
+    const env = { ...isolatedEnv({ env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } }), TERM: 'xterm-256color' };
+    const end = await spawnPty(['node', BIN, 'jobs', 'log', '1', '5'], { env }).exit();
+    expect(end.exitCode).toBe(0);
+    expect(end.output).toBe(`secret\\r${ESC}[Kshown\r\nsection_start:1:x\\e]0;t\\x07\r${ESC}[0K${ESC}[0Kheader\r\n`);
+  });
+});
+
 describe('log filtering', () => {
   it('holds a partial line until its end, so markup split between reads is still recognised', () => {
     const filter = new LogFilter('plain');
@@ -164,6 +193,18 @@ describe('log filtering', () => {
     expect(filter.push(Buffer.from(`2mb\nsection_end:9:x\r${ESC}`)).toString()).toBe('ab\n');
     expect(filter.push(Buffer.from('[0Kc')).toString()).toBe('');
     expect(filter.end().toString()).toBe('c');
+  });
+
+  it('gives a 32 MiB line split over 64 KiB reads back byte for byte, characters cut between reads included', () => {
+    const line = Buffer.from(`${'é✓x'.repeat(5_592_405)}\n`);
+    for (const mode of ['plain', 'terminal'] as const) {
+      const filter = new LogFilter(mode);
+      const out: Buffer[] = [];
+      for (let at = 0; at < line.length; at += 65_536) out.push(filter.push(line.subarray(at, at + 65_536)));
+      out.push(filter.end());
+      expect(out.slice(0, -2).every((piece) => piece.length === 0)).toBe(true);
+      expect(Buffer.concat(out).equals(line)).toBe(true);
+    }
   });
 
   it('keeps bytes that are not markup exactly, invalid UTF-8 included', () => {
@@ -181,19 +222,20 @@ describe('log filtering', () => {
 
 describe('following a log', () => {
   /** A job whose reads return these logs and statuses in turn, on a clock that only records the waits. */
-  async function follow(reads: Array<[string, string]>, shown?: number) {
+  async function follow(reads: Array<[string, string]>, shown?: string) {
     const sleeps: number[] = [];
     const written: string[] = [];
     const warnings: string[] = [];
     let read = 0;
-    const status = await followLog(
+    const { status } = await followLog(
       { status: async () => reads[read]![1], log: async () => Buffer.from(reads[read++]![0]) },
       {
         clock: { now: () => 0, sleep: async (ms) => void sleeps.push(ms) },
         signal: new AbortController().signal,
         intervalMs: 1000,
-        shown,
+        shown: shown === undefined ? undefined : Buffer.from(shown),
         write: async (bytes) => void written.push(bytes.toString()),
+        restart: async () => void written.push('<restart>'),
         warn: (line) => warnings.push(line),
       },
     );
@@ -213,20 +255,36 @@ describe('following a log', () => {
 
   it('caps the wait at 30 s and starts after what --tail already printed', async () => {
     const idle: Array<[string, string]> = Array.from({ length: 7 }, () => ['abc', 'running']);
-    const result = await follow([...idle, ['abcd', 'success']], 3);
+    const result = await follow([...idle, ['abcd', 'success']], 'abc');
     expect(result.sleeps).toEqual([2000, 4000, 8000, 16000, 30000, 30000, 30000]);
     expect(result.written).toEqual(['d']);
   });
 
-  it('warns when the log on the server got shorter, and goes on from its end', async () => {
+  it('warns once when the log on the server got shorter, and prints it again from its start', async () => {
     const result = await follow([
       ['abcdef', 'running'],
       ['ab', 'running'],
-      ['abc', 'success'],
+      ['abc', 'running'],
+      ['abcd', 'success'],
     ]);
-    expect(result.written).toEqual(['abcdef', 'c']);
+    expect(result.written).toEqual(['abcdef', '<restart>', 'ab', 'c', 'd']);
     expect(result.warnings).toEqual([
-      'the log on the server is now shorter than what was printed (2 of 6 bytes); printing from its end on',
+      'the log on the server is now shorter than what was printed (2 of 6 bytes); printing it again from its start',
+    ]);
+  });
+
+  it('warns once when what was printed was rewritten in place, and prints the log again from its start', async () => {
+    const result = await follow(
+      [
+        ['abc\nde', 'running'],
+        ['abX\ndef', 'running'],
+        ['abX\ndefg', 'success'],
+      ],
+      'abc',
+    );
+    expect(result.written).toEqual(['\nde', '<restart>', 'abX\ndef', 'g']);
+    expect(result.warnings).toEqual([
+      'the log on the server was rewritten: its first 6 bytes are no longer what was printed; printing it again from its start',
     ]);
   });
 });

@@ -24,7 +24,7 @@ describe('variables export', () => {
     await set('5', 'URL', '--value', 'stage', '--environment-scope', 'staging');
     const r = await suite.run(['variables', 'export', '--project', '5'], { secrets: ['masked-secret-9', 'hidden-secret-9'] });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe('PLAIN=simple-value\nQUOTED="a \\"b\\" \\$c\\nline two"\n');
+    expect(r.stdout).toBe('PLAIN=simple-value\nQUOTED=\'a "b" $c\nline two\'\n');
     expect(r.stderr).toBe(
       'warning: left out TOKEN (*): masked (add --show-values to export it)\n' +
         'warning: left out HID (*): hidden, its value cannot be read\n' +
@@ -117,6 +117,8 @@ describe('variables sync', () => {
       [file('dup.env', 'A=1\nA=2\n'), 'dup.env: A (*) is declared twice'],
       [file('key.env', 'MY-KEY=1\n'), "key.env:1: invalid key 'MY-KEY': letters, digits and _ only"],
       [file('quote.env', 'A="open\n'), 'quote.env:1: unterminated " quote'],
+      [file('single.env', "A=1\nB='open\nstill open\n"), "single.env:2: unterminated ' quote"],
+      [file('after.env', "A='two\nlines'x\n"), "after.env:2: unexpected text after the closing ' quote"],
       [file('bad.json', '[{"key":"A"}]'), 'bad.json: item 1 (A) has no string "value"'],
       [file('broken.json', '{"A": 1}'), 'broken.json: the value of A must be a string'],
     ];

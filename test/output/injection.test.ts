@@ -76,6 +76,17 @@ describe('control characters from the server on a terminal', () => {
   });
 });
 
+describe('commands printed by bulk --dry-run on a terminal', () => {
+  it('show control characters from the input as escapes', async () => {
+    const input = '{"name":"a\\u001b]52;c;cHduZWQ=\\u0007b\\u001b[2J"}';
+    const command = `printf '%s\\n' '${input}' | node ${BIN} bulk --dry-run -- projects get {name} 2>/dev/null`;
+    const env = { ...isolatedEnv({ env: { SVC_URL: list, SVC_TOKEN: 'plain-token' } }), TERM: 'xterm-256color' };
+    const end = await spawnPty(['sh', '-c', command], { env }).exit();
+    expect(end.exitCode).toBe(0);
+    expect(end.output).toBe("svc projects get 'a\\e]52;c;cHduZWQ=\\x07b\\e[2J'\r\n");
+  });
+});
+
 describe('control characters from the server in a pipe', () => {
   it('are escaped in TSV, backslash included', async () => {
     const result = await svc(['projects', 'list', '-o', 'tsv', '--fields', 'id,name,path_with_namespace'], {

@@ -32,6 +32,15 @@ describe('terminalSafe', () => {
     expect(terminalSafe('end\\')).toBe('end\\');
   });
 
+  it('doubles a backslash before a control character, so a backslash then ESC never reads as a backslash then e', () => {
+    expect(terminalSafe('\\\x1b[2J')).toBe('\\\\\\e[2J');
+    expect(terminalSafe('\\e[2J')).toBe('\\\\e[2J');
+    expect(terminalSafe('a\\\rb')).toBe('a\\\\\\rb');
+    expect(terminalSafe('a\\\u009b')).toBe('a\\\\\\x9b');
+    expect(terminalSafe('make \\\n  all\\\t', { multiline: true })).toBe('make \\\n  all\\\t');
+    expect(terminalSafe('make \\\n')).toBe('make \\\\\\n');
+  });
+
   it('leaves printable text alone, wide characters and emoji included', () => {
     const text = 'café – 日本語 ✓ 🎉 naïve';
     expect(terminalSafe(text)).toBe(text);

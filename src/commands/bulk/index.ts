@@ -4,6 +4,7 @@ import { addWrappedHelp, withExamples } from '../../cli/build.js';
 import { intOption } from '../../cli/parsers.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, IncompleteError, UsageError } from '../../errors.js';
+import { terminalSafe } from '../../output/terminal-safe.js';
 import { write } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { readItems } from '../../workflows/bulk/items.js';
@@ -86,7 +87,7 @@ async function run(ctx: Context, runtime: Runtime, template: string[], opts: Bul
     signal: ctx.signal,
     clock: systemClock,
     runItem: (argv) => runInProcess(runtime.runCommand, argv, ctx.env),
-    output: (line) => write(ctx.stdout, line),
+    output: (line) => write(ctx.stdout, opts.dryRun && ctx.io.isTTY.stdout ? terminalSafe(line, { multiline: true }) : line),
     report: (line) => ctx.io.stderr.write(`${line}\n`),
     progress: (t) => spinner.update(`bulk: ${describe(t, opts.dryRun)}, ${t.inFlight} running`),
   });

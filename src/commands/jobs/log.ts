@@ -5,9 +5,10 @@ import { defineCommand } from '../../cli/spec.js';
 import { IncompleteError, InterruptedError, UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { write } from '../../output/writer.js';
-import { followLog } from '../../workflows/pipelines/follow-log.js';
+import { followLog, type FollowResult } from '../../workflows/pipelines/follow-log.js';
 import { lastLines, LogFilter, type LogMode } from '../../workflows/pipelines/log-filter.js';
 import { systemClock } from '../../workflows/shared/clock.js';
+import { Deadline } from '../../workflows/shared/deadline.js';
 import { idDigits, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 
 const DEFAULT_LOG_INTERVAL_S = 2;
@@ -17,6 +18,7 @@ interface LogOptions {
   follow?: boolean;
   raw?: boolean;
   interval?: number;
+  waitTimeout?: number;
 }
 
 export const LOG = defineCommand<LogOptions>({
@@ -39,10 +41,16 @@ export const LOG = defineCommand<LogOptions>({
       help: `with --follow: seconds between reads (default ${DEFAULT_LOG_INTERVAL_S}); doubles while nothing new comes, up to 30`,
       parse: secondsOption('--interval', 0.01, 3600),
     },
+    {
+      flags: '--wait-timeout <seconds>',
+      help: 'with --follow: give up waiting after this many seconds (exit 8; the job keeps running); default: no limit',
+      parse: secondsOption('--wait-timeout', 0.05),
+    },
   ],
   notes:
     "On a terminal the runner's colours and collapsible-section markers are kept (other control characters are shown as escapes); " +
-    'elsewhere they are stripped unless --raw is given.',
+    'elsewhere only text is printed (every escape sequence and control character but tab, newline and carriage return removed) ' +
+    'unless --raw is given.',
   examples: [
     'svc jobs log acme/platform/api 1234 --tail 50',
     'svc jobs log $CI_PROJECT_ID 1234 --follow > build.log',
@@ -52,19 +60,23 @@ export const LOG = defineCommand<LogOptions>({
 });
 
 async function run(ctx: Context, project: string, jobId: string, opts: LogOptions): Promise<void> {
-  if (opts.interval !== undefined && !opts.follow) throw new UsageError('--interval applies only with --follow');
+  const followOnly = [opts.interval !== undefined && '--interval', opts.waitTimeout !== undefined && '--wait-timeout'].find(Boolean);
+  if (followOnly && !opts.follow) throw new UsageError(`${followOnly} applies only with --follow`);
   const http = await ctx.http();
   const mode: LogMode = ctx.io.isTTY.stdout ? 'terminal' : opts.raw ? 'raw' : 'plain';
   const filter = new LogFilter(mode);
   const out = (bytes: Buffer) => write(ctx.stdout, filter.push(bytes));
   if (!opts.follow) {
     if (opts.tail !== undefined) await out(lastLines(await getJobLog(http, project, jobId), opts.tail));
-    else for await (const chunk of (await streamJobLog(http, project, jobId)).data) await out(chunk as Buffer);
+    else for await (const chunk of streamJobLog(http, project, jobId)) await out(chunk);
     await write(ctx.stdout, filter.end());
     return;
   }
-  const status = await follow(ctx, http, project, jobId, opts, out);
+  const { status, timedOut } = await follow(ctx, http, project, jobId, opts, out, () => write(ctx.stdout, filter.restart()));
   await write(ctx.stdout, filter.end());
+  // A read may not have answered by then, so the status is not named.
+  if (timedOut)
+    throw new IncompleteError(`job ${jobId} did not end within --wait-timeout ${opts.waitTimeout} s; it keeps running on the server`);
   if (status === 'manual') throw new IncompleteError(`job ${jobId} is manual: it runs once started (svc jobs play ${project} ${jobId})`);
   if (status !== 'success') throw new IncompleteError(`job ${jobId} ended ${status}`);
   ctx.info(`job ${jobId} succeeded`);
@@ -77,12 +89,12 @@ async function follow(
   jobId: string,
   opts: LogOptions,
   out: (bytes: Buffer) => Promise<void>,
-): Promise<string> {
-  let shown: number | undefined;
+  restart: () => Promise<void>,
+): Promise<FollowResult> {
+  let shown: Buffer | undefined;
   if (opts.tail !== undefined) {
-    const first = await getJobLog(http, project, jobId);
-    await out(lastLines(first, opts.tail));
-    shown = first.length;
+    shown = await getJobLog(http, project, jobId);
+    await out(lastLines(shown, opts.tail));
   }
   try {
     return await followLog(
@@ -94,8 +106,10 @@ async function follow(
         clock: systemClock,
         signal: ctx.signal,
         intervalMs: (opts.interval ?? DEFAULT_LOG_INTERVAL_S) * 1000,
+        deadline: Deadline.after(systemClock, opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000),
         shown,
         write: out,
+        restart,
         warn: (line) => ctx.warn(line),
       },
     );

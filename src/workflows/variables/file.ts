@@ -83,31 +83,74 @@ function checkedKey(name: string, key: string): string {
   return key;
 }
 
-/** `KEY=value` lines (`export ` allowed), `#` comments, values bare, 'single-quoted' or "double-quoted" with escapes. */
+/**
+ * `KEY=value` lines (`export ` allowed), `#` comments. A value is bare, "double-quoted" with
+ * escapes (\n is a newline), or written as a shell does: 'single-quoted' pieces, which may span
+ * lines, joined by \' for a quote (what `export` writes).
+ */
 export function parseDotenv(name: string, text: string): DesiredVariable[] {
   const out: DesiredVariable[] = [];
-  for (const [i, raw] of text.split(/\r?\n/).entries()) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
-    const match = /^(?:export\s+)?([^=\s]+)\s*=(.*)$/.exec(line);
-    if (!match) throw new UsageError(`${name}:${i + 1}: expected KEY=VALUE`);
-    out.push({
-      key: checkedKey(`${name}:${i + 1}`, match[1] as string),
-      value: dotenvValue(name, i + 1, (match[2] as string).trim()),
-      environment_scope: DEFAULT_SCOPE,
-    });
+  let line = 1;
+  let at = 0;
+  while (at < text.length) {
+    const eol = lineEnd(text, at);
+    const head = text.slice(at, eol).replace(/\r$/, '');
+    const trimmed = head.trim();
+    if (!trimmed || trimmed.startsWith('#')) {
+      [at, line] = [eol + 1, line + 1];
+      continue;
+    }
+    const match = /^\s*(?:export\s+)?([^=\s]+)\s*=[ \t]*/.exec(head);
+    if (!match) throw new UsageError(`${name}:${line}: expected KEY=VALUE`);
+    const key = checkedKey(`${name}:${line}`, match[1] as string);
+    const valueAt = at + match[0].length;
+    if (text[valueAt] === "'") {
+      const quoted = singleQuoted(name, line, text, valueAt);
+      out.push({ key, value: quoted.value, environment_scope: DEFAULT_SCOPE });
+      line += countNewlines(text, at, quoted.end);
+      const rest = text.slice(quoted.end, lineEnd(text, quoted.end)).trim();
+      if (rest && !rest.startsWith('#')) throw new UsageError(`${name}:${line}: unexpected text after the closing ' quote`);
+      at = lineEnd(text, quoted.end) + 1;
+    } else {
+      out.push({ key, value: dotenvValue(name, line, head.slice(match[0].length).trim()), environment_scope: DEFAULT_SCOPE });
+      at = eol + 1;
+    }
+    line++;
   }
   return out;
+}
+
+function lineEnd(text: string, from: number): number {
+  const eol = text.indexOf('\n', from);
+  return eol < 0 ? text.length : eol;
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
+/** 'pieces' and \' as a shell joins them, from `start` (a quote) to the end of the word. */
+function singleQuoted(name: string, line: number, text: string, start: number): { value: string; end: number } {
+  let value = '';
+  let at = start;
+  for (;;) {
+    if (text[at] === "'") {
+      const close = text.indexOf("'", at + 1);
+      if (close < 0) throw new UsageError(`${name}:${line}: unterminated ' quote`);
+      value += text.slice(at + 1, close);
+      at = close + 1;
+    } else if (text.startsWith("\\'", at)) {
+      value += "'";
+      at += 2;
+    } else return { value, end: at };
+  }
 }
 
 const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\', $: '$' };
 
 function dotenvValue(name: string, line: number, text: string): string {
-  if (text.startsWith("'")) {
-    const end = text.indexOf("'", 1);
-    if (end < 0) throw new UsageError(`${name}:${line}: unterminated ' quote`);
-    return text.slice(1, end);
-  }
   if (text.startsWith('"')) {
     let value = '';
     for (let i = 1; i < text.length; i++) {
@@ -123,9 +166,18 @@ function dotenvValue(name: string, line: number, text: string): string {
   return text.replace(/\s+#.*$/, '');
 }
 
-/** One dotenv line that `parseDotenv` reads back to the same value. */
+/** A key a shell takes for a variable name in `KEY=value` (a leading digit would make it a command). */
+export const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const BARE = /^[A-Za-z0-9_./:@+,=-]*$/;
+
+/**
+ * One dotenv line that `sh`, `bash` and `dash` source to the same bytes (and `parseDotenv` reads
+ * back): a value with anything but a few plain characters is single-quoted, a quote in it written
+ * '\''. Nothing is special inside single quotes, so a backtick, $(), a backslash or a newline
+ * stays what it is, and no ~ is left bare to expand. The caller checks the key and that the value
+ * holds no NUL, which no shell variable can.
+ */
 export function dotenvLine(key: string, value: string): string {
-  if (/^[A-Za-z0-9_./:@+=~,-]*$/.test(value)) return `${key}=${value}`;
-  const escaped = value.replace(/[\\"$\n\r\t]/g, (c) => ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c] ?? `\\${c}`);
-  return `${key}="${escaped}"`;
+  if (BARE.test(value)) return `${key}=${value}`;
+  return `${key}='${value.replaceAll("'", "'\\''")}'`;
 }
