@@ -9,9 +9,11 @@ import type { Runtime } from '../../runtime.js';
 import { readItems } from '../../workflows/bulk/items.js';
 import { Journal } from '../../workflows/bulk/journal.js';
 import { runBulk, type BulkTally } from '../../workflows/bulk/run.js';
+import { templateProblem, type Template } from '../../workflows/bulk/template.js';
 import { systemClock } from '../../workflows/shared/clock.js';
 import { shellQuote } from '../../workflows/shared/shell.js';
 import { runInProcess } from './item-run.js';
+import { templateOf } from './template-roles.js';
 
 interface BulkOptions {
   maxInFlight: number;
@@ -55,7 +57,10 @@ export function register(program: Command, runtime: Runtime, summary: string): v
     'svc snippets list -o ndjson | svc bulk --dry-run -- snippets delete --yes {id}',
   ]);
   command.action(
-    runtime.action<BulkOptions>((ctx, [template], opts) => run(ctx, template as string[], opts, globalWords(argvOf(program)))),
+    runtime.action<BulkOptions>(async (ctx, [words], opts) => {
+      const template = templateOf(await runtime.loadAll(), words as string[]);
+      await run(ctx, template, opts, globalWords(argvOf(program)));
+    }),
   );
 }
 
@@ -70,11 +75,13 @@ function globalWords(argv: string[]): string[] {
   return argv.slice(0, Math.max(0, at));
 }
 
-async function run(ctx: Context, template: string[], opts: BulkOptions, globals: string[]): Promise<void> {
-  const noun = findNoun(template);
+async function run(ctx: Context, template: Template, opts: BulkOptions, globals: string[]): Promise<void> {
+  const noun = findNoun(template.words);
   if (noun === undefined) throw new UsageError('bulk needs a command to run per item after --, e.g. svc bulk -- projects get {id}');
   const refusal = REFUSED.get(noun);
   if (refusal) throw new UsageError(`bulk cannot run \`svc ${noun}\` per item: ${refusal}`);
+  const problem = templateProblem(template);
+  if (problem) throw new UsageError(`bulk: ${problem}`);
   const journal = opts.journal === undefined ? undefined : await Journal.open(opts.journal, opts.dryRun);
   const spinner = await ctx.spinner('bulk: starting');
   const tally = await runBulk(readItems(ctx.io.stdin), {
@@ -109,10 +116,20 @@ function describe(t: BulkTally, dryRun: boolean | undefined): string {
   return `${t.ok} ${t.ok === 1 ? 'command' : 'commands'} printed${unusable}${skipped}`;
 }
 
-function interruptedMessage(template: string[], opts: BulkOptions, globals: string[]): string {
+function interruptedMessage(template: Template, opts: BulkOptions, globals: string[]): string {
   if (opts.journal === undefined) {
     return 'interrupted: the running items finished, no new one was started; without --journal nothing records which succeeded';
   }
-  const words = ['svc', ...globals, 'bulk', '--max-in-flight', String(opts.maxInFlight), '--journal', opts.journal, '--', ...template];
+  const words = [
+    'svc',
+    ...globals,
+    'bulk',
+    '--max-in-flight',
+    String(opts.maxInFlight),
+    '--journal',
+    opts.journal,
+    '--',
+    ...template.words,
+  ];
   return `interrupted: the running items finished, no new one was started; to resume, feed the same input to: ${words.map(shellQuote).join(' ')}`;
 }

@@ -5,7 +5,7 @@ import { shellQuote } from '../shared/shell.js';
 import type { BulkItem } from './items.js';
 import type { Journal } from './journal.js';
 import { InFlightLimit } from './limit.js';
-import { fillTemplate } from './template.js';
+import { fillTemplate, type Template } from './template.js';
 
 /** What one in-process run of `svc ARGV` gave. */
 export interface ItemRun {
@@ -15,7 +15,7 @@ export interface ItemRun {
 }
 
 export interface BulkPlan {
-  template: string[];
+  template: Template;
   /** Words before the item's own (global options of the bulk run, the output format). */
   prefix: string[];
   maxInFlight: number;
