@@ -53,7 +53,9 @@ describe('svc bulk interrupted (#16 item 4)', () => {
     expect(done.length).toBeLessThan(10);
     // Every item started was finished and reported: as many archive requests as outcome lines, and journaled.
     expect(archives().sort()).toEqual(done.map((id) => `/api/v4/projects/${id}/archive`).sort());
-    expect(readFileSync(journal, 'utf8').split('\n').sort()).toEqual(['', ...done.map((id) => `"${id}"`)].sort());
+    expect(readFileSync(journal, 'utf8').split('\n').sort()).toEqual(
+      ['', '{"run":1}', ...done.flatMap((id) => [`{"start":"${id}"}`, `{"done":"${id}"}`])].sort(),
+    );
 
     sandbox.clearRequests();
     const rerun = await svc(args, { env: sandboxEnv(sandbox), input });
