@@ -14,7 +14,7 @@ export function lockJournal(journalPath: string): () => void {
   for (let attempt = 0; ; attempt++) {
     if (tryCreate(lockPath, owner)) break;
     const holder = readOwner(lockPath);
-    const [pid, host] = (holder ?? '').split(' ');
+    const [pid, host] = (holder ?? '').trim().split(' ');
     if (attempt === 0 && host === hostname() && pid && /^\d+$/.test(pid) && !isRunning(Number(pid))) {
       takeOver(lockPath, holder as string);
       continue;

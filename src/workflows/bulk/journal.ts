@@ -42,7 +42,9 @@ export class Journal {
       if (whole < text.length) await handle.truncate(size).catch((error: unknown) => Promise.reject(cannot(path, 'repair', error)));
       const journal = new Journal(path, states, { handle, size, unlock }, Buffer.byteLength(text) - size);
       // Writable now, not after the first item has run: a full disk refuses the run here.
-      await journal.append({ run: runs + 1 }, true);
+      await journal
+        .append({ run: runs + 1 }, true)
+        .catch((error: SvcError) => Promise.reject(new SvcError(`${error.message}; nothing was run`)));
       return journal;
     } catch (error) {
       await handle?.close().catch(() => undefined);
