@@ -43,6 +43,24 @@ describe('svc bulk --journal: each item exactly once (#22 item 4)', () => {
     expect(readFileSync(journal, 'utf8')).toBe(`${before}{"run":2}\n{"start":"3"}\n{"done":"3"}\n{"run":3}\n{"start":"2"}\n{"done":"2"}\n`);
   });
 
+  it('under --dry-run prints no command for an unsure item, lists it, and writes nothing', async () => {
+    const journal = join(tempDir(), 'run.journal');
+    writeFileSync(journal, '{"run":1}\n{"start":"2"}\n');
+    const result = await suite.run(['bulk', '--dry-run', '--max-in-flight', '1', '--journal', journal, '--', ...ARCHIVE], {
+      input: '1\n2\n',
+    });
+    expect(result).toEqual({
+      exitCode: 8,
+      stdout: 'svc projects archive 1 --fields id\n',
+      stderr:
+        'bulk: 1 command printed, 1 unsure (not run), nothing sent (dry run)\n' +
+        'warning: not run, it may have run already: 2\n' +
+        'svc: 1 of 2 items not run: an earlier run started them and was stopped before they ended; check them, then rerun with --retry-unsure to run them again\n',
+    });
+    expect(readFileSync(journal, 'utf8')).toBe('{"run":1}\n{"start":"2"}\n');
+    expect(existsSync(`${journal}.lock`)).toBe(false);
+  });
+
   it('cuts off a last line left half-written before appending, and reads the rest', async () => {
     const journal = join(tempDir(), 'run.journal');
     writeFileSync(journal, '{"run":1}\n{"start":"1"}\n{"done":"1"}\n{"start":"2"}\n{"done":');

@@ -80,8 +80,8 @@ export async function runBulk(items: AsyncIterable<BulkItem>, plan: BulkPlan): P
     seen.add(item.key);
     if (state === 'unsure' && !plan.retryUnsure) {
       tally.unsure.push(item.key);
-      if (plan.dryRun) plan.report(`svc: ${item.key}: ${UNSURE}`);
-      else await plan.output(outcomeLine(item, { ok: false, exitCode: null, error: UNSURE, result: null }));
+      // A dry run's stdout is commands: the summary lists this one.
+      if (!plan.dryRun) await plan.output(outcomeLine(item, { ok: false, exitCode: null, error: UNSURE, result: null }));
       continue;
     }
     while (running.size >= limit.current) await Promise.race(running);
