@@ -77,6 +77,19 @@ describe('svc bulk --journal: each item exactly once (#22 item 4)', () => {
     );
   });
 
+  it('counts the cut in bytes when the line was cut inside a character', async () => {
+    const journal = join(tempDir(), 'run.journal');
+    const whole = '{"run":1}\n{"start":"é"}\n';
+    writeFileSync(journal, Buffer.concat([Buffer.from(`${whole}{"done":"`), Buffer.from('é').subarray(0, 1)]));
+    const result = await suite.run(['bulk', '--journal', journal, '--', ...ARCHIVE], { input: '1\n' });
+    expect(result).toEqual({
+      exitCode: 0,
+      stdout: ok('1'),
+      stderr: `bulk: --journal ${journal}: removed its last line, cut short (10 bytes) by a run that was killed\nbulk: 1 ok, 0 failed\n`,
+    });
+    expect(readFileSync(journal, 'utf8')).toBe(`${whole}{"run":2}\n{"start":"1"}\n{"done":"1"}\n`);
+  });
+
   it('reads a journal of bare ids (done items, as older versions wrote) and runs the failed ones again', async () => {
     const journal = join(tempDir(), 'old.journal');
     writeFileSync(journal, '"1"\n{"start":"2"}\n{"failed":"2"}\n');

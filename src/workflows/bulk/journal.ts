@@ -35,12 +35,12 @@ export class Journal {
     let handle: FileHandle | undefined;
     try {
       handle = await openForAppend(path);
-      const text = await handle.readFile('utf8').catch((error: unknown) => Promise.reject(cannot(path, 'read', error)));
-      const whole = text.lastIndexOf('\n') + 1;
-      const { states, runs } = parseRecords(path, text.slice(0, whole));
-      const size = Buffer.byteLength(text.slice(0, whole));
-      if (whole < text.length) await handle.truncate(size).catch((error: unknown) => Promise.reject(cannot(path, 'repair', error)));
-      const journal = new Journal(path, states, { handle, size, unlock }, Buffer.byteLength(text) - size);
+      const bytes = await handle.readFile().catch((error: unknown) => Promise.reject(cannot(path, 'read', error)));
+      // Counted in bytes: a line cut inside a character must go whole.
+      const size = bytes.lastIndexOf(0x0a) + 1;
+      const { states, runs } = parseRecords(path, bytes.subarray(0, size).toString('utf8'));
+      if (size < bytes.length) await handle.truncate(size).catch((error: unknown) => Promise.reject(cannot(path, 'repair', error)));
+      const journal = new Journal(path, states, { handle, size, unlock }, bytes.length - size);
       // Writable now, not after the first item has run: a full disk refuses the run here.
       await journal
         .append({ run: runs + 1 }, true)
