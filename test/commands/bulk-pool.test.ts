@@ -18,10 +18,11 @@ async function startsWhenRateLimited(clockAfterItem: (id: number) => number): Pr
   let active = 0;
   const starts: number[] = [];
   const tally = await runBulk(idsUpTo(24), {
-    template: ['projects', 'get', '{id}'],
+    template: { words: ['projects', 'get', '{id}'], roles: ['command', 'command', 'operand'] },
     prefix: [],
     maxInFlight: 8,
     dryRun: false,
+    retryUnsure: false,
     signal: new AbortController().signal,
     clock: { now: () => now, sleep },
     runItem: async (argv): Promise<ItemRun> => {
@@ -37,7 +38,7 @@ async function startsWhenRateLimited(clockAfterItem: (id: number) => number): Pr
     report: () => {},
     progress: () => {},
   });
-  expect(tally).toEqual({ ok: 16, failed: 8, skipped: 0, inFlight: 0, stopped: false });
+  expect(tally).toEqual({ ok: 16, failed: 8, skipped: 0, repeated: 0, unsure: [], unrecorded: [], inFlight: 0, stopped: false });
   return starts;
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -53,7 +53,12 @@ describe('svc bulk interrupted (#16 item 4)', () => {
     expect(done.length).toBeLessThan(10);
     // Every item started was finished and reported: as many archive requests as outcome lines, and journaled.
     expect(archives().sort()).toEqual(done.map((id) => `/api/v4/projects/${id}/archive`).sort());
-    expect(readFileSync(journal, 'utf8').split('\n').sort()).toEqual(['', ...done.map((id) => `"${id}"`)].sort());
+    expect(readFileSync(journal, 'utf8').split('\n').sort()).toEqual(
+      ['', '{"run":1}', ...done.flatMap((id) => [`{"start":"${id}"}`, `{"done":"${id}"}`])].sort(),
+    );
+
+    // The run let go of the journal as it ended: the rerun is not refused.
+    expect(existsSync(`${journal}.lock`)).toBe(false);
 
     sandbox.clearRequests();
     const rerun = await svc(args, { env: sandboxEnv(sandbox), input });

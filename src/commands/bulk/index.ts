@@ -3,21 +3,24 @@ import { findNoun } from '../../cli/command-words.js';
 import { addWrappedHelp, withExamples } from '../../cli/build.js';
 import { intOption } from '../../cli/parsers.js';
 import type { Context } from '../../context.js';
-import { InterruptedError, IncompleteError, UsageError } from '../../errors.js';
+import { InterruptedError, IncompleteError, SvcError, UsageError } from '../../errors.js';
 import { terminalSafe } from '../../output/terminal-safe.js';
 import { write } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { readItems } from '../../workflows/bulk/items.js';
 import { Journal } from '../../workflows/bulk/journal.js';
 import { runBulk, type BulkTally } from '../../workflows/bulk/run.js';
+import { templateProblem, type Template } from '../../workflows/bulk/template.js';
 import { systemClock } from '../../workflows/shared/clock.js';
 import { shellQuote } from '../../workflows/shared/shell.js';
 import { runInProcess } from './item-run.js';
+import { templateOf } from './template-roles.js';
 
 interface BulkOptions {
   maxInFlight: number;
   journal?: string;
   dryRun?: boolean;
+  retryUnsure?: boolean;
 }
 
 /** Commands that are not one request per item: a server, the runner itself, prompts for secrets, shell set-up. */
@@ -41,14 +44,17 @@ export function register(program: Command, runtime: Runtime, summary: string): v
       intOption('--max-in-flight', 1, 64),
       DEFAULT_MAX_IN_FLIGHT,
     )
-    .option('--journal <file>', 'record the items that succeeded in this file; a rerun with it skips them')
+    .option('--journal <file>', 'record each item as it starts and ends in this file; a rerun with it skips the ones that succeeded')
+    .option('--retry-unsure', 'run again the items the journal says started but never ended (the run was killed)')
     .option('--dry-run', 'print each resolved command on stdout without running anything');
   addWrappedHelp(
     command,
     'Input: one record per line as `-o ndjson` prints it, or a bare id (which fills {id}); placeholders take dot paths ({namespace.full_path}). ' +
       'Output: one line per item, {"input", "ok", "exit_code", "error", "result"}, result being what the item printed (parsed when JSON). ' +
       'Items run in this process with no terminal and an empty stdin, so nothing prompts. Exit 0 when every item succeeded, 8 otherwise, 130 when interrupted. ' +
-      'Ctrl-C starts no new item and lets the running ones finish; a second Ctrl-C ends at once. The journal keeps the items that succeeded: a rerun with it runs the others.',
+      'Ctrl-C starts no new item and lets the running ones finish; a second Ctrl-C ends at once. The journal keeps the items that succeeded: a rerun with it runs the others. ' +
+      'An item started but never ended (the run was killed) may have run: a rerun does not run it, lists it and exits 8, unless --retry-unsure. ' +
+      'One run at a time per journal; a line repeated in the input runs once.',
   );
   withExamples(command, [
     'svc projects list --all -o ndjson | svc bulk --max-in-flight 8 -- projects get {id} --fields id,archived',
@@ -56,7 +62,10 @@ export function register(program: Command, runtime: Runtime, summary: string): v
     'svc snippets list -o ndjson | svc bulk --dry-run -- snippets delete --yes {id}',
   ]);
   command.action(
-    runtime.action<BulkOptions>((ctx, [template], opts) => run(ctx, runtime, template as string[], opts, globalWords(argvOf(program)))),
+    runtime.action<BulkOptions>(async (ctx, [words], opts) => {
+      const template = templateOf(await runtime.loadAll(), words as string[]);
+      await run(ctx, runtime, template, opts, globalWords(argvOf(program)));
+    }),
   );
 }
 
@@ -71,49 +80,83 @@ function globalWords(argv: string[]): string[] {
   return argv.slice(0, Math.max(0, at));
 }
 
-async function run(ctx: Context, runtime: Runtime, template: string[], opts: BulkOptions, globals: string[]): Promise<void> {
-  const noun = findNoun(template);
+async function run(ctx: Context, runtime: Runtime, template: Template, opts: BulkOptions, globals: string[]): Promise<void> {
+  const noun = findNoun(template.words);
   if (noun === undefined) throw new UsageError('bulk needs a command to run per item after --, e.g. svc bulk -- projects get {id}');
   const refusal = REFUSED.get(noun);
   if (refusal) throw new UsageError(`bulk cannot run \`svc ${noun}\` per item: ${refusal}`);
+  const problem = templateProblem(template);
+  if (problem) throw new UsageError(`bulk: ${problem}`);
   const journal = opts.journal === undefined ? undefined : await Journal.open(opts.journal, opts.dryRun);
-  const spinner = await ctx.spinner('bulk: starting');
-  const tally = await runBulk(readItems(ctx.io.stdin), {
-    template,
-    prefix: ['-o', 'json', ...globals],
-    maxInFlight: opts.maxInFlight,
-    dryRun: Boolean(opts.dryRun),
-    journal,
-    signal: ctx.signal,
-    clock: systemClock,
-    runItem: (argv) => runInProcess(runtime.runCommand, argv, ctx.env),
-    output: (line) => write(ctx.stdout, opts.dryRun && ctx.io.isTTY.stdout ? terminalSafe(line, { multiline: true }) : line),
-    report: (line) => ctx.io.stderr.write(`${line}\n`),
-    progress: (t) => spinner.update(`bulk: ${describe(t, opts.dryRun)}, ${t.inFlight} running`),
-  });
-  spinner.stop();
+  if (journal?.repairedBytes) {
+    ctx.info(`bulk: --journal ${journal.path}: removed its last line, cut short (${journal.repairedBytes} bytes) by a run that was killed`);
+  }
+  let tally: BulkTally;
+  try {
+    const spinner = await ctx.spinner('bulk: starting');
+    tally = await runBulk(readItems(ctx.io.stdin), {
+      template,
+      prefix: ['-o', 'json', ...globals],
+      maxInFlight: opts.maxInFlight,
+      dryRun: Boolean(opts.dryRun),
+      journal,
+      retryUnsure: Boolean(opts.retryUnsure),
+      signal: ctx.signal,
+      clock: systemClock,
+      runItem: (argv) => runInProcess(runtime.runCommand, argv, ctx.env),
+      output: (line) => write(ctx.stdout, opts.dryRun && ctx.io.isTTY.stdout ? terminalSafe(line, { multiline: true }) : line),
+      report: (line) => ctx.io.stderr.write(`${line}\n`),
+      progress: (t) => spinner.update(`bulk: ${describe(t, opts.dryRun)}, ${t.inFlight} running`),
+    });
+    spinner.stop();
+  } finally {
+    await journal?.close();
+  }
   ctx.info(`bulk: ${describe(tally, opts.dryRun)}${opts.dryRun ? ', nothing sent (dry run)' : ''}`);
+  for (const key of tally.unrecorded) ctx.warn(`succeeded, but the journal could not record it (a resume calls it unsure): ${key}`);
+  for (const key of tally.unsure) ctx.warn(`not run, it may have run already: ${key}`);
+  const failure = journal?.writeFailure;
+  if (failure) throw new SvcError(`${failure.message}; no new item was started, every item that ran is on stdout`);
   if (tally.stopped) throw new InterruptedError(interruptedMessage(template, opts, globals));
-  const total = tally.ok + tally.failed;
+  const problems = [];
+  const total = tally.ok + tally.failed + tally.unsure.length;
   if (tally.failed > 0) {
-    throw new IncompleteError(
+    problems.push(
       opts.dryRun ? `${tally.failed} of ${total} inputs could not fill the command` : `${tally.failed} of ${total} items failed`,
     );
   }
+  if (tally.unsure.length > 0) {
+    problems.push(
+      `${tally.unsure.length} of ${total} items not run: an earlier run started them and was stopped before they ended; check them, then rerun with --retry-unsure to run them again`,
+    );
+  }
+  if (problems.length > 0) throw new IncompleteError(problems.join('; '));
 }
 
 /** A dry run sends nothing, so nothing is ok or failed: it counts the commands printed and the inputs that filled none. */
 function describe(t: BulkTally, dryRun: boolean | undefined): string {
-  const skipped = t.skipped > 0 ? `, ${t.skipped} skipped (already in the journal)` : '';
+  const repeated = t.repeated > 0 ? `, ${t.repeated} repeated ${t.repeated === 1 ? 'line' : 'lines'} run once` : '';
+  const unsure = t.unsure.length > 0 ? `, ${t.unsure.length} unsure (not run)` : '';
+  const skipped = `${t.skipped > 0 ? `, ${t.skipped} skipped (already in the journal)` : ''}${unsure}${repeated}`;
   if (!dryRun) return `${t.ok} ok, ${t.failed} failed${skipped}`;
   const unusable = t.failed > 0 ? `, ${t.failed} ${t.failed === 1 ? 'input' : 'inputs'} unusable` : '';
   return `${t.ok} ${t.ok === 1 ? 'command' : 'commands'} printed${unusable}${skipped}`;
 }
 
-function interruptedMessage(template: string[], opts: BulkOptions, globals: string[]): string {
+function interruptedMessage(template: Template, opts: BulkOptions, globals: string[]): string {
   if (opts.journal === undefined) {
     return 'interrupted: the running items finished, no new one was started; without --journal nothing records which succeeded';
   }
-  const words = ['svc', ...globals, 'bulk', '--max-in-flight', String(opts.maxInFlight), '--journal', opts.journal, '--', ...template];
+  const words = [
+    'svc',
+    ...globals,
+    'bulk',
+    '--max-in-flight',
+    String(opts.maxInFlight),
+    '--journal',
+    opts.journal,
+    '--',
+    ...template.words,
+  ];
   return `interrupted: the running items finished, no new one was started; to resume, feed the same input to: ${words.map(shellQuote).join(' ')}`;
 }

@@ -5,7 +5,7 @@ import { shellQuote } from '../shared/shell.js';
 import type { BulkItem } from './items.js';
 import type { Journal } from './journal.js';
 import { InFlightLimit } from './limit.js';
-import { fillTemplate } from './template.js';
+import { fillTemplate, type Template } from './template.js';
 
 /** What one in-process run of `svc ARGV` gave. */
 export interface ItemRun {
@@ -15,12 +15,14 @@ export interface ItemRun {
 }
 
 export interface BulkPlan {
-  template: string[];
+  template: Template;
   /** Words before the item's own (global options of the bulk run, the output format). */
   prefix: string[];
   maxInFlight: number;
   dryRun: boolean;
   journal?: Journal;
+  /** Run the items the journal says may have run (started by a run that never ended them). */
+  retryUnsure: boolean;
   /** Aborted: take no new item; the ones running finish. */
   signal: AbortSignal;
   clock: Clock;
@@ -36,19 +38,28 @@ export interface BulkTally {
   ok: number;
   failed: number;
   skipped: number;
+  /** Lines seen before in this run: each line runs once. */
+  repeated: number;
+  /** The inputs not run because an earlier run may have run them. */
+  unsure: string[];
+  /** The inputs that succeeded after the journal could not be written any more: it does not say so. */
+  unrecorded: string[];
   inFlight: number;
-  /** The input was not read to its end (interrupted). */
+  /** The input was not read to its end (interrupted, or the journal could not be written). */
   stopped: boolean;
 }
 
 export async function runBulk(items: AsyncIterable<BulkItem>, plan: BulkPlan): Promise<BulkTally> {
-  const tally: BulkTally = { ok: 0, failed: 0, skipped: 0, inFlight: 0, stopped: false };
+  const tally: BulkTally = { ok: 0, failed: 0, skipped: 0, repeated: 0, unsure: [], unrecorded: [], inFlight: 0, stopped: false };
   const limit = new InFlightLimit(plan.maxInFlight, plan.clock);
   const running = new Set<Promise<void>>();
-  const stopped = new Promise<'stopped'>((resolve) => {
-    if (plan.signal.aborted) resolve('stopped');
-    plan.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
-  });
+  const seen = new Set<string>();
+  // Aborted by Ctrl-C, or by a journal write that failed: either way no new item starts.
+  const halt = new AbortController();
+  const stopped = new Promise<'stopped'>((resolve) => halt.signal.addEventListener('abort', () => resolve('stopped'), { once: true }));
+  if (plan.signal.aborted) halt.abort();
+  plan.signal.addEventListener('abort', () => halt.abort(), { once: true });
+  const steps = { plan, limit, tally, halt };
   const iterator = items[Symbol.asyncIterator]();
   for (;;) {
     // Reading waits on stdin, which may never end (a terminal): Ctrl-C must not wait for it.
@@ -59,17 +70,26 @@ export async function runBulk(items: AsyncIterable<BulkItem>, plan: BulkPlan): P
     }
     if (next.done) break;
     const item = next.value;
-    if (plan.journal?.has(item.key)) {
-      tally.skipped++;
+    const state = plan.journal?.state(item.key);
+    if (seen.has(item.key) || state === 'done') {
+      if (seen.has(item.key)) tally.repeated++;
+      else tally.skipped++;
       plan.progress(tally);
       continue;
     }
+    seen.add(item.key);
+    if (state === 'unsure' && !plan.retryUnsure) {
+      tally.unsure.push(item.key);
+      // A dry run's stdout is commands: the summary lists this one.
+      if (!plan.dryRun) await plan.output(outcomeLine(item, { ok: false, exitCode: null, error: UNSURE, result: null }));
+      continue;
+    }
     while (running.size >= limit.current) await Promise.race(running);
-    if (plan.signal.aborted) {
+    if (halt.signal.aborted) {
       tally.stopped = true;
       break;
     }
-    const job = runOne(item, plan, limit, tally).finally(() => {
+    const job = runOne(item, steps).finally(() => {
       running.delete(job);
       tally.inFlight = running.size;
       plan.progress(tally);
@@ -82,7 +102,16 @@ export async function runBulk(items: AsyncIterable<BulkItem>, plan: BulkPlan): P
   return tally;
 }
 
-async function runOne(item: BulkItem, plan: BulkPlan, limit: InFlightLimit, tally: BulkTally): Promise<void> {
+const UNSURE = 'not run: an earlier run started it and ended before it did, so it may have run; check it, then rerun with --retry-unsure';
+
+interface Steps {
+  plan: BulkPlan;
+  limit: InFlightLimit;
+  tally: BulkTally;
+  halt: AbortController;
+}
+
+async function runOne(item: BulkItem, { plan, limit, tally, halt }: Steps): Promise<void> {
   const filled = item.error === undefined ? fillTemplate(plan.template, item.record) : { error: item.error };
   if ('error' in filled) {
     tally.failed++;
@@ -93,13 +122,29 @@ async function runOne(item: BulkItem, plan: BulkPlan, limit: InFlightLimit, tall
     tally.ok++;
     return plan.output(`${['svc', ...filled.argv].map(shellQuote).join(' ')}\n`);
   }
+  const journal = plan.journal;
+  if (journal) {
+    try {
+      await journal.started(item.key);
+    } catch {
+      // Not run: the journal could not say it started. The run stops; the summary says why.
+      halt.abort();
+      return;
+    }
+  }
   const run = await limit.watch(() => plan.runItem([...plan.prefix, ...filled.argv]));
   const ok = run.exitCode === ExitCode.ok;
   if (ok) limit.succeeded();
-  if (ok) {
-    tally.ok++;
-    await plan.journal?.record(item.key);
-  } else tally.failed++;
+  if (ok) tally.ok++;
+  else tally.failed++;
+  if (journal) {
+    try {
+      await journal.ended(item.key, ok);
+    } catch {
+      halt.abort();
+      if (ok) tally.unrecorded.push(item.key);
+    }
+  }
   const error = ok ? null : lastLine(run.stderr).replace(/^svc: /, '');
   await plan.output(outcomeLine(item, { ok, exitCode: run.exitCode, error, result: resultOf(run.stdout) }));
 }
