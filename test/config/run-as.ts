@@ -20,7 +20,7 @@ export async function svcAsUser(args: string[], env: Record<string, string>, inp
     reject: false,
     input,
     stripFinalNewline: false,
-    timeout: 60_000,
+    timeout: 240_000,
   });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
