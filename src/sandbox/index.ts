@@ -80,6 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     runners: options.runners ?? 10,
     exportStepMs: options.exportStepMs ?? 100,
     log: options.log,
+    clock: options.clock,
   });
   mountResources(core.router);
 

@@ -34,6 +34,8 @@ export interface SandboxOptions {
   runners?: number;
   /** Each step of a project export (queued → started → finished) takes this long (default 100 ms). */
   exportStepMs?: number;
+  /** Now in ms since the epoch as pipelines and jobs see it (default `Date.now`): with its own clock a test decides when they move on. */
+  clock?: () => number;
 }
 
 export interface SandboxTokens {

@@ -14,22 +14,36 @@ describe('svc bulk slows every worker when the client absorbed rate limiting (#1
 
   /**
    * GET /projects/:id answered after 20 ms; the first `throttled` requests get 429 with
-   * Retry-After: 0, which the client retries at once without telling anyone.
+   * Retry-After: 0, which the client retries at once without telling anyone. Those refusals are
+   * held until all of them have arrived, so the burst is one wave however slow the machine. With
+   * `wave`, answers are held until that many wait (or the last item arrived) instead of 20 ms.
    */
-  function instance(name: string, throttled: number, headers: Record<string, string> = {}): string {
+  function instance(name: string, throttled: number, headers: Record<string, string> = {}, wave = 0): string {
     let inFlight = 0;
     const seen: Arrival[] = [];
+    const refusals: Array<() => void> = [];
+    const answers: Array<() => void> = [];
     arrivals.set(name, seen);
     return server.add(name, (req, res) => {
       const id = Number(/\/projects\/(\d+)/.exec(req.url ?? '')?.[1]);
       inFlight++;
       const status = seen.length < throttled ? 429 : 200;
       seen.push({ id, inFlight, status });
-      setTimeout(() => {
+      if (status === 429) {
+        refusals.push(() => {
+          inFlight--;
+          res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' }).end('Retry later');
+        });
+        if (refusals.length === throttled) for (const refuse of refusals) refuse();
+        return;
+      }
+      const answer = () => {
         inFlight--;
-        if (status === 429) res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' }).end('Retry later');
-        else res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ id }));
-      }, 20);
+        res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ id }));
+      };
+      if (!wave) return void setTimeout(answer, 20);
+      answers.push(answer);
+      if (answers.length === wave || seen.length === ids.length) for (const release of answers.splice(0)) release();
     });
   }
 
@@ -81,7 +95,7 @@ describe('svc bulk slows every worker when the client absorbed rate limiting (#1
   });
 
   it('with RateLimit-Remaining plenty (500), the items after the first wave still run 8 at a time', async () => {
-    const url = instance('plenty', 0, { 'RateLimit-Remaining': '500' });
+    const url = instance('plenty', 0, { 'RateLimit-Remaining': '500' }, 8);
     const { result, outcomes } = await bulkGet(url);
     expect(result.exitCode).toBe(0);
     expect(outcomes.map((o) => Number(o.input)).sort((a, b) => a - b)).toEqual(ids);

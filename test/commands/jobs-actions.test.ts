@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { TestClock } from '../support/clock.js';
 import { onlyRequest, useSandbox } from './support.js';
 
-const suite = useSandbox({ projects: 6 });
+// Jobs move on only when a test advances the clock: one created here has not ended until then.
+const clock = new TestClock();
+const suite = useSandbox({ projects: 6, clock: clock.now });
 
-async function jobsOf(project: string, ref: string, wait: boolean): Promise<Array<{ id: number; name: string }>> {
-  const args = ['pipeline', 'create', project, '--ref', ref, '-o', 'json'];
-  const created = await suite.run(wait ? [...args, '--wait', '--interval', '0.05'] : args);
+async function jobsOf(project: string, ref: string): Promise<Array<{ id: number; name: string }>> {
+  const created = await suite.run(['pipeline', 'create', project, '--ref', ref, '-o', 'json']);
   const id = (JSON.parse(created.stdout) as { id: number }).id;
   const jobs = await suite.run(['jobs', 'list', project, '--pipeline', String(id), '-o', 'json', '--fields', 'id,name']);
   return JSON.parse(jobs.stdout) as Array<{ id: number; name: string }>;
@@ -23,14 +25,14 @@ describe('jobs retry and cancel', () => {
   });
 
   it('says the service refuses to retry a job that has not ended (exit 4)', async () => {
-    const [build] = await jobsOf('2', 'main', false);
+    const [build] = await jobsOf('2', 'main');
     const result = await suite.run(['jobs', 'retry', '2', String(build!.id)]);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toBe(`svc: POST /projects/2/jobs/${build!.id}/retry failed: 403 Forbidden - Job is not retryable\n`);
   });
 
   it('cancels a job that has not ended; an ended one comes back unchanged (exit 0)', async () => {
-    const [build] = await jobsOf('2', 'main', false);
+    const [build] = await jobsOf('2', 'main');
     const result = await suite.run(['jobs', 'cancel', '2', String(build!.id), '--fields', 'id,status']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(`id\tstatus\n${build!.id}\tcanceled\n`);
@@ -43,7 +45,8 @@ describe('jobs retry and cancel', () => {
 
 describe('jobs play', () => {
   it('starts a manual job with its variables as job_variables_attributes', async () => {
-    const jobs = await jobsOf('3', 'v1.0.0', true);
+    const jobs = await jobsOf('3', 'v1.0.0');
+    clock.advance(60_000);
     const deploy = jobs.find((j) => j.name === 'deploy')!;
     const before = await suite.run(['jobs', 'get', '3', String(deploy.id), '--fields', 'status']);
     expect(before.stdout).toBe('status\nmanual\n');
@@ -68,6 +71,7 @@ describe('jobs play', () => {
         { key: 'EMPTY', value: '' },
       ],
     });
+    clock.advance(60_000);
     const followed = await suite.run(['jobs', 'log', '3', String(deploy.id), '--follow', '--interval', '0.02']);
     expect(followed.exitCode).toBe(0);
   });

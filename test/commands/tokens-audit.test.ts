@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { req } from '../sandbox/helpers.js';
 import { startScriptedServer } from '../drills/scripted-server.js';
-import { BIN, isolatedEnv, parseNdjson, spawnSvc, svc } from '../support/harness.js';
+import { BIN, isolatedEnv, parseNdjson, spawnSvc, svc, tempDir } from '../support/harness.js';
+import { spawnPty } from '../support/pty.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
 import { useSandbox } from './support.js';
 
@@ -102,16 +105,32 @@ describe('tokens audit', () => {
     );
   });
 
+  it('with --expires-within and/or --unused-for prints only the tokens that match at least one window given', async () => {
+    const all = parseNdjson((await suite.run(['tokens', 'audit'])).stdout) as Array<Rec & { active: boolean; expires_at: string | null }>;
+    const within14 = (t: (typeof all)[number]) => t.active && t.expires_at !== null && t.expires_at <= day(14);
+    const key = (t: Rec) => `${t.kind}:${t.id}`;
+    const expiring = await suite.run(['tokens', 'audit', '--expires-within', '2w']);
+    const expiringRecords = parseNdjson(expiring.stdout) as Rec[];
+    expect(expiringRecords.map(key)).toEqual(all.filter(within14).map(key));
+    expect(expiringRecords.length).toBeGreaterThan(0);
+    expect(expiringRecords.length).toBeLessThan(all.length);
+    expect(expiring.stderr).toMatch(new RegExp(`active unused for 90 days; printed ${expiringRecords.length} \\(expiring\\)\n$`));
+    // Each record still says which window it matched: here the default 90 days of --unused-for marks it too.
+    expect(expiringRecords.map((t) => t.unused)).toEqual(all.filter(within14).map((t) => t.unused));
+    const either = await suite.run(['tokens', 'audit', '--expires-within', '2w', '--unused-for', '90d']);
+    const eitherRecords = parseNdjson(either.stdout) as Rec[];
+    expect(eitherRecords.map(key)).toEqual(all.filter((t) => within14(t) || t.unused === true).map(key));
+    expect(eitherRecords.every((t) => t.expiring || t.unused === true)).toBe(true);
+    expect(either.stderr).toMatch(new RegExp(`; printed ${eitherRecords.length} \\(expiring or unused\\)\n$`));
+    const unused = parseNdjson((await suite.run(['tokens', 'audit', '--unused-for', '90d'])).stdout) as Rec[];
+    expect(unused.map(key)).toEqual(all.filter((t) => t.unused === true).map(key));
+  });
+
   it('takes the windows as durations', async () => {
-    const r = await suite.run(['tokens', 'audit', '--expires-within', '2w', '--unused-for', '400d']);
-    const records = parseNdjson(r.stdout) as Array<Rec & { active: boolean; expires_at: string | null }>;
-    expect(records.filter((t) => t.expiring).map((t) => t.id)).toEqual(
-      records.filter((t) => t.active && t.expires_at !== null && t.expires_at <= day(14)).map((t) => t.id),
-    );
     const short = await suite.run(['tokens', 'audit', '--expires-within', '90m', '--unused-for', '36h']);
     const shortRecords = parseNdjson(short.stdout) as Rec[];
     expect(short.stderr.replace(/^audited .* requests: /, '')).toBe(
-      `${shortRecords.filter((t) => t.expiring).length} active expire within 90 minutes, ${shortRecords.filter((t) => t.unused).length} active unused for 36 hours\n`,
+      `${shortRecords.filter((t) => t.expiring).length} active expire within 90 minutes, ${shortRecords.filter((t) => t.unused).length} active unused for 36 hours; printed ${shortRecords.length} (expiring or unused)\n`,
     );
     const bad = await suite.run(['tokens', 'audit', '--unused-for', 'ages']);
     expect([bad.exitCode, bad.stderr]).toEqual([
@@ -225,6 +244,60 @@ describe('tokens audit interrupted', () => {
       ]);
     } finally {
       await sb.close();
+    }
+  });
+});
+
+describe('tokens audit on a terminal', () => {
+  it('shows the projects, groups and users scanned and the tokens found on stderr, and clears the line before the summary', async () => {
+    const token = (id: number, userId: number) => ({
+      id,
+      name: `t${id}`,
+      user_id: userId,
+      revoked: false,
+      created_at: '2020-01-01T00:00:00.000Z',
+      scopes: ['api'],
+      active: true,
+      expires_at: null,
+      last_used_at: null,
+    });
+    const answers: Record<string, unknown> = {
+      '/api/v4/user': { id: 1, username: 'root', is_admin: true },
+      '/api/v4/projects': [{ id: 1, path_with_namespace: 'a/one' }],
+      '/api/v4/projects/1/access_tokens': [{ ...token(11, 900), access_level: 30 }],
+      '/api/v4/projects/1/deploy_tokens': [],
+      '/api/v4/groups': [],
+      '/api/v4/users': [{ id: 5, username: 'eve', bot: false }],
+      '/api/v4/users/5/impersonation_tokens': [],
+    };
+    // The personal tokens wait until the test has seen the progress of everything before them.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = await startScriptedServer();
+    try {
+      const url = server.add('progress', (request, res) => {
+        const path = new URL(request.url ?? '/', 'http://x').pathname.replace(/^\/progress/, '');
+        const answer = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        if (path === '/api/v4/personal_access_tokens') void held.then(() => answer([token(11, 900), token(7, 5)]));
+        else answer(answers[path]);
+      });
+      const out = join(tempDir(), 'tokens.ndjson');
+      const env = { ...isolatedEnv({ env: { SVC_URL: url, SVC_TOKEN: 'scripted-admin-token' } }), TERM: 'xterm-256color' };
+      const term = spawnPty(['bash', '-c', `exec node '${BIN}' tokens audit > '${out}'`], { env, columns: 120 });
+      await term.waitFor('tokens audit: 1 projects, 0 groups, 1 users scanned; 1 tokens found');
+      release();
+      const end = await term.exit();
+      expect(end.exitCode).toBe(0);
+      const summary =
+        'audited 2 tokens (1 personal, 0 impersonation, 1 project, 0 group, 0 deploy) in 8 requests: 0 active expire within 30 days, 2 active unused for 90 days\r\n';
+      // After the last progress line: the line erased (only escape sequences), then the summary.
+      const tail = end.output.slice(end.output.lastIndexOf('tokens found') + 'tokens found'.length);
+      expect(tail.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')).toBe(summary);
+      expect(tail.slice(0, tail.indexOf('audited'))).toMatch(/\x1b\[0?K/);
+      expect((parseNdjson(readFileSync(out, 'utf8')) as Rec[]).map((t) => `${t.kind}:${t.id}`)).toEqual(['project:11', 'personal:7']);
+    } finally {
+      release();
+      await server.close();
     }
   });
 });

@@ -26,5 +26,5 @@ describe('the bundled binary', () => {
         stderr: '',
       });
     }
-  }, 60_000);
+  });
 });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,23 +12,34 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 describe('npm pack', () => {
   let prefix: string;
   let sandbox: Sandbox;
+  let packOutput: { stdout: string; stderr: string; tarball: string };
+  let installOutput: { stdout: string; stderr: string };
 
   beforeAll(async () => {
     sandbox = await startTestSandbox({ projects: 30 });
     const packDir = tempDir('svc-pack-');
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: root, stdio: 'pipe' });
+    const quiet = ['--no-update-notifier', '--no-audit', '--no-fund'];
+    // npm pack builds first (prepack): the build itself prints nothing, so only the tarball's name shows.
+    const pack = await execa('npm', ['pack', '--silent', ...quiet, '--pack-destination', packDir], { cwd: root });
     const tarball = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error('npm pack produced no tarball');
+    packOutput = { stdout: pack.stdout, stderr: pack.stderr, tarball };
     prefix = tempDir('svc-install-');
-    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, join(packDir, tarball)], {
+    const install = await execa('npm', ['install', '--omit=dev', ...quiet, '--no-save', '--prefix', prefix, join(packDir, tarball)], {
       cwd: prefix,
-      stdio: 'pipe',
     });
+    installOutput = { stdout: install.stdout, stderr: install.stderr };
   }, 240_000);
 
   afterAll(async () => {
     await sandbox?.close();
     cleanupTempDirs();
+  });
+
+  it('packs with no build chatter, and installs with no warning (no install or prepare script to allow)', () => {
+    expect([packOutput.stdout, packOutput.stderr]).toEqual([packOutput.tarball, '']);
+    expect(installOutput.stderr).toBe('');
+    expect(installOutput.stdout).toMatch(/^\nadded \d+ packages in [\d.]+m?s$/);
   });
 
   it('installs without dev dependencies', () => {

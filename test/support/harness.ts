@@ -63,7 +63,7 @@ export function spawnSvc(args: string[], options: RunOptions = {}): ResultPromis
     extendEnv: false,
     reject: false,
     input: options.input,
-    timeout: options.timeout ?? 60_000,
+    timeout: options.timeout ?? 240_000,
     cwd: options.cwd,
     stripFinalNewline: false,
   });

@@ -106,7 +106,7 @@ export class PtySession {
   }
 
   /** Resolves with the output so far once it contains `pattern`; rejects after `timeoutMs`. */
-  waitFor(pattern: string | RegExp, timeoutMs = 10_000): Promise<string> {
+  waitFor(pattern: string | RegExp, timeoutMs = 120_000): Promise<string> {
     const found = () => (typeof pattern === 'string' ? this.text.includes(pattern) : pattern.test(this.text));
     return new Promise((resolve, reject) => {
       const done = () => {
@@ -134,7 +134,7 @@ export class PtySession {
   }
 
   /** The command's exit, once it ended and the terminal was read to the end; killed and rejected after `timeoutMs`. */
-  async exit(timeoutMs = 30_000): Promise<PtyExit> {
+  async exit(timeoutMs = 120_000): Promise<PtyExit> {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

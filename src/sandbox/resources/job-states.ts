@@ -60,7 +60,7 @@ export function isManual(job: JobRec): boolean {
   return job.name === 'deploy';
 }
 
-export function jobState(w: World, job: JobRec, now = Date.now()): JobState {
+export function jobState(w: World, job: JobRec, now = w.now()): JobState {
   const pl = pipelineById(w, job.pipelineId)!;
   const run = runOf(w, job, pl);
   if (!run && isManual(job)) return { status: 'manual', startedAt: null, finishedAt: null, updatedAt: pl.createdAt, progress: 0 };
@@ -113,7 +113,7 @@ export function pipelineJobs(w: World, pl: PipelineRec, includeRetried: boolean)
  * A bridge waits for the jobs before it, runs while the pipeline it started runs, and ends as it
  * ends (strategy `depend`); one whose downstream project was not found fails when it starts.
  */
-export function bridgeState(w: World, bridge: BridgeRec, now = Date.now()): Omit<JobState, 'progress'> {
+export function bridgeState(w: World, bridge: BridgeRec, now = w.now()): Omit<JobState, 'progress'> {
   const canceledAt = pipelineStore(w).canceledAt.get(bridge.id);
   if (canceledAt !== undefined && canceledAt < bridge.startsAt)
     return { status: 'canceled', startedAt: null, finishedAt: canceledAt, updatedAt: canceledAt };
@@ -145,7 +145,7 @@ export function pipelineState(w: World, pl: PipelineRec): Omit<JobState, 'progre
 /** Cancels the pipeline's active jobs and bridges, and through them the pipelines they started. */
 export function cancelPipeline(w: World, pl: PipelineRec): void {
   for (const job of pipelineJobs(w, pl, false)) cancelJob(w, job);
-  const now = Date.now();
+  const now = w.now();
   for (const bridge of pipelineBridges(w, pl)) {
     if (now < bridge.startsAt) pipelineStore(w).canceledAt.set(bridge.id, now);
     const downstream = bridge.downstreamId === null ? null : pipelineById(w, bridge.downstreamId);
@@ -156,7 +156,7 @@ export function cancelPipeline(w: World, pl: PipelineRec): void {
 /** Cancels the job if it is still active; true if it was. */
 export function cancelJob(w: World, job: JobRec): boolean {
   if (!CANCELABLE.has(jobState(w, job).status)) return false;
-  pipelineStore(w).canceledAt.set(job.id, Date.now());
+  pipelineStore(w).canceledAt.set(job.id, w.now());
   return true;
 }
 
@@ -166,7 +166,7 @@ export function isRetryable(w: World, job: JobRec): boolean {
 
 /** A played manual job is queued at once (pending) and succeeds. */
 export function playJob(w: World, job: JobRec): void {
-  pipelineStore(w).runs.set(job.id, { start: Date.now() - JOB_STEP_MS, outcome: 'success' });
+  pipelineStore(w).runs.set(job.id, { start: w.now() - JOB_STEP_MS, outcome: 'success' });
 }
 
 /** A new job in the old one's place; a test job of a pipeline meant to fail fails again. */
@@ -176,7 +176,7 @@ export function retryJob(w: World, job: JobRec): JobRec {
   const copy: JobRec = { ...job, id: store.nextJobId++ };
   store.jobs.set(copy.id, copy);
   const outcome = job.name === 'test' && pl.willFail ? 'failed' : 'success';
-  store.runs.set(copy.id, { start: Date.now() - (isManual(job) ? JOB_STEP_MS : 0), outcome });
+  store.runs.set(copy.id, { start: w.now() - (isManual(job) ? JOB_STEP_MS : 0), outcome });
   store.retriedBy.set(latestJob(w, job.id), copy.id);
   return copy;
 }

@@ -107,7 +107,7 @@ export function mountJobs({ root, project }: Mounts): void {
     const w = ctx.world;
     const keep = scopeFilter(ctx);
     const retried = boolParam(ctx, 'include_retried') ?? false;
-    const now = Date.now();
+    const now = w.now();
     // A downstream pipeline exists before its bridge starts it; its jobs do not show until then.
     const jobs = pipelineStore(w)
       .pipelines.list(p.id)

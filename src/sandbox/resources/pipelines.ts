@@ -213,7 +213,7 @@ function downstreamProject(w: World, hop: string, from: ProjectRec, userId: numb
 export function createPipeline(w: World, p: ProjectRec, input: NewPipeline): PipelineRec {
   const store = pipelineStore(w);
   const id = store.nextPipelineId++;
-  const createdAt = input.createdAt ?? Date.now();
+  const createdAt = input.createdAt ?? w.now();
   const hops = (input.variables.find((v) => v.key === DOWNSTREAM_VARIABLE)?.value ?? '').split('>').map((hop) => hop.trim());
   const [hop, ...rest] = hops[0] ? hops : [];
   const failing = input.ref.startsWith('fail/') || input.variables.some((v) => v.key === RESULT_VARIABLE && v.value === 'failed');
@@ -293,7 +293,7 @@ function jobTimingOf(variables: PipelineRec['variables']): JobTiming | undefined
 
 /** Pipelines a list shows: started ones, and child pipelines only when asked for by source. */
 export function listedPipelines(w: World, p: ProjectRec, source: string | undefined): PipelineRec[] {
-  const now = Date.now();
+  const now = w.now();
   return pipelineStore(w)
     .pipelines.list(p.id)
     .filter((pl) => pl.createdAt <= now && (source === 'parent_pipeline') === (pipelineSource(w, pl) === 'parent_pipeline'));

@@ -24,9 +24,10 @@ const MAX_RECORDED_BODY = 256 * 1024;
 const MAX_RECORDS = 200_000;
 
 export interface CoreOptions extends Required<
-  Omit<SandboxOptions, 'log' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port' | 'latencyMs'>
+  Omit<SandboxOptions, 'log' | 'clock' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port' | 'latencyMs'>
 > {
   log?: (line: string) => void;
+  clock?: () => number;
   faults: string;
   spreadStorages: boolean;
   latency: LatencyRange;
@@ -62,6 +63,7 @@ export class Core {
       spreadStorages: opts.spreadStorages,
     });
     this.world.base = () => this.baseUrl;
+    if (opts.clock) this.world.now = opts.clock;
     this.moves = new MoveEngine(this.world, {
       moveMs: opts.moveMs,
       concurrency: Math.max(1, opts.moveConcurrency),

@@ -88,6 +88,8 @@ export class World {
   }
 
   base: () => string = () => 'http://127.0.0.1';
+  /** Now, as pipelines and jobs see it (the sandbox's `clock`). */
+  now: () => number = Date.now;
 
   // ---- projects ------------------------------------------------------------
 

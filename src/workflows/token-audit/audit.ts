@@ -19,6 +19,15 @@ export interface AuditPlan extends AuditWindows {
   emit: (records: AuditRecord[]) => Promise<boolean>;
   /** Said when a project or group is gone (404) between the listing and the read of its tokens: they went with it. */
   warn: (line: string) => void;
+  /** Told after every page how far the pass got. */
+  progress: (scanned: AuditProgress) => void;
+}
+
+export interface AuditProgress {
+  projects: number;
+  groups: number;
+  users: number;
+  tokens: number;
 }
 
 interface Owner {
@@ -34,8 +43,11 @@ export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<Au
   const summary = emptySummary();
   const slots = new RequestSlots(new InFlightLimit(plan.maxInFlight, systemClock));
   const botTokens = new Set<number>();
+  const scanned: AuditProgress = { projects: 0, groups: 0, users: 0, tokens: 0 };
   const emit = async (records: AuditRecord[]): Promise<boolean> => {
     for (const r of records) count(summary, r);
+    scanned.tokens += records.length;
+    plan.progress({ ...scanned });
     return records.length === 0 || (await plan.emit(records));
   };
   const projects = http.pages<{ id: number; path_with_namespace: string }>('/projects', {
@@ -47,7 +59,9 @@ export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<Au
   });
   for await (const page of projects) {
     const owners = page.items.map((p) => ({ kind: 'project' as const, id: p.id, path: p.path_with_namespace }));
-    if (!(await emit(await ownersTokens(http, slots, owners, botTokens, plan)))) return null;
+    const records = await ownersTokens(http, slots, owners, botTokens, plan);
+    scanned.projects += owners.length;
+    if (!(await emit(records))) return null;
   }
   for await (const page of http.pages<{ id: number; full_path: string }>('/groups', {
     ...PAGE,
@@ -56,7 +70,9 @@ export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<Au
     sort: 'asc',
   })) {
     const owners = page.items.map((g) => ({ kind: 'group' as const, id: g.id, path: g.full_path }));
-    if (!(await emit(await ownersTokens(http, slots, owners, botTokens, plan)))) return null;
+    const records = await ownersTokens(http, slots, owners, botTokens, plan);
+    scanned.groups += owners.length;
+    if (!(await emit(records))) return null;
   }
   const users = new Map<number, { username: string; bot: boolean }>();
   for await (const page of http.pages<{ id: number; username: string; bot?: boolean }>('/users', {
@@ -66,6 +82,8 @@ export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<Au
     sort: 'asc',
   })) {
     for (const u of page.items) users.set(u.id, { username: u.username, bot: u.bot === true });
+    scanned.users = users.size;
+    plan.progress({ ...scanned });
   }
   const lookedUp = new Set<number>();
   const impersonation = new Set<number>();

@@ -2,10 +2,12 @@
 // (bridges route, Bridge = JobBasic + downstream_pipeline, child pipelines listed only with
 // source=parent_pipeline, variables route) and §4 (scope values).
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../helpers.js';
+import { TestClock } from '../../support/clock.js';
 import { useSandbox } from './setup.js';
 
-const c = useSandbox({ projects: 6 });
+// Pipelines move on only when a test moves the clock, so "before" and "after" never depend on the machine's speed.
+const clock = new TestClock();
+const c = useSandbox({ projects: 6, clock: clock.now });
 
 const PIPELINE_BASIC_KEYS = ['created_at', 'id', 'iid', 'project_id', 'ref', 'sha', 'source', 'status', 'updated_at', 'web_url'];
 const JOB_BASIC_KEYS = [
@@ -41,6 +43,12 @@ const ended = async (project: number, id: number) => {
   return ['success', 'failed', 'canceled'].includes(r.json.status) ? (r.json.status as string) : undefined;
 };
 
+/** How the pipeline ended once the clock is past the end of every pipeline of its tree. */
+const endedLater = (project: number, id: number) => {
+  clock.advance(60_000);
+  return ended(project, id);
+};
+
 describe('§3 bridges', () => {
   it('a bridge is JobBasic plus downstream_pipeline, null until the jobs before it ended', async () => {
     const id = await tree([{ key: 'SANDBOX_DOWNSTREAM', value: 'child' }]);
@@ -53,10 +61,8 @@ describe('§3 bridges', () => {
         (j: { pipeline: { id: number } }) => j.pipeline.id === id + 1,
       );
     expect(await childJobs()).toEqual([]);
-    const started = await waitFor(async () => {
-      const r = await c.call(`/projects/1/pipelines/${id}/bridges`, { as: 'user' });
-      return r.json[0].downstream_pipeline ? r.json[0] : undefined;
-    });
+    clock.advance(60_000);
+    const started = (await c.call(`/projects/1/pipelines/${id}/bridges`, { as: 'user' })).json[0];
     expect(Object.keys(started).sort()).toEqual([...JOB_BASIC_KEYS, 'downstream_pipeline'].sort());
     expect(Object.keys(started.downstream_pipeline).sort()).toEqual(PIPELINE_BASIC_KEYS);
     expect(started.downstream_pipeline).toMatchObject({ id: id + 1, project_id: 1, source: 'parent_pipeline', ref: 'main' });
@@ -66,7 +72,7 @@ describe('§3 bridges', () => {
 
   it('the bridge ends as its downstream pipeline ends (strategy depend), and the parent waits for it', async () => {
     const id = await tree([{ key: 'SANDBOX_DOWNSTREAM', value: 'child' }]);
-    expect(await waitFor(() => ended(1, id))).toBe('success');
+    expect(await endedLater(1, id)).toBe('success');
     expect(await ended(1, id + 1)).toBe('success');
     const bridges = await c.call(`/projects/1/pipelines/${id}/bridges`, { as: 'user' });
     expect(bridges.json[0].status).toBe('success');
@@ -81,7 +87,7 @@ describe('§3 bridges', () => {
       { key: 'SANDBOX_DOWNSTREAM', value: `child>${target}` },
       { key: 'SANDBOX_PIPELINE_RESULT', value: 'failed' },
     ]);
-    expect(await waitFor(() => ended(1, id))).toBe('failed');
+    expect(await endedLater(1, id)).toBe('failed');
     expect(await ended(1, id + 1)).toBe('failed');
     const downstream = await c.call(`/projects/3/pipelines/${id + 2}`, { as: 'user' });
     expect(downstream.json).toMatchObject({ status: 'failed', source: 'pipeline', project_id: 3, ref: 'main' });
@@ -98,7 +104,7 @@ describe('§3 bridges', () => {
 
   it('a bridge to a project that cannot be found fails when it starts, with no downstream pipeline', async () => {
     const id = await tree([{ key: 'SANDBOX_DOWNSTREAM', value: 'nobody/nothing' }]);
-    expect(await waitFor(() => ended(1, id))).toBe('failed');
+    expect(await endedLater(1, id)).toBe('failed');
     const bridges = await c.call(`/projects/1/pipelines/${id}/bridges`, { as: 'user' });
     expect(bridges.json[0]).toMatchObject({
       status: 'failed',
@@ -141,7 +147,7 @@ describe('§3 bridges', () => {
 
   it('child pipelines are listed only with source=parent_pipeline', async () => {
     const id = await tree([{ key: 'SANDBOX_DOWNSTREAM', value: 'child' }]);
-    await waitFor(() => ended(1, id));
+    expect(await endedLater(1, id)).toBe('success');
     const listed = await c.call('/projects/1/pipelines?per_page=100', { as: 'user' });
     expect(listed.json.some((p: { id: number }) => p.id === id + 1)).toBe(false);
     const children = await c.call('/projects/1/pipelines?source=parent_pipeline&per_page=100', { as: 'user' });
@@ -153,8 +159,8 @@ describe('§3 bridges', () => {
     const id = await tree([{ key: 'SANDBOX_DOWNSTREAM', value: 'child' }]);
     const r = await c.call(`/projects/1/pipelines/${id}/cancel`, { as: 'user', method: 'POST' });
     expect(r.status).toBe(200);
-    expect(await waitFor(() => ended(1, id))).toBe('canceled');
-    expect(await waitFor(() => ended(1, id + 1))).toBe('canceled');
+    expect(await endedLater(1, id)).toBe('canceled');
+    expect(await endedLater(1, id + 1)).toBe('canceled');
   });
 });
 
@@ -169,7 +175,7 @@ describe('sandbox job timing variables', () => {
     const test = jobs.json.find((j: { name: string }) => j.name === 'test');
     const created = Date.parse(jobs.json[0].created_at);
     const statusAt = async (ms: number) => {
-      await new Promise((resolve) => setTimeout(resolve, created + ms - Date.now()));
+      clock.advance(created + ms - clock.now());
       return (await c.call(`/projects/1/jobs/${test.id}`, { as: 'user' })).json.status as string;
     };
     expect(await statusAt(300)).toBe('pending');
