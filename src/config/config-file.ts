@@ -1,9 +1,12 @@
-import { lstatSync, mkdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type Conf from 'conf';
 import { ExitCode, SvcError } from '../errors.js';
 import { TOKEN_TYPES, type TokenType } from '../http/types.js';
+
+/** Far more than any set of profiles needs; a bigger file is refused before it is read. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface Profile {
   url?: string;
@@ -68,6 +71,7 @@ export function readConfigFile(path: string): ConfigData {
     throw new ConfigFileError(`cannot read the config file ${path}: ${code ?? (error as Error).message}`);
   }
   checkSafe('config directory', dirname(path), statSync(dirname(path)));
+  checkReadable(path, stats);
   checkSafe('config file', path, stats);
   return readData(path);
 }
@@ -103,7 +107,10 @@ export async function openForWrite(path: string): Promise<WritableConfig> {
   if (existing?.isSymbolicLink()) {
     throw new ConfigFileError(`refusing to write the config file ${path}: it is a symbolic link (replace it with a regular file)`);
   }
-  if (existing) checkSafe('config file', path, existing);
+  if (existing) {
+    checkReadable(path, existing);
+    checkSafe('config file', path, existing);
+  }
   const conf = await openConf(path);
   return {
     data: existing ? readData(path) : { profiles: {} },
@@ -126,12 +133,47 @@ export function writeFailure(path: string, code: string): SvcError {
  * otherwise load (with ajv) only to find no file or nothing it uses.
  */
 function readData(path: string): ConfigData {
+  let text: string;
+  let fd: number | undefined;
   try {
-    const data = parseConfigFile(readFileSync(path, 'utf8'));
+    // Non-blocking, so that a FIFO put in the file's place after the check cannot hang the open.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    checkReadable(path, fstatSync(fd));
+    text = readFileSync(fd, 'utf8');
+  } catch (error) {
+    throw error instanceof ConfigFileError ? error : readFailure(path, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  try {
+    const data = parseConfigFile(text);
     return { ...data, profiles: isObject(data.profiles) ? data.profiles : {} };
   } catch (error) {
     throw readFailure(path, error);
   }
+}
+
+/**
+ * Only a regular file of a sane size is opened: a FIFO or device would block the open (and with
+ * it Ctrl-C), and a huge file would be read whole into memory.
+ */
+function checkReadable(path: string, stats: Stats): void {
+  if (!stats.isFile()) {
+    throw new ConfigFileError(`refusing the config file ${path}: it is ${fileKind(stats)}, not a regular file (replace or remove it)`);
+  }
+  if (stats.size > MAX_CONFIG_BYTES) {
+    throw new ConfigFileError(
+      `refusing the config file ${path}: it is ${stats.size} bytes, more than the ${MAX_CONFIG_BYTES} a config file may have (fix or remove it)`,
+    );
+  }
+}
+
+function fileKind(stats: Stats): string {
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'a special file';
 }
 
 /** conf, for writing, without defaults, so that opening an existing file never writes it. */
