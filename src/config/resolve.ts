@@ -37,6 +37,8 @@ export function parseTokenType(value: string | undefined, source: string): Token
 
 /** The profile a command works on: --profile, SVC_PROFILE, the active one, else `default`. */
 export function profileNameFor(flags: TargetFlags, env: NodeJS.ProcessEnv, config: ConfigStore | undefined): string {
+  // An empty name is a mistake (an unset shell variable), never a request for the active profile.
+  if (flags.profile !== undefined && !flags.profile.trim()) throw new UsageError('--profile needs a profile name (it was empty)');
   return flags.profile || env.SVC_PROFILE || config?.activeProfile || 'default';
 }
 
