@@ -1,7 +1,21 @@
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import type Conf from 'conf';
 import { ExitCode, SvcError } from '../errors.js';
 import { TOKEN_TYPES, type TokenType } from '../http/types.js';
 
@@ -36,7 +50,7 @@ export function configFilePath(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * The file's reader (conf's too): a file of the wrong shape (`[]`, a profile that is not an object, an unknown
+ * The file's reader: a file of the wrong shape (`[]`, a profile that is not an object, an unknown
  * token type) is refused like broken JSON, before anything reads it or writes over it.
  */
 function parseConfigFile(text: string): ConfigData {
@@ -89,15 +103,15 @@ export function prepareDirectory(path: string): void {
 
 export interface WritableConfig {
   data: ConfigData;
-  /** Replaces the file (conf writes a temporary file and renames it over the old one). */
+  /** Replaces the file: a temporary file written in full, then renamed over the old one. */
   save(data: ConfigData): void;
 }
 
 /**
- * The file as it is now, to change and save under the lock. A symlink in its place is refused
- * rather than followed: conf's writer would write to its target.
+ * The file as it is now, to change and save under the lock. A symlink in its place is refused:
+ * the user put it there for a reason that replacing it would defeat.
  */
-export async function openForWrite(path: string): Promise<WritableConfig> {
+export function openForWrite(path: string): WritableConfig {
   let existing: Stats | undefined;
   try {
     existing = lstatSync(path);
@@ -111,27 +125,46 @@ export async function openForWrite(path: string): Promise<WritableConfig> {
     checkReadable(path, existing);
     checkSafe('config file', path, existing);
   }
-  const conf = await openConf(path);
-  return {
-    data: existing ? readData(path) : { profiles: {} },
-    save(next) {
-      try {
-        conf.store = next;
-      } catch (error) {
-        throw writeFailure(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
-      }
-    },
-  };
-}
-
-export function writeFailure(path: string, code: string): SvcError {
-  return new SvcError(`cannot write the config file ${path}: ${code} (SVC_CONFIG_DIR chooses another directory)`, ExitCode.failure);
+  return { data: existing ? readData(path) : { profiles: {} }, save: (next) => replaceFile(path, next) };
 }
 
 /**
- * Read without conf, which a run whose URL and token come from flags or the environment would
- * otherwise load (with ajv) only to find no file or nothing it uses.
+ * Writes a temporary file in full, syncs it and renames it over the file, so the file is either
+ * the old one or the new one. A short write (a full disk, a file size limit) is a failure, never a
+ * truncated file in place of the old one.
  */
+function replaceFile(path: string, data: ConfigData): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'wx', 0o600);
+    // With a descriptor, writeFileSync writes until everything is written or a write fails.
+    writeFileSync(fd, JSON.stringify(data, undefined, '\t'));
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw writeFailure(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+  }
+}
+
+/** A place the user cannot write: a setup mistake, fixed by choosing another directory (exit 2). */
+const UNWRITABLE_PLACE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR', 'ELOOP']);
+
+export function writeFailure(path: string, code: string): SvcError {
+  if (UNWRITABLE_PLACE.has(code)) {
+    return new SvcError(
+      `cannot write the config file ${path}: ${code}; set SVC_CONFIG_DIR to a directory you can write (or fix that one)`,
+      ExitCode.usage,
+    );
+  }
+  return new SvcError(`cannot write the config file ${path}: ${code} (SVC_CONFIG_DIR chooses another directory)`, ExitCode.failure);
+}
+
+/** The file's content, checked for type and size on the descriptor that reads it. */
 function readData(path: string): ConfigData {
   let text: string;
   let fd: number | undefined;
@@ -174,22 +207,6 @@ function fileKind(stats: Stats): string {
   if (stats.isSocket()) return 'a socket';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
   return 'a special file';
-}
-
-/** conf, for writing, without defaults, so that opening an existing file never writes it. */
-async function openConf(path: string): Promise<Conf<ConfigData>> {
-  const { default: Conf } = await import('conf');
-  try {
-    return new Conf<ConfigData>({
-      cwd: dirname(path),
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
-      deserialize: parseConfigFile,
-    });
-  } catch (error) {
-    throw readFailure(path, error);
-  }
 }
 
 function readFailure(path: string, error: unknown): ConfigFileError {

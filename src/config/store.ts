@@ -99,7 +99,7 @@ export class ConfigStore {
     prepareDirectory(this.path);
     const lockOptions = { signal: this.signal, describeFailure: (code: string) => writeFailure(this.path, code) };
     return withFileLock(`${this.path}.lock`, lockOptions, async () => {
-      const file = await openForWrite(this.path);
+      const file = openForWrite(this.path);
       const before = JSON.stringify(file.data);
       const data: ConfigData = structuredClone(file.data);
       const result = await change(data);
