@@ -11,13 +11,16 @@ export function targetHref(target: Target): string {
 }
 
 const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i;
+/** Any URL's userinfo within a text (a message, a header value). */
+const ANY_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s<>"']*)@/gi;
 
 /**
- * A URL as svc shows it: a password in its userinfo becomes `****` (`bob:****@host`). A user name
- * without a password is hidden too, as a token is often put there (`https://TOKEN@host`).
+ * A URL, or every URL in a text, as svc shows it: a password in its userinfo becomes `****`
+ * (`bob:****@host`). A user name without a password is hidden too, as a token is often put there
+ * (`https://TOKEN@host`).
  */
 export function displayUrl(raw: string): string {
-  return raw.replace(USERINFO, (_whole, scheme: string, userinfo: string) => {
+  return raw.replace(ANY_USERINFO, (_whole, scheme: string, userinfo: string) => {
     const colon = userinfo.indexOf(':');
     return `${scheme}${colon < 0 ? '****' : `${userinfo.slice(0, colon)}:****`}@`;
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
 import { startTestSandbox } from '../support/sandbox.js';
+import { startScriptedServer } from '../drills/scripted-server.js';
 
 let sandbox: Sandbox;
 
@@ -54,5 +55,29 @@ describe('no URL password on screen (#21 item 3)', () => {
       `warning: using the CI job's server http://127.0.0.1:1 (CI_SERVER_URL) with CI_JOB_TOKEN, not profile 'ops' (${masked()}): ` +
         "inside a CI job (CI=true) the job's variables come before a saved profile (--profile ops would use it)\n",
     );
+  });
+
+  // The body is the server's data, printed as it came; headers and messages are svc's own lines.
+  it('a URL with a password in a response header (api -i) or in an error message is masked', async () => {
+    const server = await startScriptedServer();
+    try {
+      const mirror = `http://bob:${PASSWORD}@mirror.example/x`;
+      const base = server.add('userinfo', (_req, res) => {
+        res.sendDate = false;
+        const body = JSON.stringify({ message: `cannot reach ${mirror}` });
+        res.writeHead(502, { 'content-type': 'application/json', 'content-length': String(body.length), 'x-mirror': mirror }).end(body);
+      });
+      const result = await svc(['api', '-i', 'user', '--retries', '0'], {
+        env: { SVC_URL: base, SVC_TOKEN: 'some-token-0123456789' },
+        process: true,
+      });
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout.split('\n').filter((line) => line.startsWith('x-mirror'))).toEqual([
+        'x-mirror: http://bob:****@mirror.example/x',
+      ]);
+      expect(result.stderr).toBe('svc: GET /user failed: 502 Bad Gateway: cannot reach http://bob:****@mirror.example/x\n');
+    } finally {
+      await server.close();
+    }
   });
 });

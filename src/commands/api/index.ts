@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import { redactSecrets } from '../../http/redact.js';
+import { displayUrl } from '../../http/urls.js';
 import type { ApiResponse, RequestBody } from '../../http/client.js';
 import { isCredentialHeader } from '../../http/credential-headers.js';
 import type { OutputFormat } from '../../output/formats.js';
@@ -154,7 +155,7 @@ function redactValue(value: unknown, secrets: Secrets): unknown {
 async function writeHead(ctx: Context, status: number, headers: Record<string, string>, secrets: Secrets): Promise<void> {
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];
   for (const [name, value] of Object.entries(headers)) {
-    if (!isCredentialHeader(name)) lines.push(`${name}: ${redactSecrets(value, secrets)}`);
+    if (!isCredentialHeader(name)) lines.push(`${name}: ${displayUrl(redactSecrets(value, secrets))}`);
   }
   await write(ctx.stdout, `${lines.join('\n')}\n\n`);
 }
