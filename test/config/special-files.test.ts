@@ -1,4 +1,4 @@
-import { lstatSync, truncateSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,19 @@ describe('a config file that is not a regular file never hangs (#22 item 7)', ()
         `warning: refusing the config file ${path}: it is a FIFO, not a regular file (replace or remove it); ` +
         'left aside, as flags and environment give the URL and token\n',
     });
+  });
+
+  it('a FIFO in the place of the lock file is refused in one line, exit 2, and the config stays as it was', async () => {
+    const dir = tempDir();
+    const before = JSON.stringify({ activeProfile: 'a', profiles: { a: { url: sandbox.url } } });
+    writeFileSync(join(dir, 'config.json'), before, { mode: 0o600 });
+    await execa('mkfifo', ['-m', '600', join(dir, 'config.json.lock')]);
+    expect(await svc(['config', 'set', 'url', sandbox.url], { configDir: dir, process: true })).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `svc: refusing the lock file ${dir}/config.json.lock: it is not a regular file (remove it)\n`,
+    });
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
   });
 
   it('a directory in the place of config.json is refused the same way', async () => {
