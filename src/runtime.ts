@@ -3,6 +3,8 @@ import type { Context, GlobalOptions, Io } from './context.js';
 import { ExitCode, SvcError } from './errors.js';
 import { GLOBAL_OPTIONS, globalOptionHelp } from './global-options.js';
 import { terminalSafe } from './output/terminal-safe.js';
+import { redactSecrets } from './http/redact.js';
+import { displayUrl } from './http/urls.js';
 
 /** A command's behaviour: it ends normally, or throws the error that says what went wrong. */
 export type CommandRun<O> = (ctx: Context, args: unknown[], opts: O) => Promise<void>;
@@ -57,11 +59,7 @@ export function createRuntime(io: Io, loadAll: () => Promise<Command>, runComman
 /** Maps anything thrown to one line on stderr and an exit code; stacks only under --debug. */
 export function reportError(error: unknown, io: Io, secrets: string[], debug: boolean): number {
   // Tokens are redacted, and what came from a server cannot drive the terminal nor break the one line.
-  const redact = (text: string, multiline = false) =>
-    terminalSafe(
-      secrets.filter((s) => s && s.length >= 4).reduce((acc, s) => acc.split(s).join('[redacted]'), text),
-      { multiline },
-    );
+  const redact = (text: string, multiline = false) => terminalSafe(displayUrl(redactSecrets(text, secrets)), { multiline });
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     // commander has already printed its one-line message.

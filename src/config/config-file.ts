@@ -1,9 +1,26 @@
-import { lstatSync, mkdirSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import type Conf from 'conf';
 import { ExitCode, SvcError } from '../errors.js';
 import { TOKEN_TYPES, type TokenType } from '../http/types.js';
+
+/** Far more than any set of profiles needs; a bigger file is refused before it is read. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export interface Profile {
   url?: string;
@@ -33,7 +50,7 @@ export function configFilePath(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * The file's reader (conf's too): a file of the wrong shape (`[]`, a profile that is not an object, an unknown
+ * The file's reader: a file of the wrong shape (`[]`, a profile that is not an object, an unknown
  * token type) is refused like broken JSON, before anything reads it or writes over it.
  */
 function parseConfigFile(text: string): ConfigData {
@@ -68,6 +85,7 @@ export function readConfigFile(path: string): ConfigData {
     throw new ConfigFileError(`cannot read the config file ${path}: ${code ?? (error as Error).message}`);
   }
   checkSafe('config directory', dirname(path), statSync(dirname(path)));
+  checkReadable(path, stats);
   checkSafe('config file', path, stats);
   return readData(path);
 }
@@ -85,15 +103,15 @@ export function prepareDirectory(path: string): void {
 
 export interface WritableConfig {
   data: ConfigData;
-  /** Replaces the file (conf writes a temporary file and renames it over the old one). */
+  /** Replaces the file: a temporary file written in full, then renamed over the old one. */
   save(data: ConfigData): void;
 }
 
 /**
- * The file as it is now, to change and save under the lock. A symlink in its place is refused
- * rather than followed: conf's writer would write to its target.
+ * The file as it is now, to change and save under the lock. A symlink in its place is refused:
+ * the user put it there for a reason that replacing it would defeat.
  */
-export async function openForWrite(path: string): Promise<WritableConfig> {
+export function openForWrite(path: string): WritableConfig {
   let existing: Stats | undefined;
   try {
     existing = lstatSync(path);
@@ -103,51 +121,92 @@ export async function openForWrite(path: string): Promise<WritableConfig> {
   if (existing?.isSymbolicLink()) {
     throw new ConfigFileError(`refusing to write the config file ${path}: it is a symbolic link (replace it with a regular file)`);
   }
-  if (existing) checkSafe('config file', path, existing);
-  const conf = await openConf(path);
-  return {
-    data: existing ? readData(path) : { profiles: {} },
-    save(next) {
-      try {
-        conf.store = next;
-      } catch (error) {
-        throw writeFailure(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
-      }
-    },
-  };
-}
-
-export function writeFailure(path: string, code: string): SvcError {
-  return new SvcError(`cannot write the config file ${path}: ${code} (SVC_CONFIG_DIR chooses another directory)`, ExitCode.failure);
+  if (existing) {
+    checkReadable(path, existing);
+    checkSafe('config file', path, existing);
+  }
+  return { data: existing ? readData(path) : { profiles: {} }, save: (next) => replaceFile(path, next) };
 }
 
 /**
- * Read without conf, which a run whose URL and token come from flags or the environment would
- * otherwise load (with ajv) only to find no file or nothing it uses.
+ * Writes a temporary file in full, syncs it and renames it over the file, so the file is either
+ * the old one or the new one. A short write (a full disk, a file size limit) is a failure, never a
+ * truncated file in place of the old one.
  */
-function readData(path: string): ConfigData {
+function replaceFile(path: string, data: ConfigData): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let fd: number | undefined;
   try {
-    const data = parseConfigFile(readFileSync(path, 'utf8'));
+    fd = openSync(temp, 'wx', 0o600);
+    // With a descriptor, writeFileSync writes until everything is written or a write fails.
+    writeFileSync(fd, JSON.stringify(data, undefined, '\t'));
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw writeFailure(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+  }
+}
+
+/** A place the user cannot write: a setup mistake, fixed by choosing another directory (exit 2). */
+const UNWRITABLE_PLACE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR', 'ELOOP']);
+
+export function writeFailure(path: string, code: string): SvcError {
+  if (UNWRITABLE_PLACE.has(code)) {
+    return new SvcError(
+      `cannot write the config file ${path}: ${code}; set SVC_CONFIG_DIR to a directory you can write (or fix that one)`,
+      ExitCode.usage,
+    );
+  }
+  return new SvcError(`cannot write the config file ${path}: ${code} (SVC_CONFIG_DIR chooses another directory)`, ExitCode.failure);
+}
+
+/** The file's content, checked for type and size on the descriptor that reads it. */
+function readData(path: string): ConfigData {
+  let text: string;
+  let fd: number | undefined;
+  try {
+    // Non-blocking, so that a FIFO put in the file's place after the check cannot hang the open.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    checkReadable(path, fstatSync(fd));
+    text = readFileSync(fd, 'utf8');
+  } catch (error) {
+    throw error instanceof ConfigFileError ? error : readFailure(path, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  try {
+    const data = parseConfigFile(text);
     return { ...data, profiles: isObject(data.profiles) ? data.profiles : {} };
   } catch (error) {
     throw readFailure(path, error);
   }
 }
 
-/** conf, for writing, without defaults, so that opening an existing file never writes it. */
-async function openConf(path: string): Promise<Conf<ConfigData>> {
-  const { default: Conf } = await import('conf');
-  try {
-    return new Conf<ConfigData>({
-      cwd: dirname(path),
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
-      deserialize: parseConfigFile,
-    });
-  } catch (error) {
-    throw readFailure(path, error);
+/**
+ * Only a regular file of a sane size is opened: a FIFO or device would block the open (and with
+ * it Ctrl-C), and a huge file would be read whole into memory.
+ */
+function checkReadable(path: string, stats: Stats): void {
+  if (!stats.isFile()) {
+    throw new ConfigFileError(`refusing the config file ${path}: it is ${fileKind(stats)}, not a regular file (replace or remove it)`);
   }
+  if (stats.size > MAX_CONFIG_BYTES) {
+    throw new ConfigFileError(
+      `refusing the config file ${path}: it is ${stats.size} bytes, more than the ${MAX_CONFIG_BYTES} a config file may have (fix or remove it)`,
+    );
+  }
+}
+
+function fileKind(stats: Stats): string {
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'a special file';
 }
 
 function readFailure(path: string, error: unknown): ConfigFileError {

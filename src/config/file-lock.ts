@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, InterruptedError, SvcError } from '../errors.js';
@@ -73,11 +73,24 @@ function tryCreate(lockPath: string, owner: string, options: LockOptions): boole
   return true;
 }
 
+/** The lock's owner line; a lock that is no regular file (a FIFO would block the read and Ctrl-C with it) is refused. */
 function readOwner(lockPath: string): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(lockPath, 'utf8');
+    fd = openSync(lockPath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) {
+      throw new SvcError(`refusing the lock file ${lockPath}: it is not a regular file (remove it)`, ExitCode.usage);
+    }
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    if (error instanceof SvcError) throw error;
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 

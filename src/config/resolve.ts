@@ -1,6 +1,8 @@
 import { UsageError } from '../errors.js';
 import { GLOBAL_OPTIONS } from '../global-options.js';
+import { isCi } from '../context.js';
 import { TOKEN_TYPES, type TokenType } from '../http/types.js';
+import { displayUrl, instanceRoot, normalizeBaseUrl } from '../http/urls.js';
 import { ConfigFileError, type ConfigStore, type Profile } from './store.js';
 
 export interface TargetFlags {
@@ -35,12 +37,16 @@ export function parseTokenType(value: string | undefined, source: string): Token
 
 /** The profile a command works on: --profile, SVC_PROFILE, the active one, else `default`. */
 export function profileNameFor(flags: TargetFlags, env: NodeJS.ProcessEnv, config: ConfigStore | undefined): string {
+  // An empty name is a mistake (an unset shell variable), never a request for the active profile.
+  if (flags.profile !== undefined && !flags.profile.trim()) throw new UsageError('--profile needs a profile name (it was empty)');
   return flags.profile || env.SVC_PROFILE || config?.activeProfile || 'default';
 }
 
 /**
- * Precedence, highest first: flags, SVC_* environment, the active profile, then the CI job's
- * predefined variables. Each value says where it came from, for `svc auth status`.
+ * Precedence, highest first: flags, SVC_* environment, then inside a CI job (CI=true) the job's
+ * server with CI_JOB_TOKEN, then the profile (an explicit --profile or SVC_PROFILE comes before the
+ * job), and last the job's variables outside a job. Each value says where it came from, for
+ * `svc auth status`.
  */
 export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, store: ConfigStore | undefined): Target {
   const warnings: string[] = [];
@@ -57,18 +63,25 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, store:
     );
   }
   const profileLabel = `profile '${profileName}' in the config file`;
+  const ciUrl = ciServerUrl(env);
+  const jobFirst = Boolean(ciUrl && env.CI_JOB_TOKEN && isCi(env) && !explicitProfile);
 
   const layers: Layers = { flags, env, profile, profileLabel };
-  let url = layered('url', layers);
-  if (!url && env.CI_API_V4_URL) url = { value: env.CI_API_V4_URL, source: 'CI_API_V4_URL' };
-  else if (!url && env.CI_SERVER_URL) url = { value: env.CI_SERVER_URL, source: 'CI_SERVER_URL' };
+  const url = layered('url', layers, jobFirst ? ciUrl : undefined) ?? ciUrl;
 
   let token: Target['token'];
   let tokenFromProfile = false;
+  // The job token belongs to the job's server: never sent to another instance that --url or SVC_URL names.
+  const jobToken =
+    env.CI_JOB_TOKEN && (!ciUrl || sameInstance(ciUrl.value, url?.value))
+      ? { value: env.CI_JOB_TOKEN, source: 'CI_JOB_TOKEN', type: 'job' as const }
+      : undefined;
   if (flags.token) {
     token = { value: flags.token, source: '--token', type: flagType ?? envType ?? 'private' };
   } else if (env.SVC_TOKEN) {
     token = { value: env.SVC_TOKEN, source: 'SVC_TOKEN', type: flagType ?? envType ?? 'private' };
+  } else if (jobFirst && jobToken) {
+    token = jobToken;
   } else if (profile?.token && sameInstance(profile.url, url?.value)) {
     tokenFromProfile = true;
     token = {
@@ -78,17 +91,72 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, store:
       refreshToken: profile.refreshToken,
       oauthClientId: profile.oauthClientId,
     };
-    if (env.CI_JOB_TOKEN) {
-      warnings.push(
-        `using the token of profile '${profileName}' from the config file; CI_JOB_TOKEN is set but not used (SVC_TOKEN="$CI_JOB_TOKEN" SVC_TOKEN_TYPE=job would use it)`,
-      );
-    }
-  } else if (env.CI_JOB_TOKEN) {
-    token = { value: env.CI_JOB_TOKEN, source: 'CI_JOB_TOKEN', type: 'job' };
+  } else if (jobToken) {
+    token = jobToken;
+  }
+  const explicitBy = flags.profile ? '--profile' : env.SVC_PROFILE ? 'SVC_PROFILE' : undefined;
+  const disagreement =
+    ciUrl && env.CI_JOB_TOKEN && isCi(env) && profile
+      ? jobVersusProfile({ ciUrl, profile, profileName, profileLabel, explicitBy, url, token })
+      : undefined;
+  if (disagreement) {
+    warnings.push(disagreement);
+  } else if (tokenFromProfile && jobToken) {
+    warnings.push(
+      `using the token of profile '${profileName}' from the config file; CI_JOB_TOKEN is set but not used (SVC_TOKEN="$CI_JOB_TOKEN" SVC_TOKEN_TYPE=job would use it)`,
+    );
   }
 
   const caFile = layered('caFile', layers)?.value;
   return { profileName, url, token, caFile, tokenFromProfile, warnings };
+}
+
+/** The CI job's server, from its predefined variables. */
+function ciServerUrl(env: NodeJS.ProcessEnv): Resolved<string> | undefined {
+  if (env.CI_API_V4_URL) return { value: env.CI_API_V4_URL, source: 'CI_API_V4_URL' };
+  if (env.CI_SERVER_URL) return { value: env.CI_SERVER_URL, source: 'CI_SERVER_URL' };
+  return undefined;
+}
+
+interface Disagreement {
+  ciUrl: Resolved<string>;
+  profile: Profile;
+  profileName: string;
+  profileLabel: string;
+  /** `--profile` or `SVC_PROFILE` when one named the profile. */
+  explicitBy: string | undefined;
+  url: Resolved<string> | undefined;
+  token: Target['token'];
+}
+
+/** The one line that says which of a saved profile and the CI job's variables is used, and why, when they differ. */
+function jobVersusProfile({ ciUrl, profile, profileName, profileLabel, explicitBy, url, token }: Disagreement): string | undefined {
+  const jobServer = `${displayUrl(ciUrl.value)} (${ciUrl.source})`;
+  const profileServer = profile.url ? ` (${displayUrl(profile.url)})` : '';
+  const otherServer = Boolean(profile.url) && !sameServer(profile.url as string, ciUrl.value);
+  if (explicitBy) {
+    if (url?.source !== profileLabel || !otherServer) return undefined;
+    return `using profile '${profileName}'${profileServer} as ${explicitBy} asks, not the CI job's server ${jobServer}`;
+  }
+  if (url !== ciUrl) return undefined;
+  const why = `inside a CI job (CI=true) the job's variables come before a saved profile (--profile ${profileName} would use it)`;
+  const withJobToken = token?.source === 'CI_JOB_TOKEN';
+  if (otherServer) {
+    return `using the CI job's server ${jobServer}${withJobToken ? ' with CI_JOB_TOKEN' : ''}, not profile '${profileName}'${profileServer}: ${why}`;
+  }
+  if (profile.token && withJobToken) {
+    return `using CI_JOB_TOKEN for the CI job's server ${jobServer}, not the token of profile '${profileName}': ${why}`;
+  }
+  return undefined;
+}
+
+/** Whether two URLs name one instance (a `/api/v4` suffix, as CI_API_V4_URL has, makes no difference). */
+function sameServer(a: string, b: string): boolean {
+  try {
+    return instanceRoot(normalizeBaseUrl(a)) === instanceRoot(normalizeBaseUrl(b));
+  } catch {
+    return a === b;
+  }
 }
 
 interface Layers {
@@ -98,13 +166,18 @@ interface Layers {
   profileLabel: string;
 }
 
-/** A setting from its flag, else its environment variable, else its profile key, as the options table names them. */
-function layered(name: 'url' | 'caFile', { flags, env, profile, profileLabel }: Layers): Resolved<string> | undefined {
+/** A setting from its flag, else its environment variable, else `beforeProfile`, else its profile key, as the options table names them. */
+function layered(
+  name: 'url' | 'caFile',
+  { flags, env, profile, profileLabel }: Layers,
+  beforeProfile?: Resolved<string>,
+): Resolved<string> | undefined {
   const option = GLOBAL_OPTIONS.find((o) => o.name === name);
   const flag = flags[name];
   if (flag) return { value: flag, source: option?.flags.split(' ')[0] ?? name };
   const fromEnv = option?.env ? env[option.env] : undefined;
   if (fromEnv) return { value: fromEnv, source: option?.env as string };
+  if (beforeProfile) return beforeProfile;
   const fromProfile = option?.config ? profile?.[option.config as keyof Profile] : undefined;
   return fromProfile ? { value: fromProfile, source: profileLabel } : undefined;
 }

@@ -46,12 +46,12 @@ export class ConfigStore {
   }
 
   profile(name: string): Profile | undefined {
-    return this.data().profiles[name];
+    return profileOf(this.data(), name);
   }
 
   saveProfile(name: string, profile: Profile, makeActive = false): Promise<void> {
     return this.modify(async (data) => {
-      data.profiles[name] = withoutEmpty(profile);
+      setProfile(data, name, withoutEmpty(profile));
       if (makeActive || !data.activeProfile) data.activeProfile = name;
     });
   }
@@ -59,13 +59,13 @@ export class ConfigStore {
   /** Changes some keys of a profile as it is in the file now (undefined removes a key). */
   updateProfile(name: string, change: Partial<Profile>): Promise<void> {
     return this.modify(async (data) => {
-      data.profiles[name] = withoutEmpty({ ...data.profiles[name], ...change });
+      setProfile(data, name, withoutEmpty({ ...profileOf(data, name), ...change }));
     });
   }
 
   setActive(name: string): Promise<void> {
     return this.modify(async (data) => {
-      if (!(name in data.profiles)) throw new SvcError(`no profile named '${name}'`, ExitCode.usage);
+      if (!profileOf(data, name)) throw new SvcError(`no profile named '${name}'`, ExitCode.usage);
       data.activeProfile = name;
     });
   }
@@ -75,14 +75,15 @@ export class ConfigStore {
     return {
       update: (change) =>
         this.modify(async (data) => {
-          const profile = data.profiles[profileName];
+          const profile = profileOf(data, profileName);
           const current: StoredCredentials | undefined = profile?.token
             ? withoutEmpty({ token: profile.token, refreshToken: profile.refreshToken })
             : undefined;
           const next = await change(current);
           if (!next) return current;
           // A profile logged out meanwhile stays logged out.
-          if (profile?.token) data.profiles[profileName] = withoutEmpty({ ...profile, token: next.token, refreshToken: next.refreshToken });
+          if (profile?.token)
+            setProfile(data, profileName, withoutEmpty({ ...profile, token: next.token, refreshToken: next.refreshToken }));
           return next;
         }),
     };
@@ -98,7 +99,7 @@ export class ConfigStore {
     prepareDirectory(this.path);
     const lockOptions = { signal: this.signal, describeFailure: (code: string) => writeFailure(this.path, code) };
     return withFileLock(`${this.path}.lock`, lockOptions, async () => {
-      const file = await openForWrite(this.path);
+      const file = openForWrite(this.path);
       const before = JSON.stringify(file.data);
       const data: ConfigData = structuredClone(file.data);
       const result = await change(data);
@@ -107,6 +108,18 @@ export class ConfigStore {
       return result;
     });
   }
+}
+
+/**
+ * Profiles by name, as own keys only: a name such as `__proto__` or `constructor` is a profile like
+ * any other, never the object's prototype or one of its methods.
+ */
+function profileOf(data: ConfigData, name: string): Profile | undefined {
+  return Object.hasOwn(data.profiles, name) ? data.profiles[name] : undefined;
+}
+
+function setProfile(data: ConfigData, name: string, profile: Profile): void {
+  Object.defineProperty(data.profiles, name, { value: profile, enumerable: true, writable: true, configurable: true });
 }
 
 function withoutEmpty<T extends object>(record: T): T {

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ExitCode, SvcError } from '../errors.js';
 import type { TokenType } from './types.js';
+import { redactSecrets } from './redact.js';
 
 /** What the HTTP layer knew about the request when the server refused it; used for hints. */
 export interface ErrorContext {
@@ -102,9 +103,7 @@ export function createApiError(status: number, body: unknown, ctx: ErrorContext)
   return error;
 }
 
-export function redactSecrets(text: string, secrets: string[]): string {
-  return secrets.filter((s) => s.length >= 4).reduce((acc, secret) => acc.split(secret).join('[redacted]'), text);
-}
+export { redactSecrets };
 
 /** The service's refusal of an offset past its maximum, which keyset pagination avoids. */
 export function isMaxOffsetError(error: unknown): boolean {

@@ -361,6 +361,11 @@ export class HttpClient {
     return displayPath(targetHref(target), this.apiRoot);
   }
 
+  /** Every credential this client holds, and any in `headers`, for output that must never show one. */
+  secrets(headers: Record<string, string> = {}): string[] {
+    return this.auth.secrets(undefined, headers);
+  }
+
   private debug(line: string): void {
     this.options.debug?.(line);
   }

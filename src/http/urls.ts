@@ -10,9 +10,20 @@ export function targetHref(target: Target): string {
   return `${target.origin}${target.path}`;
 }
 
-/** Never echo a URL's userinfo: it may hold a password. */
-function withoutUserinfo(raw: string): string {
-  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1[redacted]@');
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i;
+/** Any URL's userinfo within a text (a message, a header value). */
+const ANY_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s<>"']*)@/gi;
+
+/**
+ * A URL, or every URL in a text, as svc shows it: a password in its userinfo becomes `****`
+ * (`bob:****@host`). A user name without a password is hidden too, as a token is often put there
+ * (`https://TOKEN@host`).
+ */
+export function displayUrl(raw: string): string {
+  return raw.replace(ANY_USERINFO, (_whole, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon < 0 ? '****' : `${userinfo.slice(0, colon)}:****`}@`;
+  });
 }
 
 export function normalizeBaseUrl(raw: string): URL {
@@ -20,7 +31,7 @@ export function normalizeBaseUrl(raw: string): URL {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new SvcError(`invalid URL '${withoutUserinfo(raw)}': expected something like https://gitlab.example.com`, ExitCode.usage);
+    throw new SvcError(`invalid URL '${displayUrl(raw)}': expected something like https://gitlab.example.com`, ExitCode.usage);
   }
   if (url.username || url.password) {
     throw new SvcError('invalid URL: put credentials in a token, not in the URL', ExitCode.usage);
@@ -138,7 +149,7 @@ export function isUnder(target: Target, root: Target): boolean {
  */
 export function requestTarget(href: string, apiRoot: string): Target {
   const root = apiRootTarget(apiRoot);
-  if (withoutUserinfo(href) !== href) throw new UsageError('invalid URL: put credentials in a token, not in the URL');
+  if (USERINFO.test(href)) throw new UsageError('invalid URL: put credentials in a token, not in the URL');
   const target = resolveReference(href, { origin: root.origin, path: `${root.path}/` });
   if (!target) throw new UsageError(`'${redactUrl(href)}' is not a valid URL`);
   if (target.origin === root.origin && !isUnder(target, root)) {

@@ -76,13 +76,13 @@ describe('a CI container: no config directory needed when none is used (#9 item 
     expect(readdirSync(root)).toEqual([]);
   });
 
-  it('auth login, which must write, fails in one line (exit 1) when HOME is not writable', async () => {
+  it('auth login, which must write, fails in one line (exit 2, with the fix) when HOME is not writable', async () => {
     const home = readOnlyForOthers();
     const result = await svcAsUser(['auth', 'login', '--url', sandbox.url, '--no-verify'], { HOME: home }, 'some-token-0123456789\n');
     expect(result).toEqual({
-      exitCode: 1,
+      exitCode: 2,
       stdout: '',
-      stderr: `svc: cannot write the config file ${home}/.config/svc/config.json: EACCES (SVC_CONFIG_DIR chooses another directory)\n`,
+      stderr: `svc: cannot write the config file ${home}/.config/svc/config.json: EACCES; set SVC_CONFIG_DIR to a directory you can write (or fix that one)\n`,
     });
     expect(readdirSync(home)).toEqual([]);
   });

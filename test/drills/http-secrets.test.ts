@@ -33,7 +33,7 @@ describe('URLs with a password (case 12)', () => {
     expect(await refused('http://root:s3cret-pass@127.0.0.1:99999/')).toEqual({
       exitCode: 2,
       name: 'SvcError',
-      message: "invalid URL 'http://[redacted]@127.0.0.1:99999/': expected something like https://gitlab.example.com",
+      message: "invalid URL 'http://root:****@127.0.0.1:99999/': expected something like https://gitlab.example.com",
     });
     expect(await refused('ftp://root:s3cret-pass@127.0.0.1/')).toEqual({
       exitCode: 2,

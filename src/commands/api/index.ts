@@ -2,6 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Context } from '../../context.js';
 import { SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
+import { redactSecrets } from '../../http/redact.js';
+import { displayUrl } from '../../http/urls.js';
 import type { ApiResponse, RequestBody } from '../../http/client.js';
 import { isCredentialHeader } from '../../http/credential-headers.js';
 import type { OutputFormat } from '../../output/formats.js';
@@ -21,6 +23,9 @@ interface ApiOptions {
   paginate?: boolean;
   include?: boolean;
 }
+
+/** Bodies printed as text, where a secret is redacted; other types are files, printed as they are. */
+const TEXT_TYPE = /^\s*(text\/|application\/(xml|x-www-form-urlencoded|javascript)\b|[^;]*\+xml\b)/i;
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -69,11 +74,13 @@ async function run(ctx: Context, rawPath: string, opts: ApiOptions): Promise<voi
   const path = /^https?:\/\//i.test(rawPath) ? rawPath : `/${rawPath.replace(/^\/+/, '')}`;
   const inQuery = method === 'GET' || method === 'HEAD' || opts.input !== undefined;
   const http = await ctx.http();
+  // The caller's token, as sent and as refreshed, never reaches the screen in a header or a body.
+  const secrets = [...http.secrets(headers), (await ctx.target()).token?.value];
 
   if (opts.paginate) {
     const pages = http.pages<unknown>(path, params);
     async function* records() {
-      for await (const page of pages) yield* page.items;
+      for await (const page of pages) for (const item of page.items) yield redactValue(item, secrets);
     }
     await writeList(ctx.stdout, { ...ctx.output, format }, records(), ctx.globals.fields ?? []);
     return;
@@ -92,8 +99,9 @@ async function run(ctx: Context, rawPath: string, opts: ApiOptions): Promise<voi
     });
   } catch (error) {
     if (opts.include && error instanceof ApiError) {
-      await writeHead(ctx, error.status, error.headers);
-      if (error.text) await write(ctx.stdout, error.text.endsWith('\n') ? error.text : `${error.text}\n`);
+      await writeHead(ctx, error.status, error.headers, secrets);
+      const text = redactSecrets(error.text ?? '', secrets);
+      if (text) await write(ctx.stdout, text.endsWith('\n') ? text : `${text}\n`);
     }
     if (error instanceof ApiError && error.status === 405 && opts.method === undefined && method === 'POST') {
       throw new ApiError(
@@ -105,8 +113,8 @@ async function run(ctx: Context, rawPath: string, opts: ApiOptions): Promise<voi
     }
     throw error;
   }
-  if (opts.include) await writeHead(ctx, response.status, response.headers);
-  await writeBody(ctx, format, response);
+  if (opts.include) await writeHead(ctx, response.status, response.headers, secrets);
+  await writeBody(ctx, format, response, secrets);
 }
 
 async function collectParams(ctx: Context, opts: ApiOptions): Promise<Params> {
@@ -133,23 +141,42 @@ async function inputBody(ctx: Context, source: string): Promise<RequestBody> {
   return { contentType: 'application/json', length: content.length, create: () => content };
 }
 
-async function writeHead(ctx: Context, status: number, headers: Record<string, string>): Promise<void> {
+type Secrets = Array<string | undefined>;
+
+/** A parsed JSON answer with every string holding a secret redacted. */
+function redactValue(value: unknown, secrets: Secrets): unknown {
+  if (typeof value === 'string') return redactSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
+  // Kept big numbers (LosslessNumber) are leaves, not records.
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactValue(item, secrets)]));
+}
+
+async function writeHead(ctx: Context, status: number, headers: Record<string, string>, secrets: Secrets): Promise<void> {
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()];
-  for (const [name, value] of Object.entries(headers)) if (!isCredentialHeader(name)) lines.push(`${name}: ${value}`);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!isCredentialHeader(name)) lines.push(`${name}: ${displayUrl(redactSecrets(value, secrets))}`);
+  }
   await write(ctx.stdout, `${lines.join('\n')}\n\n`);
 }
 
 /**
  * JSON is re-printed in the chosen format, and only when whole: a body that says it is JSON but
- * does not parse (cut short) prints nothing. Anything else goes out byte for byte.
+ * does not parse (cut short) prints nothing. Other text goes out with the caller's secrets
+ * redacted; anything else (a file) byte for byte.
  */
-async function writeBody(ctx: Context, format: OutputFormat, response: ApiResponse<Buffer>): Promise<void> {
+async function writeBody(ctx: Context, format: OutputFormat, response: ApiResponse<Buffer>, secrets: Secrets): Promise<void> {
   const raw = response.data ?? Buffer.alloc(0);
   if (raw.length === 0) return;
-  if (!/json/i.test(response.headers['content-type'] ?? '')) return write(ctx.stdout, raw);
+  const contentType = response.headers['content-type'] ?? '';
+  if (!/json/i.test(contentType)) {
+    const text = TEXT_TYPE.test(contentType) ? raw.toString('utf8') : undefined;
+    const redacted = text === undefined ? undefined : redactSecrets(text, secrets);
+    return write(ctx.stdout, redacted === text ? raw : (redacted as string));
+  }
   let data: unknown;
   try {
-    data = parseJson(raw.toString('utf8'));
+    data = redactValue(parseJson(raw.toString('utf8')), secrets);
   } catch {
     throw new SvcError(`the answer (${response.status}) says it is JSON but is truncated or malformed; nothing printed`);
   }

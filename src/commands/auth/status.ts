@@ -2,6 +2,7 @@ import { getCurrentUser } from '../../api/users.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { redactToken } from '../../config/resolve.js';
+import { displayUrl } from '../../http/urls.js';
 import { describeUser, type CurrentUser } from './shared/verify.js';
 import { defineCommand } from '../../cli/spec.js';
 
@@ -19,7 +20,7 @@ async function run(ctx: Context): Promise<void> {
   const target = await ctx.target();
   const status = {
     profile: target.profileName,
-    url: target.url?.value ?? null,
+    url: target.url ? displayUrl(target.url.value) : null,
     url_source: target.url?.source ?? null,
     token: target.token ? redactToken(target.token.value) : null,
     token_type: target.token?.type ?? null,

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError } from '../../errors.js';
+import { displayUrl } from '../../http/urls.js';
 import { write } from '../../output/writer.js';
 import { CONFIG_KEYS, configKey, profileInUse } from './shared/keys.js';
 import { defineCommand } from '../../cli/spec.js';
@@ -19,5 +20,5 @@ async function run(ctx: Context, rawKey: string): Promise<void> {
   if (value === undefined) {
     throw new SvcError(key === 'activeProfile' ? 'no active profile is set' : `${key} is not set in profile '${name}'`, ExitCode.failure);
   }
-  await write(ctx.stdout, `${value}\n`);
+  await write(ctx.stdout, `${key === 'url' ? displayUrl(value) : value}\n`);
 }

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { redactToken } from '../../config/resolve.js';
+import { displayUrl } from '../../http/urls.js';
 import { writeList } from '../../output/writer.js';
 import { defineCommand } from '../../cli/spec.js';
 
@@ -20,7 +21,7 @@ async function run(ctx: Context): Promise<void> {
       yield {
         profile: name,
         active: name === store.activeProfile,
-        url: profile.url ?? null,
+        url: profile.url ? displayUrl(profile.url) : null,
         tokenType: profile.token ? (profile.tokenType ?? 'private') : null,
         token: profile.token ? redactToken(profile.token) : null,
         refreshToken: profile.refreshToken ? redactToken(profile.refreshToken) : null,

@@ -1,5 +1,6 @@
 import type { ConfigStore } from '../../config/store.js';
 import type { Context } from '../../context.js';
+import { ExitCode, SvcError } from '../../errors.js';
 
 /**
  * After `rotate --self` the token this run authenticated with is revoked: the current profile, if
@@ -10,7 +11,7 @@ export async function replaceRevokedToken(ctx: Context, successor: string): Prom
   if (!token) return;
   const config = await ctx.config();
   if (tokenFromProfile || storedToken(config, profileName) === token.value) {
-    if (await saveSuccessor(config, profileName, token.value, successor)) ctx.info(`saved the new token to profile ${profileName}`);
+    if (await saveOrSay(config, profileName, token.value, successor)) ctx.info(`saved the new token to profile ${profileName}`);
     else ctx.warn(`profile ${profileName} holds another token now; it was left as it is`);
   }
   if (!tokenFromProfile)
@@ -23,6 +24,19 @@ function storedToken(config: ConfigStore, profileName: string): string | undefin
     return config.profile(profileName)?.token;
   } catch {
     return undefined;
+  }
+}
+
+/** The old token is revoked already: a failed save must say that the printed successor is the only copy. */
+async function saveOrSay(config: ConfigStore, profileName: string, revoked: string, successor: string): Promise<boolean> {
+  try {
+    return await saveSuccessor(config, profileName, revoked, successor);
+  } catch (error) {
+    if (!(error instanceof SvcError) || error.exitCode === ExitCode.interrupted) throw error;
+    throw new SvcError(
+      `the new token (printed on stdout) was NOT saved to profile ${profileName}: ${error.message}; keep it, and save it with \`svc auth login --profile ${profileName}\``,
+      ExitCode.failure,
+    );
   }
 }
 
