@@ -43,9 +43,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const onForcedExit = new Set();
   let firstInterruptAt = 0;
   const onSignal = () => {
-    // The config store's file writer (when-exit, via conf) re-raises every signal it catches at
-    // once; only a second press at least a moment later forces the exit, after the clean-ups
-    // commands asked for (a half-written download's temporary file).
+    // The first press lets the command end cleanly; only a second press at least a moment later
+    // (not the same keystroke delivered twice) forces the exit, after the clean-ups commands asked
+    // for (a half-written download's temporary file).
     if (firstInterruptAt && Date.now() - firstInterruptAt > 250) {
       for (const cleanup of onForcedExit) cleanup();
       process.exit(INTERRUPTED);

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { ExitCode, SvcError } from './errors.js';
 import { packageVersion } from './version.js';
+import { isCi } from './config/ci-env.js';
 import { terminalSafe } from './output/terminal-safe.js';
 import type { GlobalValues } from './global-options.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './http/types.js';
@@ -211,10 +212,6 @@ export class Context {
       stop: () => spinner.stop(),
     };
   }
-}
-
-export function isCi(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
 }
 
 export function colorLevel(env: NodeJS.ProcessEnv, isTTY: boolean, quiet?: boolean): 0 | 1 | 2 | 3 {

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { GLOBAL_OPTIONS } from '../global-options.js';
-import { isCi } from '../context.js';
+import { isCi } from './ci-env.js';
 import { TOKEN_TYPES, type TokenType } from '../http/types.js';
 import { displayUrl, instanceRoot, normalizeBaseUrl } from '../http/urls.js';
 import { ConfigFileError, type ConfigStore, type Profile } from './store.js';
