@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { parseFieldList } from '../output/formats.js';
+import { parseShardSpec, type ShardSpec } from '../workflows/shared/shard.js';
 
 /** Whole numbers within bounds; commander words the refusal (exit 2). */
 export function intOption(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -74,4 +75,13 @@ export function isoTimeOption(name: string) {
     }
     return text;
   };
+}
+
+/** `--shard K/N` or `--shard ci`; commander words the refusal (exit 2). */
+export function shardOption(value: string): ShardSpec {
+  try {
+    return parseShardSpec(value);
+  } catch (error) {
+    throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+  }
 }

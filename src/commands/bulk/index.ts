@@ -1,17 +1,18 @@
 import type { Command } from 'commander';
 import { findNoun } from '../../cli/command-words.js';
 import { addWrappedHelp, withExamples } from '../../cli/build.js';
-import { intOption } from '../../cli/parsers.js';
+import { intOption, shardOption } from '../../cli/parsers.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, IncompleteError, SvcError, UsageError } from '../../errors.js';
 import { terminalSafe } from '../../output/terminal-safe.js';
 import { write } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { readItems } from '../../workflows/bulk/items.js';
+import { readItems, type BulkItem } from '../../workflows/bulk/items.js';
 import { Journal } from '../../workflows/bulk/journal.js';
 import { runBulk, type BulkTally } from '../../workflows/bulk/run.js';
 import { templateProblem, type Template } from '../../workflows/bulk/template.js';
 import { systemClock } from '../../workflows/shared/clock.js';
+import { inShard, resolveShard, shardKey, type Shard, type ShardSpec } from '../../workflows/shared/shard.js';
 import { shellQuote } from '../../workflows/shared/shell.js';
 import { runInProcess } from './item-run.js';
 import { templateOf } from './template-roles.js';
@@ -21,6 +22,7 @@ interface BulkOptions {
   journal?: string;
   dryRun?: boolean;
   retryUnsure?: boolean;
+  shard?: ShardSpec;
 }
 
 /** Commands that are not one request per item: a server, the runner itself, prompts for secrets, shell set-up. */
@@ -46,7 +48,12 @@ export function register(program: Command, runtime: Runtime, summary: string): v
     )
     .option('--journal <file>', 'record each item as it starts and ends in this file; a rerun with it skips the ones that succeeded')
     .option('--retry-unsure', 'run again the items the journal says started but never ended (the run was killed)')
-    .option('--dry-run', 'print each resolved command on stdout without running anything');
+    .option('--dry-run', 'print each resolved command on stdout without running anything')
+    .option(
+      '--shard <K/N|ci>',
+      'run only shard K of N of the input (ci: CI_NODE_INDEX of CI_NODE_TOTAL); each item is in exactly one shard',
+      shardOption,
+    );
   addWrappedHelp(
     command,
     'Input: one record per line as `-o ndjson` prints it, or a bare id (which fills {id}); placeholders take dot paths ({namespace.full_path}). ' +
@@ -54,12 +61,14 @@ export function register(program: Command, runtime: Runtime, summary: string): v
       'Items run in this process with no terminal and an empty stdin, so nothing prompts. Exit 0 when every item succeeded, 8 otherwise, 130 when interrupted. ' +
       'Ctrl-C starts no new item and lets the running ones finish; a second Ctrl-C ends at once. The journal keeps the items that succeeded: a rerun with it runs the others. ' +
       'An item started but never ended (the run was killed) may have run: a rerun does not run it, lists it and exits 8, unless --retry-unsure. ' +
-      'One run at a time per journal; a line repeated in the input runs once.',
+      'One run at a time per journal; a line repeated in the input runs once. ' +
+      "With --shard K/N an item is shard K's when the FNV-1a hash of its id (of the line, for a record without one) modulo N is K-1, so N runs fed the same input split it without overlap.",
   );
   withExamples(command, [
     'svc projects list --all -o ndjson | svc bulk --max-in-flight 8 -- projects get {id} --fields id,archived',
     'printf "12\\n13\\n" | svc bulk --journal deleted.journal -- snippets delete --yes {id}',
     'svc snippets list -o ndjson | svc bulk --dry-run -- snippets delete --yes {id}',
+    'svc projects list --all -o ndjson | svc bulk --shard ci -- projects archive {id}',
   ]);
   command.action(
     runtime.action<BulkOptions>(async (ctx, [words], opts) => {
@@ -91,10 +100,12 @@ async function run(ctx: Context, runtime: Runtime, template: Template, opts: Bul
   if (journal?.repairedBytes) {
     ctx.info(`bulk: --journal ${journal.path}: removed its last line, cut short (${journal.repairedBytes} bytes) by a run that was killed`);
   }
+  const shard = opts.shard === undefined ? undefined : resolveShard(opts.shard, ctx.env);
+  const taken = { items: 0, of: 0 };
   let tally: BulkTally;
   try {
     const spinner = await ctx.spinner('bulk: starting');
-    tally = await runBulk(readItems(ctx.io.stdin), {
+    tally = await runBulk(shard ? shardOf(readItems(ctx.io.stdin), shard, taken) : readItems(ctx.io.stdin), {
       template,
       prefix: ['-o', 'json', ...globals],
       maxInFlight: opts.maxInFlight,
@@ -112,6 +123,7 @@ async function run(ctx: Context, runtime: Runtime, template: Template, opts: Bul
   } finally {
     await journal?.close();
   }
+  if (shard) ctx.info(`bulk: shard ${shard.index}/${shard.total} took ${taken.items} of ${taken.of} input lines`);
   ctx.info(`bulk: ${describe(tally, opts.dryRun)}${opts.dryRun ? ', nothing sent (dry run)' : ''}`);
   for (const key of tally.unrecorded) ctx.warn(`succeeded, but the journal could not record it (a resume calls it unsure): ${key}`);
   for (const key of tally.unsure) ctx.warn(`not run, it may have run already: ${key}`);
@@ -159,4 +171,14 @@ function interruptedMessage(template: Template, opts: BulkOptions, globals: stri
     ...template.words,
   ];
   return `interrupted: the running items finished, no new one was started; to resume, feed the same input to: ${words.map(shellQuote).join(' ')}`;
+}
+
+/** The items of one shard, counting what it took of what it read. */
+async function* shardOf(items: AsyncIterable<BulkItem>, shard: Shard, taken: { items: number; of: number }): AsyncGenerator<BulkItem> {
+  for await (const item of items) {
+    taken.of++;
+    if (!inShard(shardKey(item.record, item.key), shard)) continue;
+    taken.items++;
+    yield item;
+  }
 }

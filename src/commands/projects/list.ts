@@ -6,8 +6,9 @@ import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import type { ApiError } from '../../http/api-error.js';
 import { isMaxOffsetError, type HttpClient, type Page } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
-import { intOption } from '../../cli/parsers.js';
+import { intOption, shardOption } from '../../cli/parsers.js';
 import { parallelIdPages } from '../../workflows/parallel-list/ranges.js';
+import { inShard, resolveShard, type Shard, type ShardSpec } from '../../workflows/shared/shard.js';
 import { listLimit, type ListFlags } from '../shared/list.js';
 import { VISIBILITIES } from '../shared/service-enums.js';
 
@@ -27,12 +28,18 @@ export const LIST: ListVerb = {
       help: 'with --all, walk N id ranges at once (same records, same order; fewer when rate limited)',
       parse: intOption('--parallel', 1, 32),
     },
+    {
+      flags: '--shard <K/N|ci>',
+      help: 'only the projects of shard K of N (ci: CI_NODE_INDEX of CI_NODE_TOTAL); each project is in exactly one shard',
+      parse: shardOption,
+    },
   ],
   examples: [
     'svc projects list --all -o ndjson',
     'svc projects list --storage default --fields id,path_with_namespace',
     'svc projects list --search api --visibility private --order-by last_activity_at --sort desc',
     'svc projects list --all --parallel 8 -o ndjson',
+    'svc projects list --all --shard ci -o ndjson | svc bulk -- projects archive {id}',
   ],
   pages: projectPages,
   check: (first, opts) => {
@@ -45,7 +52,13 @@ export const LIST: ListVerb = {
 };
 
 /** Deep listings go by keyset on id (constant cost per page, no maximum offset), in parallel with --parallel. */
-function projectPages(http: HttpClient, _path: string, query: QueryParams, opts: Record<string, unknown> & ListFlags, ctx: Context) {
+function projectPages(http: HttpClient, path: string, query: QueryParams, opts: Record<string, unknown> & ListFlags, ctx: Context) {
+  const spec = opts.shard as ShardSpec | undefined;
+  const pages = everyProjectPage(http, path, query, opts, ctx);
+  return spec === undefined ? pages : shardPages(pages, resolveShard(spec, ctx.env));
+}
+
+function everyProjectPage(http: HttpClient, _path: string, query: QueryParams, opts: Record<string, unknown> & ListFlags, ctx: Context) {
   const byId = (query.order_by ?? 'id') === 'id';
   const workers = (opts.parallel as number | undefined) ?? 1;
   if (workers > 1) {
@@ -57,6 +70,11 @@ function projectPages(http: HttpClient, _path: string, query: QueryParams, opts:
   }
   const pages = listProjects(http, query, listLimit(opts) > 100 && byId);
   return byId ? pages : offsetLimitExplained(pages);
+}
+
+/** Each page keeps the projects of one shard, by id (see `inShard`): every shard reads every page. */
+async function* shardPages(pages: AsyncIterable<Page<Project>>, shard: Shard): AsyncGenerator<Page<Project>> {
+  for await (const page of pages) yield { ...page, items: page.items.filter((project) => inShard(String(project.id), shard)) };
 }
 
 /** Past the maximum offset only keyset paging goes on, and the service pages projects by keyset in id order only. */
