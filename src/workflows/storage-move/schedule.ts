@@ -1,7 +1,7 @@
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { getContainer, listContainersOnStorage, type Container } from '../../api/storage-containers.js';
-import { FINAL_STATES, listStorageMoves, scheduleStorageMovesFrom, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
+import { FINAL_STATES, moveHistory, scheduleStorageMovesFrom, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
 import type { WorkflowHost } from '../shared/host.js';
 import { explainForbidden, isUncertainFailure, KIND_NAMES, preflight, probeKinds, warnUnlisted, type KindProbe } from './kinds.js';
 import { takeWatchSettings, type WatchRequest, type WatchSettings } from './settings.js';
@@ -112,10 +112,10 @@ export async function startSchedule(host: WorkflowHost, http: HttpClient, plan: 
 /** Moves from the source not final yet, newest first, read back to the first page without one. */
 async function runningMovesFrom(http: HttpClient, kind: MoveKind, source: string): Promise<StorageMove[]> {
   const running: StorageMove[] = [];
-  for await (const page of listStorageMoves(http, kind, { perPage: 100 })) {
+  for await (const page of moveHistory(http, kind, 100)) {
     const found = page.items.filter((m) => m.source_storage_name === source && !FINAL_STATES.has(m.state));
     running.push(...found);
-    if (!found.length) break;
+    if (page.items.length && !found.length) break;
   }
   return running;
 }

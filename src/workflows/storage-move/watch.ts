@@ -34,14 +34,7 @@
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { getContainer } from '../../api/storage-containers.js';
-import {
-  getStorageMove,
-  isAlreadyMoving,
-  latestMoveOf,
-  listStorageMoves,
-  scheduleStorageMove,
-  type MoveKind,
-} from '../../api/storage-moves.js';
+import { getStorageMove, isAlreadyMoving, latestMoveOf, moveHistory, scheduleStorageMove, type MoveKind } from '../../api/storage-moves.js';
 import type { Deadline } from '../shared/deadline.js';
 import type { StatusLines, WorkflowHost } from '../shared/host.js';
 import { isUncertainFailure, KIND_NAMES } from './kinds.js';
@@ -216,17 +209,18 @@ async function pollKind(http: HttpClient, tracker: KindTracker, grace: number, r
   if (discovering || worthPaging(pending, head + 1)) {
     let pages = 0;
     let newest = tracker.newestMoveId;
-    for await (const page of listStorageMoves(http, tracker.kind, { perPage: PER_PAGE })) {
+    let oldest = Number.POSITIVE_INFINITY;
+    let reachedKnown = false;
+    for await (const page of moveHistory(http, tracker.kind, PER_PAGE)) {
       pages++;
-      let reachedKnown = false;
       for (const move of page.items) {
         newest = Math.max(newest, move.id);
+        oldest = Math.min(oldest, move.id);
         // Ids grow with creation, so reaching the id after the mark means every newer move was on these pages.
         if (move.id <= tracker.newestMoveId + 1 || tracker.isBeforeRun(move)) reachedKnown = true;
         tracker.observe(move, now);
         pending.delete(move.id);
       }
-      const oldest = page.items[page.items.length - 1]?.id ?? 0;
       // With a boundary, every move after it may belong to the set, so discovery pages back to it.
       const windowDone = !tracker.hasBoundary() && (pages >= windowPages || (tracker.options.listed && allHaveMoves(tracker)));
       const discoveryDone = !discovering || reachedKnown || (rebuild && windowDone);
