@@ -54,8 +54,8 @@ export function listStorageMoves(
   return http.pages<StorageMove>(path, { per_page: options.perPage });
 }
 
-/** Pages in a row without a record not read before, past which a move list is taken to repeat itself. */
-const MAX_STALE_PAGES = 100;
+/** Pages in a row without a record not read before, past which a move list is taken to repeat itself: each one means a page of moves was added meanwhile. */
+const MAX_STALE_PAGES = 1_000;
 
 /**
  * Every move of a kind, newest first, each record once (by id). A bulk job adds moves at the front

@@ -82,9 +82,9 @@ describe('the newest-first move list, read while it grows', () => {
     const error = await walk().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcError);
     expect((error as SvcError).message).toBe(
-      'GET /project_repository_storage_moves kept returning moves already read for 100 pages; stopping',
+      'GET /project_repository_storage_moves kept returning moves already read for 1000 pages; stopping',
     );
-    expect(server.hits('stuck')).toBe(102);
+    expect(server.hits('stuck')).toBe(1002);
   });
 });
 
