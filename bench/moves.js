@@ -18,13 +18,16 @@ const FINAL = new Set(['finished', 'failed', 'cleanup failed']);
 
 /** The rolling mode against the bulk path on the same instance (issue #9 item 10: within 1.5x). */
 const ROLLING_PROJECTS = 2000;
-const ROLLING_SANDBOX = { ...SANDBOX, projects: ROLLING_PROJECTS };
 const ROLLING_TARGET = 1.5;
 const PROJECTS_ONLY = ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--debug'];
-const ROLLING_VARIANTS = [
-  { args: [...PROJECTS_ONLY, '--wait'], kinds: ['project'] },
-  { args: [...PROJECTS_ONLY, '--max-in-flight', '20'], kinds: ['project'] },
-];
+
+function rollingVariants(interval) {
+  const base = interval === undefined ? PROJECTS_ONLY : [...PROJECTS_ONLY, '--interval', interval];
+  return [
+    { args: [...base, '--wait'], kinds: ['project'] },
+    { args: [...base, '--max-in-flight', '20'], kinds: ['project'] },
+  ];
+}
 
 async function runVariant(variant, sandboxOptions, { timeoutMs, log }) {
   const sandbox = await startSandboxProcess(sandboxOptions);
@@ -76,15 +79,18 @@ export async function benchMoves(options) {
     return { missing: 'the storage-move command is not in dist/ (not written or not built yet)' };
   }
   const results = [];
-  for (const variant of VARIANTS) results.push(await runVariant(variant, SANDBOX, options));
+  if (options.bulkSizes) for (const variant of VARIANTS) results.push(await runVariant(variant, SANDBOX, options));
+  const { moveMs, moveConcurrency, interval } = options.rolling;
+  const sandbox = { projects: ROLLING_PROJECTS, moveMs, moveConcurrency };
   const rolling = [];
-  for (const variant of ROLLING_VARIANTS) rolling.push(await runVariant(variant, ROLLING_SANDBOX, options));
-  return { results, rolling };
+  for (const variant of rollingVariants(interval)) rolling.push(await runVariant(variant, sandbox, options));
+  return { results, rolling, rollingSandbox: sandbox };
 }
 
-function renderRolling(rolling) {
+function renderRolling(rolling, sandbox) {
   const [bulk, rollingRun] = rolling;
   const factor = rollingRun.run.wallMs / bulk.run.wallMs;
+  const requests = rollingRun.delta.requests / bulk.delta.requests;
   const rows = rolling.map((r) => [
     `\`svc ${r.variant.args.join(' ')}\``,
     ms(r.run.wallMs),
@@ -95,17 +101,18 @@ function renderRolling(rolling) {
     ms(r.tailMs),
   ]);
   return [
-    `### Rolling moves: ${ROLLING_PROJECTS.toLocaleString('en-US')} projects at --max-in-flight 20 next to the bulk path (same sandbox settings)`,
+    `### Rolling moves: ${ROLLING_PROJECTS.toLocaleString('en-US')} projects at --max-in-flight 20 next to the bulk path (sandbox: move steps of ${sandbox.moveMs} ms, ${sandbox.moveConcurrency} moves at once)`,
     '',
     markdownTable(['command', 'wall', 'exit', 'result', 'requests', 'polls', 'last move final → exit'], rows),
     '',
-    `Rolling / bulk wall time: ${ratio(factor)} (target ≤ ${ROLLING_TARGET}×: ${verdict(factor <= ROLLING_TARGET)})`,
+    `Rolling / bulk wall time: ${ratio(factor)} (target ≤ ${ROLLING_TARGET}×: ${verdict(factor <= ROLLING_TARGET)}); requests: ${ratio(requests)} (of which ${ROLLING_PROJECTS.toLocaleString('en-US')} are the single-container POSTs)`,
   ].join('\n');
 }
 
 export function renderMoves(result) {
   const title = `### Storage moves: ${PROJECTS.toLocaleString('en-US')} projects, default → storage2 (sandbox: move steps of ${SANDBOX.moveMs} ms, ${SANDBOX.moveConcurrency} moves at once; default poll interval 5 s)`;
   if (result.missing) return `${title}\n\nsvc storage-move: missing (${result.missing}).`;
+  if (!result.results.length) return renderRolling(result.rolling, result.rollingSandbox);
   const rows = result.results.map((r) => [
     `\`svc ${r.variant.args.join(' ')}\``,
     ms(r.run.wallMs),
@@ -129,6 +136,6 @@ export function renderMoves(result) {
     "Requests per poll come from the command's `--debug` lines (`poll N: R requests`); total requests and the time each move reached its final state from the sandbox.",
     ...result.results.map((r) => `Last line on stderr of \`${r.variant.args.slice(8).join(' ') || 'all kinds'}\`: \`${r.lastLine}\``),
     '',
-    renderRolling(result.rolling),
+    renderRolling(result.rolling, result.rollingSandbox),
   ].join('\n');
 }

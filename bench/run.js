@@ -1,7 +1,8 @@
 // `npm run bench`: lists every project with svc and its peers, times start-up and storage moves,
 // and prints markdown tables with the figures (progress goes to stderr).
-// Options: --only listing,startup,moves  --sizes 20000,100000  --runs 5  --runs-large 3
+// Options: --only listing,startup,moves (rolling: the rolling-moves comparison alone)  --sizes 20000,100000  --runs 5  --runs-large 3
 //          --startup-runs 20  --timeout-s 900  --out FILE (also write the tables to FILE)
+//          --rolling-step-ms 20  --rolling-concurrency 50  --rolling-interval S (the rolling moves' sandbox and poll interval)
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -18,6 +19,9 @@ const { values } = parseArgs({
     'runs-large': { type: 'string', default: '3' },
     'startup-runs': { type: 'string', default: '20' },
     'timeout-s': { type: 'string', default: '900' },
+    'rolling-step-ms': { type: 'string', default: '20' },
+    'rolling-concurrency': { type: 'string', default: '50' },
+    'rolling-interval': { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -61,9 +65,14 @@ if (only.has('startup')) {
   log('start-up');
   sections.push(renderStartup(await benchStartup(positive('startup-runs'), { log })));
 }
-if (only.has('moves')) {
+if (only.has('moves') || only.has('rolling')) {
   log('storage moves');
-  sections.push(renderMoves(await benchMoves({ timeoutMs, log })));
+  const rolling = {
+    moveMs: positive('rolling-step-ms'),
+    moveConcurrency: positive('rolling-concurrency'),
+    interval: values['rolling-interval'],
+  };
+  sections.push(renderMoves(await benchMoves({ timeoutMs, log, rolling, bulkSizes: only.has('moves') })));
 }
 
 // Other work on the machine skews wall times; say how busy it was.

@@ -1,6 +1,8 @@
+import { ExitCode, SvcError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import type { HttpClient, Page } from '../http/client.js';
 import { apiPath } from '../http/encode.js';
+import { parseLinkHeader } from '../http/link.js';
 
 /** The three kinds of repository the service moves between storages (reference §1.1). */
 export type MoveKind = 'project' | 'snippet' | 'group';
@@ -50,6 +52,40 @@ export function listStorageMoves(
 ): AsyncGenerator<Page<StorageMove>> {
   const path = options.container === undefined ? COLLECTION[kind] : containerMovesPath(kind, options.container);
   return http.pages<StorageMove>(path, { per_page: options.perPage });
+}
+
+/** Pages in a row without a record not read before, past which a move list is taken to repeat itself: each one means a page of moves was added meanwhile. */
+const MAX_STALE_PAGES = 1_000;
+
+/**
+ * Every move of a kind, newest first, each record once (by id). A bulk job adds moves at the front
+ * while the list is read, so page N+1 can hold records page N held: that shift is not a loop. Pages
+ * are read by number up to where the server says the list ends; one run of pages that only repeat
+ * what was read (a list that never ends) stops the walk with one line.
+ */
+export async function* moveHistory(
+  http: HttpClient,
+  kind: MoveKind,
+  perPage: number,
+): AsyncGenerator<{ items: StorageMove[]; hasNext: boolean }> {
+  const seen = new Set<number>();
+  let stale = 0;
+  for (let page = 1; ; page++) {
+    const res = await http.request<StorageMove[]>({ path: COLLECTION[kind], query: { page, per_page: perPage } });
+    if (!Array.isArray(res.data)) throw new SvcError(`GET ${COLLECTION[kind]} did not return a list of moves`, ExitCode.failure);
+    const items = res.data.filter((move) => !seen.has(move.id));
+    for (const move of items) seen.add(move.id);
+    stale = items.length ? 0 : stale + 1;
+    if (stale > MAX_STALE_PAGES) {
+      throw new SvcError(
+        `GET ${COLLECTION[kind]} kept returning moves already read for ${MAX_STALE_PAGES} pages; stopping`,
+        ExitCode.failure,
+      );
+    }
+    const hasNext = res.data.length > 0 && Boolean(res.headers['x-next-page'] || parseLinkHeader(res.headers.link).next);
+    yield { items, hasNext };
+    if (!hasNext) return;
+  }
 }
 
 export async function getStorageMove(http: HttpClient, kind: MoveKind, moveId: number | string): Promise<StorageMove> {

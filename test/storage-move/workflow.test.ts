@@ -13,7 +13,7 @@ import {
   type MoveSummary,
 } from '../../src/workflows/storage-move/summary.js';
 import { KindTracker } from '../../src/workflows/storage-move/tracker.js';
-import { nextPollDelay } from '../../src/workflows/storage-move/watch.js';
+import { endsPerMs, nextPollDelay } from '../../src/workflows/storage-move/watch.js';
 
 function summary(overrides: Partial<MoveSummary> = {}): MoveSummary {
   return {
@@ -131,32 +131,39 @@ describe('resumeCommand', () => {
 
 describe('nextPollDelay', () => {
   const rolling = { intervalMs: 5000, maxInFlight: 20 };
-  const look = (previousMs: number, refilled: boolean, shortestMoveMs = Number.POSITIVE_INFINITY) => ({
-    previousMs,
-    busy: true,
-    refilled,
-    shortestMoveMs,
-  });
+  const look = (previousMs: number, refilled: boolean, endsPerMs?: number) => ({ previousMs, busy: true, refilled, endsPerMs });
   it('before any move ended, looks again soon after scheduling one and backs off to the interval', () => {
     expect(nextPollDelay(rolling, look(5000, true))).toBe(20);
     expect(nextPollDelay(rolling, look(20, false))).toBe(40);
     expect(nextPollDelay(rolling, look(4000, false))).toBe(5000);
   });
-  it('then looks four times per the shortest move, at most every 20 ms and at least every interval', () => {
-    expect(nextPollDelay(rolling, look(20, false, 400))).toBe(100);
-    expect(nextPollDelay(rolling, look(20, true, 30))).toBe(20);
-    expect(nextPollDelay(rolling, look(20, true, 1_800_000))).toBe(5000);
-  });
-  it('looks when the next running move should end, and in short steps while it is just overdue', () => {
-    expect(nextPollDelay(rolling, { ...look(20, false, 400), dueInMs: 37 })).toBe(37);
-    expect(nextPollDelay(rolling, { ...look(20, false, 400), dueInMs: 2 })).toBe(10);
-    expect(nextPollDelay(rolling, { ...look(20, false, 60), dueInMs: -3 })).toBe(5);
-    expect(nextPollDelay(rolling, { ...look(20, false, 400), dueInMs: 250 })).toBe(100);
-    expect(nextPollDelay(rolling, { ...look(20, false, 600_000), dueInMs: -1000 })).toBe(5000);
+  it('then looks when a quarter of the slots should have freed, at most every 5 ms and at least every interval', () => {
+    // 20 slots: a look per 5 ends; at 0.1 ends per ms that is every 50 ms.
+    expect(nextPollDelay(rolling, look(20, false, 0.1))).toBe(50);
+    expect(nextPollDelay(rolling, look(20, true, 0.01))).toBe(500);
+    expect(nextPollDelay(rolling, look(20, true, 10))).toBe(5);
+    expect(nextPollDelay(rolling, look(20, true, 0.000_1))).toBe(5000);
+    expect(nextPollDelay({ intervalMs: 5000, maxInFlight: 2 }, look(20, false, 0.01))).toBe(100);
   });
   it('keeps the interval when no move runs or waits, and in bulk mode', () => {
-    expect(nextPollDelay(rolling, { ...look(20, true, 400), busy: false })).toBe(5000);
-    expect(nextPollDelay({ intervalMs: 5000, maxInFlight: Number.POSITIVE_INFINITY }, look(20, true, 400))).toBe(5000);
+    expect(nextPollDelay(rolling, { ...look(20, true, 0.1), busy: false })).toBe(5000);
+    expect(nextPollDelay({ intervalMs: 5000, maxInFlight: Number.POSITIVE_INFINITY }, look(20, true, 0.1))).toBe(5000);
+  });
+});
+
+describe('endsPerMs', () => {
+  it('is the moves this run saw end per ms since its first POST, counting each move once', () => {
+    const t = tracker({ bulk: false });
+    expect(endsPerMs([t], 50)).toBeUndefined();
+    t.scheduled(t.containers.get(1)!, move(11, 1, 'scheduled'), 100);
+    t.scheduled(t.containers.get(2)!, move(12, 2, 'scheduled'), 150);
+    t.observe(move(11, 1, 'started'), 300);
+    expect(endsPerMs([t], 300)).toBeUndefined();
+    t.observe(move(11, 1, 'finished'), 460);
+    expect(endsPerMs([t], 500)).toBe(1 / 400);
+    t.observe(move(12, 2, 'failed'), 480);
+    t.observe(move(12, 2, 'failed'), 900);
+    expect(endsPerMs([t], 900)).toBe(2 / 800);
   });
 });
 
@@ -349,34 +356,5 @@ describe('summarizeKind', () => {
     const verified = summarizeKind(t, new Set([5, 6, 9]), 1);
     expect(columns(verified)).toEqual([7, 1, 1, 1, 1, 3]);
     expect(verified.not_moved).toEqual([3, 4, 5, 6, 9]);
-  });
-});
-
-describe('KindTracker.shortestMoveMs', () => {
-  it('is the shortest time from scheduling a move to seeing it final', () => {
-    const t = tracker({ bulk: false });
-    expect(t.shortestMoveMs).toBeUndefined();
-    t.scheduled(t.containers.get(1)!, move(11, 1, 'scheduled'), 100);
-    t.scheduled(t.containers.get(2)!, move(12, 2, 'scheduled'), 150);
-    t.observe(move(11, 1, 'started'), 300);
-    t.observe(move(11, 1, 'finished'), 460);
-    expect(t.shortestMoveMs).toBe(360);
-    t.observe(move(12, 2, 'failed'), 400);
-    expect(t.shortestMoveMs).toBe(250);
-    t.observe(move(12, 2, 'failed'), 900);
-    expect(t.shortestMoveMs).toBe(250);
-  });
-
-  it('tells when the next running move it scheduled should end, and while one is just overdue', () => {
-    const t = tracker({ bulk: false });
-    t.scheduled(t.containers.get(1)!, move(11, 1, 'scheduled'), 0);
-    t.observe(move(11, 1, 'finished'), 100);
-    expect(t.dueInMs(100, 25)).toBeUndefined();
-    t.scheduled(t.containers.get(2)!, move(12, 2, 'scheduled'), 100);
-    t.scheduled(t.containers.get(3)!, move(13, 3, 'scheduled'), 130);
-    expect(t.dueInMs(150, 25)).toBe(50);
-    expect(t.dueInMs(210, 25)).toBe(-10);
-    expect(t.dueInMs(226, 25)).toBe(4);
-    expect(t.dueInMs(260, 25)).toBeUndefined();
   });
 });

@@ -74,9 +74,10 @@ async function run(ctx: Context, opts: ScheduleOptions): Promise<void> {
   const plan = await planSchedule(host, http, { ...opts, kind }, named);
   if (opts.dryRun) return dryRun(ctx, plan.trackers, opts.from);
   const watching = Boolean(opts.wait) || plan.rolling;
-  await startSchedule(host, http, plan, watching);
+  const scheduled = await startSchedule(host, http, plan, watching);
   const resume = resumeCommand(plan.request, plan.settings, plan.sinceIso);
   if (!watching) {
+    if (!scheduled) return;
     if (!plan.bulk) return scheduleNamedNow(ctx, http, plan.trackers, opts.to);
     ctx.info(`watch them with: ${resume}`);
     return;

@@ -30,7 +30,10 @@ async function run(ctx: Context, opts: VerifyOptions): Promise<void> {
   checkStorages(opts.from, undefined, false);
   const http = await ctx.http({ requireToken: true });
   const remaining = await findRemaining(hostFor(ctx), http, opts.from, opts.kind, opts.since);
-  await writeList(ctx.stdout, ctx.output, toAsync(remaining), ['kind', 'id', 'name', 'reason']);
+  // A table or TSV of nothing would be a lone header; JSON still says `[]`.
+  if (remaining.length || ctx.output.format === 'json') {
+    await writeList(ctx.stdout, ctx.output, toAsync(remaining), ['kind', 'id', 'name', 'reason']);
+  }
   if (remaining.length) throw new IncompleteError(`${remaining.length} repositories remain on ${opts.from}`);
   ctx.info(`nothing remains on ${opts.from}`);
 }

@@ -1,7 +1,7 @@
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { getContainer, listContainersOnStorage, type Container } from '../../api/storage-containers.js';
-import { FINAL_STATES, listStorageMoves, scheduleStorageMovesFrom, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
+import { FINAL_STATES, moveHistory, scheduleStorageMovesFrom, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
 import type { WorkflowHost } from '../shared/host.js';
 import { explainForbidden, isUncertainFailure, KIND_NAMES, preflight, probeKinds, warnUnlisted, type KindProbe } from './kinds.js';
 import { takeWatchSettings, type WatchRequest, type WatchSettings } from './settings.js';
@@ -93,29 +93,36 @@ export async function planSchedule(
 
 /**
  * Starts the run: takes in the moves from the source that are already running (saying so; a
- * watching run follows them), then in bulk mode asks the service to move every container of each kind.
+ * watching run follows them), then in bulk mode asks the service to move every container of each
+ * kind that has any. Returns false when a listing showed every kind empty: nothing was scheduled.
  */
-export async function startSchedule(host: WorkflowHost, http: HttpClient, plan: SchedulePlan, watching: boolean): Promise<void> {
+export async function startSchedule(host: WorkflowHost, http: HttpClient, plan: SchedulePlan, watching: boolean): Promise<boolean> {
   const { from, to } = plan.request;
   for (const tracker of plan.trackers) {
     if (!tracker.options.listed) warnUnlisted(host, tracker.kind);
     await takeInRunning(host, http, tracker, watching);
   }
-  if (!plan.bulk) return;
+  if (plan.named) return true;
+  const empty = plan.trackers.filter((t) => t.options.listed && !t.containers.size);
+  if (empty.length && empty.length === plan.trackers.length) host.info(`nothing to move: no repositories on ${from}`);
+  else if (empty.length) host.info(`nothing to move for ${empty.map((t) => KIND_NAMES[t.kind]).join(', ')}: none on ${from}`);
+  if (!plan.bulk) return empty.length < plan.trackers.length;
   for (const tracker of plan.trackers) {
+    if (empty.includes(tracker)) continue;
     await scheduleBulk(host, http, tracker.kind, from, to);
     const count = tracker.options.listed ? `${tracker.containers.size} ` : 'all ';
     host.info(`scheduled moves of ${count}${KIND_NAMES[tracker.kind]} from ${from} to ${to} (the service creates them gradually)`);
   }
+  return empty.length < plan.trackers.length;
 }
 
 /** Moves from the source not final yet, newest first, read back to the first page without one. */
 async function runningMovesFrom(http: HttpClient, kind: MoveKind, source: string): Promise<StorageMove[]> {
   const running: StorageMove[] = [];
-  for await (const page of listStorageMoves(http, kind, { perPage: 100 })) {
+  for await (const page of moveHistory(http, kind, 100)) {
     const found = page.items.filter((m) => m.source_storage_name === source && !FINAL_STATES.has(m.state));
     running.push(...found);
-    if (!found.length) break;
+    if (page.items.length && !found.length) break;
   }
   return running;
 }

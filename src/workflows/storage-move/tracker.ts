@@ -79,8 +79,9 @@ export class KindTracker {
   newestMoveId: number;
   /** When discovery last found a move this run cares about (ms). */
   lastNewMoveAt: number;
-  /** The shortest time from a POST of this run to seeing its move final (ms): how often a rolling run looks. */
-  shortestMoveMs?: number;
+  /** Moves this run scheduled and then saw final, and when it scheduled its first (clock ms): the pace a rolling run looks at. */
+  endedMoves = 0;
+  firstScheduledAt?: number;
   /** Highest container id with a move, as of the previous poll: the bulk job walks containers by id. */
   private passedBelow = 0;
   private highestMovedContainer = 0;
@@ -170,7 +171,10 @@ export class KindTracker {
     container.uncertain = false;
     this.observe(move, now);
     if (move.id > (container.move?.id ?? 0)) this.record(container, move, true, now);
-    if (container.move?.id === move.id && !FINAL_STATES.has(move.state)) container.move.scheduledAt ??= now;
+    if (container.move?.id === move.id && !FINAL_STATES.has(move.state)) {
+      container.move.scheduledAt ??= now;
+      this.firstScheduledAt ??= now;
+    }
   }
 
   /**
@@ -206,9 +210,7 @@ export class KindTracker {
     const isNew = container.move?.id !== move.id;
     const changed = isNew || container.move?.state !== move.state;
     const scheduledAt = isNew ? undefined : container.move?.scheduledAt;
-    if (scheduledAt !== undefined && changed && FINAL_STATES.has(move.state)) {
-      this.shortestMoveMs = Math.min(this.shortestMoveMs ?? Number.POSITIVE_INFINITY, now - scheduledAt);
-    }
+    if (scheduledAt !== undefined && changed && FINAL_STATES.has(move.state)) this.endedMoves++;
     container.move = {
       id: move.id,
       state: move.state,
@@ -241,23 +243,6 @@ export class KindTracker {
       if (c.move && !FINAL_STATES.has(c.move.state)) ids.push(c.move.id);
     }
     return ids;
-  }
-
-  /**
-   * Time until the first running move this run scheduled should end, judging by the shortest
-   * move so far; below zero while one is overdue by less than `overdueLimitMs`. Undefined otherwise.
-   */
-  dueInMs(now: number, overdueLimitMs: number): number | undefined {
-    const shortest = this.shortestMoveMs;
-    if (shortest === undefined) return undefined;
-    let due: number | undefined;
-    for (const c of this.containers.values()) {
-      const move = c.move;
-      if (move?.scheduledAt === undefined || FINAL_STATES.has(move.state)) continue;
-      const left = move.scheduledAt + shortest - now;
-      if (left > -overdueLimitMs && (due === undefined || left < due)) due = left;
-    }
-    return due;
   }
 
   /** Containers waiting for the client to schedule a move. */

@@ -1,6 +1,6 @@
 import type { HttpClient } from '../../http/client.js';
 import { listContainersOnStorage } from '../../api/storage-containers.js';
-import { listStorageMoves, moveContainer, ON_DESTINATION_STATES, type MoveKind } from '../../api/storage-moves.js';
+import { moveContainer, moveHistory, ON_DESTINATION_STATES, type MoveKind } from '../../api/storage-moves.js';
 import type { WorkflowHost } from '../shared/host.js';
 import { explainForbidden, KIND_NAMES, preflight, probeKinds } from './kinds.js';
 
@@ -42,7 +42,7 @@ async function unmovedByHistory(http: HttpClient, kind: MoveKind, source: string
   const sinceMs = since === undefined ? undefined : Date.parse(since);
   const seen = new Set<number>();
   const out: Remaining[] = [];
-  for await (const page of listStorageMoves(http, kind, { perPage: 100 })) {
+  for await (const page of moveHistory(http, kind, 100)) {
     for (const move of page.items) {
       if (sinceMs !== undefined && Date.parse(move.created_at) < sinceMs) return out;
       const ref = moveContainer(move);

@@ -34,14 +34,7 @@
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { getContainer } from '../../api/storage-containers.js';
-import {
-  getStorageMove,
-  isAlreadyMoving,
-  latestMoveOf,
-  listStorageMoves,
-  scheduleStorageMove,
-  type MoveKind,
-} from '../../api/storage-moves.js';
+import { getStorageMove, isAlreadyMoving, latestMoveOf, moveHistory, scheduleStorageMove, type MoveKind } from '../../api/storage-moves.js';
 import type { Deadline } from '../shared/deadline.js';
 import type { StatusLines, WorkflowHost } from '../shared/host.js';
 import { isUncertainFailure, KIND_NAMES } from './kinds.js';
@@ -50,10 +43,12 @@ import type { KindTracker, TrackedContainer } from './tracker.js';
 
 const PER_PAGE = 100;
 const UNLISTED_WINDOW_PAGES = 50;
-/** Rolling mode: the soonest look after a poll; before any move ended it doubles while none ends, up to the interval. */
+/** Rolling mode: the soonest look after a poll that scheduled moves; before any move ended it doubles while none ends, up to the interval. */
 const REFILL_FIRST_LOOK_MS = 20;
-/** Rolling mode: the shortest step between looks while a move is just overdue. */
-const OVERDUE_LOOK_MS = 5;
+/** Rolling mode: a look is worth its request once about this share of the slots should have freed (at least one). */
+const REFILL_SHARE = 0.25;
+/** Rolling mode: the shortest step between looks. */
+const MIN_LOOK_MS = 5;
 /** Single-container POSTs sent at once: a refill of many slots takes one round trip, not many. */
 const SCHEDULE_CONCURRENCY = 20;
 
@@ -77,30 +72,32 @@ export function graceMs(intervalMs: number, sawMoves: boolean): number {
   return sawMoves ? Math.max(3 * intervalMs, 2_000) : Math.max(12 * intervalMs, 30_000);
 }
 
-/** Rolling mode, once a move has ended: four looks per the shortest move, at most every 20 ms, at least every interval. */
-export function rollingCadenceMs(intervalMs: number, shortestMoveMs: number): number {
-  return Math.min(Math.max(shortestMoveMs / 4, REFILL_FIRST_LOOK_MS), intervalMs);
-}
-
 /**
- * The time to the next poll. In the rolling mode a slot must be refilled as soon as a move ends
- * (and the run end when the last one does). Once a move has ended, the shortest move so far says
- * when the running ones should: svc looks then, and in short steps (a fortieth of that move, at
- * least 5 ms) while one is overdue by less than the cadence; otherwise at the cadence. Before any
- * move ended, it looks soon after a poll that scheduled one, backing off while none ends.
+ * The time to the next poll. In the rolling mode a freed slot should be refilled soon, but each
+ * look costs a request while the POSTs that refill are the same however the looks fall. Once moves
+ * have ended, the pace they end at says when about a quarter of the slots should be free again:
+ * svc looks then (at most every 5 ms, at least every interval), so a look finds several ends to
+ * refill, not one or none. Before any move ended, it looks soon after a poll that scheduled one,
+ * backing off while none ends.
  */
 export function nextPollDelay(
   plan: Pick<WatchPlan, 'intervalMs' | 'maxInFlight'>,
-  look: { previousMs: number; busy: boolean; refilled: boolean; shortestMoveMs: number; dueInMs?: number },
+  look: { previousMs: number; busy: boolean; refilled: boolean; endsPerMs?: number },
 ): number {
   if (!Number.isFinite(plan.maxInFlight) || !look.busy) return plan.intervalMs;
-  if (Number.isFinite(look.shortestMoveMs)) {
-    const cadence = rollingCadenceMs(plan.intervalMs, look.shortestMoveMs);
-    if (look.dueInMs === undefined || look.dueInMs >= cadence) return cadence;
-    return Math.max(look.dueInMs, Math.min(Math.max(look.shortestMoveMs / 40, OVERDUE_LOOK_MS), cadence));
+  if (look.endsPerMs) {
+    const batch = Math.max(1, Math.round(plan.maxInFlight * REFILL_SHARE));
+    return Math.min(Math.max(batch / look.endsPerMs, MIN_LOOK_MS), plan.intervalMs);
   }
   if (look.refilled) return Math.min(REFILL_FIRST_LOOK_MS, plan.intervalMs);
   return Math.min(look.previousMs * 2, plan.intervalMs);
+}
+
+/** How many of this run's moves end per ms, from its first POST to now; undefined before one ended. */
+export function endsPerMs(trackers: KindTracker[], now: number): number | undefined {
+  const ended = trackers.reduce((n, t) => n + t.endedMoves, 0);
+  const started = Math.min(...trackers.map((t) => t.firstScheduledAt ?? Number.POSITIVE_INFINITY));
+  return ended && now > started ? ended / (now - started) : undefined;
 }
 
 class WatchRun {
@@ -191,11 +188,8 @@ export async function watchMoves(
     }
     status.update(trackers.map((t) => formatProgressLine(KIND_NAMES[t.kind], t.counts())));
     if (run.allDone()) break;
-    const shortestMoveMs = Math.min(...trackers.map((t) => t.shortestMoveMs ?? Number.POSITIVE_INFINITY));
-    const overdueLimit = rollingCadenceMs(plan.intervalMs, shortestMoveMs);
-    const due = trackers.map((t) => t.dueInMs(host.clock.now(), overdueLimit)).filter((ms): ms is number => ms !== undefined);
-    const dueInMs = due.length ? Math.min(...due) : undefined;
-    delay = nextPollDelay(plan, { previousMs: delay, busy: run.busy(), refilled: raced.value > 0, shortestMoveMs, dueInMs });
+    const pace = endsPerMs(trackers, host.clock.now());
+    delay = nextPollDelay(plan, { previousMs: delay, busy: run.busy(), refilled: raced.value > 0, endsPerMs: pace });
     await host.clock.sleep(Math.min(delay, plan.deadline.remainingMs()), host.signal);
     if (plan.deadline.expired()) {
       run.stats.timedOut = true;
@@ -216,17 +210,18 @@ async function pollKind(http: HttpClient, tracker: KindTracker, grace: number, r
   if (discovering || worthPaging(pending, head + 1)) {
     let pages = 0;
     let newest = tracker.newestMoveId;
-    for await (const page of listStorageMoves(http, tracker.kind, { perPage: PER_PAGE })) {
+    let oldest = Number.POSITIVE_INFINITY;
+    let reachedKnown = false;
+    for await (const page of moveHistory(http, tracker.kind, PER_PAGE)) {
       pages++;
-      let reachedKnown = false;
       for (const move of page.items) {
         newest = Math.max(newest, move.id);
+        oldest = Math.min(oldest, move.id);
         // Ids grow with creation, so reaching the id after the mark means every newer move was on these pages.
         if (move.id <= tracker.newestMoveId + 1 || tracker.isBeforeRun(move)) reachedKnown = true;
         tracker.observe(move, now);
         pending.delete(move.id);
       }
-      const oldest = page.items[page.items.length - 1]?.id ?? 0;
       // With a boundary, every move after it may belong to the set, so discovery pages back to it.
       const windowDone = !tracker.hasBoundary() && (pages >= windowPages || (tracker.options.listed && allHaveMoves(tracker)));
       const discoveryDone = !discovering || reachedKnown || (rebuild && windowDone);
