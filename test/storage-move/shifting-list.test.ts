@@ -130,7 +130,9 @@ async function shiftingProxy(sb: Sandbox, others: number[]) {
           headers: { ...req.headers, host: upstream.host },
         },
         (answer) => {
-          const link = String(answer.headers.link ?? '').split(upstream.origin).join(origin);
+          const link = String(answer.headers.link ?? '')
+            .split(upstream.origin)
+            .join(origin);
           res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...(link ? { link } : {}) });
           answer.pipe(res);
         },
