@@ -102,7 +102,14 @@ const admin = (args: string[]) => svc(args, { env: sandboxEnv(sandbox) });
 
 describe('the README CI cookbook', () => {
   it('has exactly the jobs this test runs, each installing svc the same way', () => {
-    expect(Object.keys(jobs).sort()).toEqual(['package', 'release', 'sync-variables', 'trigger-downstream', 'wait-for-integration']);
+    expect(Object.keys(jobs).sort()).toEqual([
+      'archive-projects',
+      'package',
+      'release',
+      'sync-variables',
+      'trigger-downstream',
+      'wait-for-integration',
+    ]);
     for (const job of Object.values(jobs)) expect(job.before_script).toEqual(['npm install -g ./svc-0.1.0.tgz']);
     expect(jobs.release!.rules).toEqual([{ if: '$CI_COMMIT_TAG' }]);
     expect(jobs['sync-variables']!.rules).toEqual([{ if: '$CI_COMMIT_REF_PROTECTED == "true"' }]);
@@ -200,5 +207,34 @@ describe('the README CI cookbook', () => {
     const missing = await runJob('package', runnerVariables({ BUILD_JOB_ID: '999999', CI_COMMIT_SHA: 'd'.repeat(40) }), tempDir());
     expect(missing.exitCode).toBe(5);
     expect(missing.stdout).toBe('');
+  });
+
+  it('archive-projects: four parallel jobs archive every project of the list exactly once between them', async () => {
+    const created: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const made = await admin(['projects', 'create', '--name', `Old ${i}`, '--path', `old-${i}`, '-o', 'tsv', '--fields', 'id']);
+      expect(made.exitCode).toBe(0);
+      created.push(made.stdout.trimEnd().split('\n')[1]!);
+    }
+    const dir = tempDir();
+    mkdirSync(join(dir, 'ci'));
+    writeFileSync(join(dir, 'ci', 'archive.txt'), `${created.join('\n')}\n`);
+    sandbox.clearRequests();
+    const archived: string[] = [];
+    for (let node = 1; node <= 4; node++) {
+      const variables = runnerVariables({ ARCHIVE_TOKEN: sandbox.tokens.admin, CI_NODE_INDEX: String(node), CI_NODE_TOTAL: '4' });
+      const result = await runJob('archive-projects', variables, dir);
+      expect(result.exitCode).toBe(0);
+      const lines = result.stdout.split('\n').filter((line) => line !== '');
+      for (const line of lines) {
+        const outcome = JSON.parse(line) as { input: string; ok: boolean; result: { id: number; archived: boolean } };
+        expect(outcome).toMatchObject({ ok: true, result: { id: Number(outcome.input), archived: true } });
+        archived.push(outcome.input);
+      }
+      expect(result.stderr).toContain(`bulk: shard ${node}/4 took ${lines.length} of 12 input lines\n`);
+    }
+    expect([...archived].sort()).toEqual([...created].sort());
+    const posts = sandbox.requests().filter((r) => r.origin === 'api' && r.method === 'POST' && /\/archive$/.test(r.rawPath));
+    expect(posts.map((r) => r.rawPath).sort()).toEqual(created.map((id) => `/api/v4/projects/${id}/archive`).sort());
   });
 });
