@@ -44,30 +44,16 @@ export function moveContainer(move: StorageMove): { id: number; label: string } 
   return undefined;
 }
 
-/** Newest first (the service orders by `created_at DESC`); every list is offset-paginated. */
-export function listStorageMoves(
-  http: HttpClient,
-  kind: MoveKind,
-  options: { perPage: number; container?: string | number },
-): AsyncGenerator<Page<StorageMove>> {
-  const path = options.container === undefined ? COLLECTION[kind] : containerMovesPath(kind, options.container);
-  return http.pages<StorageMove>(path, { per_page: options.perPage });
-}
-
 /** Pages in a row without a record not read before, past which a move list is taken to repeat itself: each one means a page of moves was added meanwhile. */
 const MAX_STALE_PAGES = 1_000;
 
 /**
- * Every move of a kind, newest first, each record once (by id). A bulk job adds moves at the front
+ * Every move of a kind, newest first (the service orders by `created_at DESC`, offset pages), each record once (by id). A bulk job adds moves at the front
  * while the list is read, so page N+1 can hold records page N held: that shift is not a loop. Pages
  * are read by number up to where the server says the list ends; one run of pages that only repeat
  * what was read (a list that never ends) stops the walk with one line.
  */
-export async function* moveHistory(
-  http: HttpClient,
-  kind: MoveKind,
-  perPage: number,
-): AsyncGenerator<{ items: StorageMove[]; hasNext: boolean }> {
+export async function* moveHistory(http: HttpClient, kind: MoveKind, perPage: number): AsyncGenerator<Page<StorageMove>> {
   const seen = new Set<number>();
   let stale = 0;
   for (let page = 1; ; page++) {
@@ -83,7 +69,7 @@ export async function* moveHistory(
       );
     }
     const hasNext = res.data.length > 0 && Boolean(res.headers['x-next-page'] || parseLinkHeader(res.headers.link).next);
-    yield { items, hasNext };
+    yield { items, hasNext, headers: res.headers, url: `${COLLECTION[kind]}?page=${page}&per_page=${perPage}` };
     if (!hasNext) return;
   }
 }

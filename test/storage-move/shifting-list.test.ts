@@ -53,8 +53,15 @@ function growingList(name: string, size: number, growth: number[]): { url: strin
     const hasNext = page * PER_PAGE < newest;
     newest += growth[served] ?? 0;
     served++;
+    // As the service does: the next page by number, in X-Next-Page and in Link.
+    const next = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    next.searchParams.set('page', String(page + 1));
     res
-      .writeHead(200, { 'content-type': 'application/json', 'x-next-page': hasNext ? String(page + 1) : '' })
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'x-next-page': hasNext ? String(page + 1) : '',
+        ...(hasNext ? { link: `<${next.href}>; rel="next"` } : {}),
+      })
       .end(JSON.stringify(ids.map(move)));
   });
   return { url, served: () => served };
@@ -74,6 +81,25 @@ describe('the newest-first move list, read while it grows', () => {
     expect(seen).toEqual(Array.from({ length: 500 }, (_, i) => 500 - i));
     expect(list.served()).toBe(pages);
     expect(pages).toBe(8);
+  });
+
+  it('storage-move list --all lists every move once while the list grows at its front', async () => {
+    // The first request is the probe for the newest move; the list then grows by a page after pages 1 and 2.
+    const list = growingList('shift-cli', 300, [0, PER_PAGE, PER_PAGE]);
+    const result = await svc(['storage-move', 'list', '--kind', 'projects', '--all', '-o', 'ndjson', '--fields', 'id'], {
+      env: { SVC_URL: list.url, SVC_TOKEN: 'shift-token' },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    const ids = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: number }).id);
+    // Every move there when the listing started, once; moves added meanwhile may show too, once.
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => id <= 300)).toEqual(Array.from({ length: 300 }, (_, i) => 300 - i));
+    expect(ids.every((id) => id <= 500)).toBe(true);
+    expect(list.served()).toBeGreaterThanOrEqual(4);
   });
 
   it('stops with one line when the pages never bring a record not read before', async () => {

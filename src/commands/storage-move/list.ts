@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import type { Page } from '../../http/client.js';
-import { listStorageMoves, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
+import { moveHistory, type MoveKind, type StorageMove } from '../../api/storage-moves.js';
 import type { StatusLines } from '../../workflows/shared/host.js';
 import { explainForbidden, KIND_NAMES, probeKinds } from '../../workflows/storage-move/kinds.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
@@ -70,7 +70,8 @@ async function run(ctx: Context, opts: ListOptions): Promise<void> {
     try {
       for (const [index, kind] of kinds.entries()) {
         const laterKinds = index < kinds.length - 1;
-        for await (const page of listStorageMoves(http, kind, { perPage: filtering ? 100 : perPageFor(opts) })) {
+        // Read by page number and id, not as fixed pages: a bulk job running meanwhile adds moves at the front.
+        for await (const page of moveHistory(http, kind, filtering ? 100 : perPageFor(opts))) {
           const items = page.items.filter(matches).map((m) => ({ kind: KIND_NAMES[kind], ...withContainer(m) }));
           read += page.items.length;
           matched += items.length;
