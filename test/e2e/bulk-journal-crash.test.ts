@@ -89,7 +89,9 @@ describe('svc bulk --journal across a kill -9 (#22 item 4)', () => {
     held.add('2');
     const inFlight = new Promise<string>((resolve) => (arrived = resolve));
     const child = spawnSvc(args(journal), { env: env(), input: '1\n2\n3\n' });
-    expect(await inFlight).toBe('2');
+    // Should svc end before item 2's request arrives, the test fails at once with its stderr, not at its timeout.
+    const endedFirst = child.then((r) => `svc ended (exit ${r.exitCode}) before item 2 was sent: ${String(r.stderr)}`);
+    expect(await Promise.race([inFlight, endedFirst])).toBe('2');
     // The start of item 2 was on disk before its request was sent.
     expect(readFileSync(journal, 'utf8')).toBe('{"run":1}\n{"start":"1"}\n{"done":"1"}\n{"start":"2"}\n');
 
