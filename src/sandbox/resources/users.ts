@@ -39,7 +39,7 @@ export function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<s
     organization: '',
     job_title: '',
     pronouns: null,
-    bot: false,
+    bot: u.bot === true,
     work_information: null,
   };
   if (viewer && (viewer.isAdmin || viewer.id === u.id)) {

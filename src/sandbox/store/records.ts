@@ -13,6 +13,8 @@ export interface UserRec {
   /** Last authenticated request (the service's `last_activity_on`); seeded users have none. */
   lastActivityAt?: number;
   external?: boolean;
+  /** The bot user of a project or group access token. */
+  bot?: boolean;
 }
 
 export interface GroupRec {
