@@ -14,9 +14,9 @@ const suite = useSandbox({ projects: 10 });
 const asJdoe = () => ({ token: suite.sandbox.tokens.user });
 const json = (stdout: string) => JSON.parse(stdout);
 
-/** A project of jdoe's own, so merges and new merge requests leave project 1 as seeded. */
+/** jdoe's fork of project 1 (its branches, none of its merge requests), so merges and new merge requests leave project 1 as seeded. */
 async function freshProject(name: string): Promise<string> {
-  const r = await suite.run(['projects', 'create', '--name', name, '-o', 'json'], asJdoe());
+  const r = await suite.run(['projects', 'fork', '1', '--name', name, '--path', name, '-o', 'json'], asJdoe());
   expect(r.exitCode).toBe(0);
   return String(json(r.stdout).id);
 }

@@ -12,6 +12,7 @@ import { openIssueCount } from './issues.js';
 import { namespaceBasic } from './namespaces.js';
 import { defaultBranch } from './default-branches.js';
 import { deletionMark } from './deletion-marks.js';
+import { branchFiles } from './files.js';
 import { projectAvatarUrl, settingsJsonText } from './project-settings.js';
 import { sharesOf } from './sharing.js';
 import { userBasic } from './users.js';
@@ -72,6 +73,10 @@ function statisticsJson(w: World, p: ProjectRec): string {
   );
 }
 
+function hasReadme(w: World, p: ProjectRec, branch: string): boolean {
+  return w.repos.isSynthetic(p.id) || (w.repos.hasBranch(p.id, branch) && branchFiles(w, p.id, branch).has('README.md'));
+}
+
 export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): string {
   const { viewer } = view;
   const base = w.base();
@@ -86,7 +91,7 @@ export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): str
   const head =
     `{"id":${p.id},"description":${js(p.description)},"name":${js(p.name)},"name_with_namespace":${js(`${f.nsName} / ${p.name}`)},` +
     `"path":${js(p.path)},"path_with_namespace":"${fp}","created_at":"${iso(p.createdAt)}","default_branch":${js(branch)},"tag_list":${topics},"topics":${topics},` +
-    `"ssh_url_to_repo":"git@${host}:${fp}.git","http_url_to_repo":"${web}.git","web_url":"${web}","readme_url":${js(`${base}/${p.fullPath}/-/blob/${branch}/README.md`)},` +
+    `"ssh_url_to_repo":"git@${host}:${fp}.git","http_url_to_repo":"${web}.git","web_url":"${web}","readme_url":${js(hasReadme(w, p, branch) ? `${base}/${p.fullPath}/-/blob/${branch}/README.md` : null)},` +
     `"forks_count":0,"avatar_url":${js(projectAvatarUrl(w, p))},"star_count":${p.starCount},"last_activity_at":"${iso(p.lastActivityAt)}","namespace":${f.ns}`;
   const storage = viewer?.isAdmin ? `,"repository_storage":${js(p.storage)}` : '';
   const stats = view.statistics && can(w, viewer, p, 'read_build') && viewer ? `,"statistics":${statisticsJson(w, p)}` : '';
@@ -101,7 +106,7 @@ export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): str
   return (
     `${head},` +
     (f.owner ? `"owner":${f.owner},` : '') +
-    `"visibility":"${p.visibility}","archived":${p.archived},"empty_repo":false,${settingsJsonText(w, p)},` +
+    `"visibility":"${p.visibility}","archived":${p.archived},"empty_repo":${w.repos.isEmpty(p.id)},${settingsJsonText(w, p)},` +
     `"import_status":${js(importState(w, p).status)},"open_issues_count":${openIssueCount(w, p.id)},` +
     `"marked_for_deletion_at":${js(mark?.at ?? null)},"marked_for_deletion_on":${js(mark?.on ?? null)},` +
     `"creator_id":${p.creatorId},"shared_with_groups":[${shares}]${storage}${stats},` +

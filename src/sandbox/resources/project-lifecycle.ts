@@ -153,6 +153,7 @@ function forkProject(ctx: Ctx, p: ProjectRec): void {
       namespace: target,
       description: strParam(ctx, 'description') ?? p.description,
       visibility: strParam(ctx, 'visibility') ?? p.visibility,
+      repository: { forkOf: p.id },
     });
     fork.topics = p.topics;
     sendProject(ctx, 201, fork);

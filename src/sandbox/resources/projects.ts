@@ -84,6 +84,8 @@ interface NewProject {
   description?: string | null;
   visibility?: string;
   storage?: string;
+  /** the repository: the synthetic one (imports), an empty one, one with a README, or a copy of a fork's parent */
+  repository: 'synthetic' | 'empty' | 'readme' | { forkOf: number };
 }
 
 /** Create a project (POST /projects and imports). Throws ApiError on invalid input. */
@@ -139,6 +141,12 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
     mergeRequestsEnabled: true,
   };
   w.addProject(p);
+  const repo = input.repository;
+  if (repo === 'empty' || repo === 'readme') {
+    w.repos.createOwn(p.id, repo === 'readme' ? Buffer.from(`# ${name}\n`) : null, [user.name, user.email]);
+  } else if (repo !== 'synthetic') {
+    w.repos.copyOwn(repo.forkOf, p.id);
+  }
   return p;
 }
 
@@ -154,6 +162,7 @@ export function mountProjects({ root, project }: Mounts): void {
       description: strParam(ctx, 'description') ?? null,
       visibility: strParam(ctx, 'visibility'),
       storage: strParam(ctx, 'repository_storage'),
+      repository: boolParam(ctx, 'initialize_with_readme') === true ? 'readme' : 'empty',
     });
     sendRawJson(ctx, 201, projectJsonText(ctx.world, p, { viewer: ctx.user, basic: false, statistics: false }));
   });

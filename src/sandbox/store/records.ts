@@ -119,6 +119,9 @@ export interface CommitRec {
   parentId: string | null;
   createdAt: number;
   authorIdx: number;
+  /** a commit made through the API: its author, and the paths it changed */
+  author?: [string, string];
+  paths?: string[];
 }
 
 export interface ShareRec {

@@ -11,9 +11,9 @@ const iids = (r: { json: Array<{ iid: number }> }) => r.json.map((m) => m.iid);
 const put = (path: string, json: Record<string, unknown> = {}) => c.call(path, { ...asUser, method: 'PUT', json });
 const post = (path: string, json: Record<string, unknown> = {}) => c.call(path, { ...asUser, method: 'POST', json });
 
-/** A project of its own, so merges and new merge requests do not disturb the fixtures. */
+/** A fork of project 1 (its branches, none of its merge requests), so merges and new merge requests do not disturb the fixtures. */
 async function freshProject(name: string): Promise<number> {
-  const r = await post('/projects', { name });
+  const r = await post('/projects/1/fork', { name, path: name });
   expect(r.status).toBe(201);
   return r.json.id;
 }
