@@ -128,6 +128,14 @@ export class Repositories {
     return line.slice(line.findIndex((c) => c.id === head));
   }
 
+  /** The history from a commit, newest first, whether or not a branch still points at it. */
+  lineFrom(pid: number, sha: string): CommitRec[] {
+    const own = this.own.get(pid);
+    if (own) return this.ownLine(own, sha);
+    const line = this.seededLine(pid, this.branchForSha(pid, sha))!;
+    return line.slice(line.findIndex((c) => c.id === sha));
+  }
+
   addBranch(pid: number, name: string, sha: string): void {
     const own = this.own.get(pid);
     if (own) {
