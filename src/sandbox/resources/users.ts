@@ -9,6 +9,7 @@ import type { UserRec } from '../store/records.js';
 import { type UserOrderKey, userSortValue, type World } from '../store/world.js';
 import { iso } from '../util.js';
 import type { Mounts } from './mounts.js';
+import { adminProfile, privateProfile, publicProfile } from './user-profile.js';
 
 const USER_ORDERS: readonly UserOrderKey[] = ['id', 'name', 'username', 'created_at', 'updated_at'];
 
@@ -30,15 +31,7 @@ export function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<s
   const out: Record<string, unknown> = {
     ...userBasic(w, u),
     created_at: iso(u.createdAt),
-    bio: '',
-    location: '',
-    public_email: null,
-    linkedin: '',
-    twitter: '',
-    website_url: '',
-    organization: '',
-    job_title: '',
-    pronouns: null,
+    ...publicProfile(u),
     bot: u.bot === true,
     work_information: null,
   };
@@ -52,8 +45,10 @@ export function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<s
       external: u.external ?? false,
       namespace_id: w.namespaceId('user', u.id),
       updated_at: iso(u.updatedAt),
+      ...privateProfile(u),
     });
   }
+  if (viewer?.isAdmin) Object.assign(out, adminProfile(u));
   return out;
 }
 

@@ -15,6 +15,9 @@ export interface UserRec {
   external?: boolean;
   /** The bot user of a project or group access token. */
   bot?: boolean;
+  /** profile attributes written through the API (`resources/user-profile.ts`) */
+  profile?: Record<string, unknown>;
+  identities?: Array<{ provider: string; externUid: string }>;
 }
 
 export interface GroupRec {
