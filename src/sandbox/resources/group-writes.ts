@@ -9,6 +9,7 @@ import { sendJson } from '../server/respond.js';
 import type { GroupRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { descendantGroups, groupJson } from './groups.js';
+import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
 import { pathFormatError } from './projects.js';
 
@@ -53,7 +54,7 @@ function createGroup(ctx: Ctx): void {
   const path = strParam(ctx, 'path');
   if (name === undefined || path === undefined)
     throw E.missing(...(name === undefined ? ['name'] : []), ...(path === undefined ? ['path'] : []));
-  const visibility = enumParam(ctx, 'visibility', VISIBILITIES, 'private');
+  const visibility = enumParam(ctx, 'visibility', VISIBILITIES, instanceSettings(ctx.world).default_group_visibility);
   const parentId = intParam(ctx, 'parent_id') ?? null;
   const parent = parentId === null ? null : w.groups.get(parentId);
   if (parentId !== null && (!parent || !canReadGroup(w, ctx.user, parent))) throw E.notFound('Group');

@@ -9,6 +9,7 @@ import { sendRawJson } from '../server/respond.js';
 import { PROJECT_ORDER_KEYS, type ProjectOrderKey } from '../store/project-order.js';
 import type { ProjectRec, Visibility } from '../store/records.js';
 import { lowerBound, slugify, upperBound } from '../util.js';
+import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
 import { canUseNamespace, findNamespace, type NamespaceRef } from './namespaces.js';
 import { projectFilter, similarityOrder } from './project-filters.js';
@@ -96,7 +97,7 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
   if (!name && !path) throw E.atLeastOne('name', 'path');
   if (!path) path = slugify(name!);
   if (!name) name = path;
-  const visibility = input.visibility ?? 'private';
+  const visibility = input.visibility ?? instanceSettings(w).default_project_visibility;
   if (!(VISIBILITIES as readonly string[]).includes(visibility)) throw E.notValid('visibility');
   let ns: NamespaceRef = { kind: 'user', owner: user.id };
   if (input.namespace !== undefined && input.namespace !== '') {

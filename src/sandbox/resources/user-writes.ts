@@ -9,6 +9,7 @@ import { boolParam, strParam } from '../server/params.js';
 import { offsetPage } from '../server/paging.js';
 import { sendJson, sendRawJson } from '../server/respond.js';
 import type { UserRec } from '../store/records.js';
+import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
 import { applyProfile } from './user-profile.js';
@@ -71,6 +72,8 @@ function createUser(ctx: Ctx): void {
     createdAt: now,
     updatedAt: now,
   });
+  // A new user's limit is the instance default of the moment.
+  user.profile = { projects_limit: instanceSettings(ctx.world).default_projects_limit };
   profile(user);
   changed(ctx, user);
   sendJson(ctx, 201, userJson(ctx.world, user, ctx.user));
