@@ -11,6 +11,7 @@ import type { Mounts } from './mounts.js';
 import { canUseNamespace, findNamespace } from './namespaces.js';
 import { setDefaultBranch } from './default-branches.js';
 import { marked } from './deletion-marks.js';
+import { recordFork } from './forks.js';
 import { projectJsonText } from './project-json.js';
 import { applySettings, readSettings, UPDATE_ATTRIBUTES } from './project-settings.js';
 import { createProject, pathFormatError, VISIBILITIES } from './projects.js';
@@ -156,6 +157,7 @@ function forkProject(ctx: Ctx, p: ProjectRec): void {
       repository: { forkOf: p.id },
     });
     fork.topics = p.topics;
+    recordFork(ctx.world, p.id, fork.id);
     sendProject(ctx, 201, fork);
   } catch (error) {
     // The fork service reports a failed save as one sentence with 409.

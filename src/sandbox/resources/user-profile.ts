@@ -3,7 +3,7 @@
 // user_with_admin.rb): `identities` from `provider` and `extern_uid` (all or none of them), the limits
 // and flags, and the public profile texts.
 import type { Ctx } from '../server/context.js';
-import { ApiError } from '../server/errors.js';
+import { ApiError, E } from '../server/errors.js';
 import { boolParam, intParam, strParam } from '../server/params.js';
 import type { UserRec } from '../store/records.js';
 import { iso } from '../util.js';
@@ -46,6 +46,10 @@ export function applyProfile(ctx: Ctx): (u: UserRec) => void {
     const v = boolParam(ctx, k);
     if (v !== undefined) values[k] = v;
   }
+  // `avatar` is a file (multipart); anything else is Grape's type error.
+  const avatar = ctx.files.avatar;
+  if (avatar) values.avatar = avatar.filename;
+  else if (ctx.params.avatar !== undefined) throw E.invalid('avatar');
   return (u) => {
     u.profile = { ...u.profile, ...values };
     if (provider !== undefined && externUid !== undefined) {
@@ -53,6 +57,12 @@ export function applyProfile(ctx: Ctx): (u: UserRec) => void {
       u.identities = [...identities, { provider, externUid }];
     }
   };
+}
+
+/** Where the service serves an uploaded avatar, or null without one. */
+export function userAvatarUrl(base: string, u: UserRec): string | null {
+  const file = u.profile?.avatar;
+  return typeof file === 'string' ? `${base}/uploads/-/system/user/avatar/${u.id}/${encodeURIComponent(file)}` : null;
 }
 
 export function publicProfile(u: UserRec): Record<string, unknown> {

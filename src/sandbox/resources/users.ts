@@ -9,7 +9,7 @@ import type { UserRec } from '../store/records.js';
 import { type UserOrderKey, userSortValue, type World } from '../store/world.js';
 import { iso } from '../util.js';
 import type { Mounts } from './mounts.js';
-import { adminProfile, privateProfile, publicProfile } from './user-profile.js';
+import { adminProfile, privateProfile, publicProfile, userAvatarUrl } from './user-profile.js';
 
 const USER_ORDERS: readonly UserOrderKey[] = ['id', 'name', 'username', 'created_at', 'updated_at'];
 
@@ -21,7 +21,7 @@ export function userBasic(w: World, u: UserRec): Record<string, unknown> {
     name: u.name,
     state: u.state,
     locked: u.state === 'blocked',
-    avatar_url: null,
+    avatar_url: userAvatarUrl(w.base(), u),
     web_url: `${w.base()}/${u.username}`,
   };
 }
