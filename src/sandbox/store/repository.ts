@@ -245,7 +245,10 @@ export class Repositories {
     const createdAt = this.createdBranches.get(pid)?.get(ref);
     if (createdAt !== undefined) ref = this.branchForSha(pid, createdAt);
     const m = new Map<string, Buffer>();
-    m.set('README.md', Buffer.from(`# ${p.name}\n\n${p.description ?? 'No description.'}\n\nSee docs/guide/intro.md.\n`));
+    // A seeded branch's own commits change README.md (feature/login's add login.ts), so it differs from main.
+    const branchNote =
+      ref !== 'main' && ref !== 'feature/login' && BRANCHES.includes(ref) ? `\n## ${ref}\n\nWork in progress on ${ref}.\n` : '';
+    m.set('README.md', Buffer.from(`# ${p.name}\n\n${p.description ?? 'No description.'}\n\nSee docs/guide/intro.md.\n${branchNote}`));
     m.set(
       '.gitlab-ci.yml',
       Buffer.from(

@@ -426,9 +426,11 @@ describe('§2 changes from the synthetic repository', () => {
     });
     expect(w.status).toBe(200);
     const r = await c.call('/projects/1/merge_requests/3/changes', asUser);
-    expect([r.json.overflow, r.json.changes.map((x: any) => x.diff)]).toEqual([
+    // README.md is the branch's own change (its seeded commits); util.ts the write.
+    expect([r.json.overflow, r.json.changes.map((x: any) => x.new_path), r.json.changes[1].diff]).toEqual([
       false,
-      ['@@ -1,3 +1,3 @@\n export function add(a: number, b: number): number {\n-  return a + b;\n+  return a - b;\n }\n'],
+      ['README.md', 'src/lib/util.ts'],
+      '@@ -1,3 +1,3 @@\n export function add(a: number, b: number): number {\n-  return a + b;\n+  return a - b;\n }\n',
     ]);
   });
 });
