@@ -82,4 +82,31 @@ describe('endpoints §8 PUT /projects/:id settings', () => {
     const moves = await c.call('/projects/13/repository_storage_moves', { as: 'admin' });
     expect([moves.json.length, moves.json[0].destination_storage_name]).toEqual([1, target]);
   });
+
+  it("drops a maintainer's repository_storage, as the service does for anyone but administrators", async () => {
+    const before = c.sb.state.project(2)!.storage;
+    const other = Object.keys(c.sb.state.storageWeights()).find((s) => s !== before)!;
+    const r = await c.call('/projects/2', { method: 'PUT', as: 'user', json: { repository_storage: other, merge_method: 'rebase_merge' } });
+    expect([r.status, r.json.merge_method, c.sb.state.project(2)!.storage]).toEqual([200, 'rebase_merge', before]);
+    const moves = await c.call('/projects/2/repository_storage_moves', { as: 'admin' });
+    expect(moves.json).toEqual([]);
+  });
+
+  it("takes an avatar file (multipart) and shows its avatar_url; a text value is Grape's type error", async () => {
+    const boundary = 'avatar-boundary';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const r = await c.call('/projects/14', {
+      method: 'PUT',
+      as: 'admin',
+      body,
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect([r.status, r.json.avatar_url]).toEqual([200, `${c.sb.url}/uploads/-/system/project/avatar/14/logo.png`]);
+    const text = await put(15, { avatar: 'logo.png' });
+    expect([text.status, text.json]).toEqual([400, { error: 'avatar is invalid' }]);
+  });
 });
