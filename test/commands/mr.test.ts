@@ -17,9 +17,9 @@ const suite = useSandbox({ projects: 10, clock: clock.now });
 const asJdoe = () => ({ token: suite.sandbox.tokens.user });
 const json = (stdout: string) => JSON.parse(stdout);
 
-/** A project of jdoe's own, so merges and new merge requests leave project 1 as seeded. */
+/** jdoe's fork of project 1 (its branches, none of its merge requests), so merges and new merge requests leave project 1 as seeded. */
 async function freshProject(name: string): Promise<string> {
-  const r = await suite.run(['projects', 'create', '--name', name, '-o', 'json'], asJdoe());
+  const r = await suite.run(['projects', 'fork', '1', '--name', name, '--path', name, '-o', 'json'], asJdoe());
   expect(r.exitCode).toBe(0);
   return String(json(r.stdout).id);
 }
@@ -444,14 +444,21 @@ describe('svc mr merge: one line per refusal, with its exit code', () => {
     const merged = await suite.run(['mr', 'merge', pid, '1', '--squash', '--remove-source-branch', '-o', 'json'], asJdoe());
     expect([merged.exitCode, json(merged.stdout).state, merged.stderr]).toEqual([0, 'merged', 'merged !1 into main\n']);
     expect(onlyRequest(suite, 'PUT', /merge$/).bodyJson).toEqual({ squash: true, should_remove_source_branch: true });
-    await suite.run(['mr', 'create', pid, '--source', 'feature/login', '--target', 'develop', '--title', 'Login'], asJdoe());
+    // the merge removed develop, as asked
+    const branches = await suite.run(['branches', 'list', pid, '-o', 'tsv', '--fields', 'name'], asJdoe());
+    expect([branches.exitCode, branches.stdout.split('\n').includes('main'), branches.stdout.split('\n').includes('develop')]).toEqual([
+      0,
+      true,
+      false,
+    ]);
+    await suite.run(['mr', 'create', pid, '--source', 'feature/login', '--target', 'main', '--title', 'Login'], asJdoe());
     await checkEnded();
     await suite.run(['pipeline', 'create', pid, '--ref', 'feature/login'], asJdoe());
     const auto = await suite.run(['mr', 'merge', pid, '2', '--when-pipeline-succeeds', '-o', 'json'], asJdoe());
     expect([auto.exitCode, json(auto.stdout).state, auto.stderr]).toEqual([
       0,
       'opened',
-      '!2 will be merged into develop when its pipeline succeeds\n',
+      '!2 will be merged into main when its pipeline succeeds\n',
     ]);
   });
 });

@@ -1,7 +1,7 @@
 // Project and group access tokens (reference endpoints §11; `lib/api/resource_access_tokens.rb`):
 // `/projects/:id/access_tokens`, `/groups/:id/access_tokens`, `…/:token_id`, `…/:token_id/rotate`.
-// Reading and managing them takes a project maintainer or a group owner; their bot users are not
-// seeded users, so these tokens are listed and rotated here but are not credentials in the sandbox.
+// Reading and managing them takes a project maintainer or a group owner. A token made here is a
+// credential of its own bot user, a direct member of the project or group at the token's level.
 import { OWNER } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
@@ -95,15 +95,18 @@ function create(ctx: Ctx, s: Source): void {
   if (level > s.role) throw badRequest("Access level of the token can't be greater the access level of the user who created the token");
   const latest = new Date(Date.now() + 365 * DAY).toISOString().slice(0, 10);
   if (expiresAt !== null && expiresAt > latest) throw badRequest(`Expiration date must be before ${latest}`);
-  const made = tokenStore(ctx).create({
-    kind: s.kind,
-    name,
-    description: '',
-    resourceId: s.id,
-    scopes,
-    accessLevel: level,
-    expiresAt,
-  });
+  const made = tokenStore(ctx).create(
+    {
+      kind: s.kind,
+      name,
+      description: '',
+      resourceId: s.id,
+      scopes,
+      accessLevel: level,
+      expiresAt,
+    },
+    ctx.user!.id,
+  );
   sendJson(ctx, 201, tokenJson(made.rec, { token: made.token }));
 }
 

@@ -18,7 +18,7 @@ const PEOPLE: Array<[string, string]> = [
 ];
 
 export function commitJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown> {
-  const [an, ae] = PEOPLE[c.authorIdx]!;
+  const [an, ae] = c.author ?? PEOPLE[c.authorIdx]!;
   return {
     id: c.id,
     short_id: c.id.slice(0, 8),
@@ -40,6 +40,7 @@ export function commitJson(w: World, p: ProjectRec, c: CommitRec): Record<string
 
 /** Files a synthetic commit changed, from its title (the first commit adds every file). */
 function touchedPaths(c: CommitRec): string[] | null {
+  if (c.paths) return c.paths;
   if (c.parentId === null) return null;
   const m = /^Update (docs|main module|tests|CI config) /.exec(c.title);
   if (m)
@@ -71,9 +72,15 @@ function history(w: World, p: ProjectRec, ref: string, all: boolean): CommitRec[
   return line.slice(line.findIndex((c) => c.id === sha));
 }
 
+/** An empty repository has no commits to read: the API's `not_found!('Repository')`. */
+function requireRepository(w: World, p: ProjectRec): void {
+  if (w.repos.isEmpty(p.id)) throw E.notFound('Repository');
+}
+
 export function mountCommits({ project }: Mounts): void {
   project.get('/repository/commits', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
+    requireRepository(ctx.world, p);
     const w = ctx.world;
     let list = history(w, p, strParam(ctx, 'ref_name') || 'main', boolParam(ctx, 'all') === true);
     const since = timeParam(ctx, 'since');
@@ -84,7 +91,7 @@ export function mountCommits({ project }: Mounts): void {
       if (since !== undefined && c.createdAt < since) return false;
       if (until !== undefined && c.createdAt > until) return false;
       if (path && !touches(c, path)) return false;
-      const [name, email] = PEOPLE[c.authorIdx]!;
+      const [name, email] = c.author ?? PEOPLE[c.authorIdx]!;
       return !author || name.toLowerCase().includes(author) || email.includes(author);
     });
     const withStats = boolParam(ctx, 'with_stats') === true;
@@ -96,6 +103,7 @@ export function mountCommits({ project }: Mounts): void {
   });
   project.get('/repository/commits/:sha', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
+    requireRepository(ctx.world, p);
     const repos = ctx.world.repos;
     const sha = repos.resolveRef(p.id, ctx.p.sha!);
     const c = sha ? repos.findCommit(p.id, sha) : null;

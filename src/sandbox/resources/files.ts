@@ -7,6 +7,7 @@ import { sendJson, sendText } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
+import { setDefaultBranch } from './default-branches.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -97,10 +98,26 @@ function prepareWrite(ctx: Ctx, p: ProjectRec, needsContent: boolean): { branch:
   if (missing.length > 0) throw E.missing(...missing);
   requireWritable(p);
   const branch = strParam(ctx, 'branch')!;
-  if (!ctx.world.repos.hasBranch(p.id, branch)) throw E.badRequest('You can only create or edit files when you are on a branch');
+  // The first commit of an empty repository creates its branch, which becomes the default one.
+  const empty = ctx.world.repos.isEmpty(p.id);
+  if (!empty && !ctx.world.repos.hasBranch(p.id, branch)) throw E.badRequest('You can only create or edit files when you are on a branch');
   const text = strParam(ctx, 'content') ?? '';
   const content = strParam(ctx, 'encoding') === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text);
-  return { branch, current: fileAt(ctx.world, p.id, branch, ctx.p.file_path!), content };
+  return { branch, current: empty ? undefined : fileAt(ctx.world, p.id, branch, ctx.p.file_path!), content };
+}
+
+/**
+ * Keeps a write. A created project's repository records it as a commit (the first one creates the
+ * branch and makes it the default); the synthetic repositories of seeded projects make none.
+ */
+function commitWrite(ctx: Ctx, p: ProjectRec, branch: string, content: Buffer | null): void {
+  const w = ctx.world;
+  const path = ctx.p.file_path!;
+  if (!w.repos.isSynthetic(p.id)) {
+    if (w.repos.isEmpty(p.id)) setDefaultBranch(w, p.id, branch);
+    w.repos.commit(p.id, branch, strParam(ctx, 'commit_message')!, [ctx.user!.name, ctx.user!.email], [path]);
+  }
+  write(w, p.id, branch, path, content);
 }
 
 export function mountFiles({ project }: Mounts): void {
@@ -142,19 +159,19 @@ export function mountFiles({ project }: Mounts): void {
   project.post('/repository/files/:file_path', { auth: 'user' }, (ctx, p) => {
     const { branch, current, content } = prepareWrite(ctx, p, true);
     if (current) throw E.badRequest('A file with this name already exists');
-    write(ctx.world, p.id, branch, ctx.p.file_path!, content);
+    commitWrite(ctx, p, branch, content);
     sendJson(ctx, 201, { file_path: ctx.p.file_path, branch });
   });
   project.put('/repository/files/:file_path', { auth: 'user' }, (ctx, p) => {
     const { branch, current, content } = prepareWrite(ctx, p, true);
     if (!current) throw E.badRequest("A file with this name doesn't exist");
-    write(ctx.world, p.id, branch, ctx.p.file_path!, content);
+    commitWrite(ctx, p, branch, content);
     sendJson(ctx, 200, { file_path: ctx.p.file_path, branch });
   });
   project.delete('/repository/files/:file_path', { auth: 'user' }, (ctx, p) => {
     const { branch, current } = prepareWrite(ctx, p, false);
     if (!current) throw E.badRequest("A file with this name doesn't exist");
-    write(ctx.world, p.id, branch, ctx.p.file_path!, null);
+    commitWrite(ctx, p, branch, null);
     sendJson(ctx, 204, null);
   });
 }

@@ -8,7 +8,8 @@ import { enumParam, intParam, strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
 import type { GroupRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { descendantGroups, groupJson } from './groups.js';
+import { descendantGroups, groupDetailJson, groupJson } from './groups.js';
+import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
 import { pathFormatError } from './projects.js';
 
@@ -53,7 +54,7 @@ function createGroup(ctx: Ctx): void {
   const path = strParam(ctx, 'path');
   if (name === undefined || path === undefined)
     throw E.missing(...(name === undefined ? ['name'] : []), ...(path === undefined ? ['path'] : []));
-  const visibility = enumParam(ctx, 'visibility', VISIBILITIES, 'private');
+  const visibility = enumParam(ctx, 'visibility', VISIBILITIES, instanceSettings(ctx.world).default_group_visibility);
   const parentId = intParam(ctx, 'parent_id') ?? null;
   const parent = parentId === null ? null : w.groups.get(parentId);
   if (parentId !== null && (!parent || !canReadGroup(w, ctx.user, parent))) throw E.notFound('Group');
@@ -99,7 +100,7 @@ function updateGroup(ctx: Ctx, g: GroupRec): void {
   if (name !== undefined) g.name = name;
   if (path !== undefined) g.path = path;
   repath(w, g);
-  sendJson(ctx, 200, groupJson(w, g, ctx.user));
+  sendJson(ctx, 200, groupDetailJson(ctx, g));
 }
 
 const RANK: Readonly<Record<Visibility, number>> = { private: 0, internal: 10, public: 20 };
@@ -163,7 +164,7 @@ function transferGroup(ctx: Ctx, g: GroupRec): void {
   }
   if (target && VISIBILITIES.indexOf(target.visibility) < VISIBILITIES.indexOf(g.visibility)) narrowVisibility(w, g, target.visibility);
   repath(w, g);
-  sendJson(ctx, 201, groupJson(w, g, ctx.user));
+  sendJson(ctx, 201, groupDetailJson(ctx, g));
 }
 
 /** Whether `g` is `ancestor` or lies under it. */

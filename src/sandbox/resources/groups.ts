@@ -2,9 +2,9 @@
 // (its own and those shared with it).
 import { canReadGroup, canReadProject } from '../access.js';
 import type { Ctx } from '../server/context.js';
-import { ApiError } from '../server/errors.js';
+import { ApiError, E } from '../server/errors.js';
 import { decodeCursor, encodeCursor, isKeyset, keysetNext, keysetNotAvailable, offsetPage, pageParams } from '../server/paging.js';
-import { boolParam, enumParam, SORTS, strParam } from '../server/params.js';
+import { boolParam, enumParam, listParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList, sendRawJson } from '../server/respond.js';
 import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
@@ -48,6 +48,40 @@ export function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record
   return out;
 }
 
+/**
+ * GroupDetail (`GET`, `PUT /groups/:id`, transfer): the group plus the groups it is shared with (the sandbox
+ * has no group-to-group shares), and unless `with_projects=false` its own projects and those shared with it,
+ * each as the project entity, as many as the caller may see (at most 100, newest first).
+ */
+export function groupDetailJson(ctx: Ctx, g: GroupRec): Record<string, unknown> {
+  const w = ctx.world;
+  const out: Record<string, unknown> = {
+    ...groupJson(w, g, ctx.user),
+    prevent_sharing_groups_outside_hierarchy: false,
+    prevent_forking_outside_group: null,
+    shared_with_groups: [],
+  };
+  if (boolParam(ctx, 'with_projects') === false) return out;
+  const view = { viewer: ctx.user, basic: false, statistics: false };
+  const visible = w.visibleIds(ctx.user);
+  const render = (keep: (p: ProjectRec) => boolean) =>
+    visible
+      .filter((id) => keep(w.projects.get(id)!))
+      .reverse()
+      .slice(0, 100)
+      .map((id) => JSON.parse(projectJsonText(w, w.projects.get(id)!, view)) as unknown);
+  out.projects = render((p) => p.nsKind === 'group' && p.nsOwner === g.id);
+  out.shared_projects = render((p) => sharesOf(w, p.id).some((s) => s.groupId === g.id));
+  return out;
+}
+
+/** `skip_groups[]`: group ids left out of a list (Grape's Array[Integer]). */
+function skippedGroups(ctx: Ctx): Set<number> {
+  const list = listParam(ctx, 'skip_groups') ?? [];
+  if (list.some((v) => !/^\s*\d+\s*$/.test(v))) throw E.invalid('skip_groups');
+  return new Set(list.map(Number));
+}
+
 function visibleGroupsBy(ctx: Ctx, key: 'name' | 'path'): number[] {
   const w = ctx.world;
   const user = ctx.user;
@@ -58,11 +92,12 @@ function visibleGroupsBy(ctx: Ctx, key: 'name' | 'path'): number[] {
 export function mountGroups({ root, group }: Mounts): void {
   root.get('/groups', { auth: 'public' }, (ctx) => {
     const w = ctx.world;
+    const skip = skippedGroups(ctx);
     if (isKeyset(ctx)) {
       const orderBy = strParam(ctx, 'order_by') ?? 'id';
       const sort = strParam(ctx, 'sort') ?? 'desc';
       if (orderBy !== 'name' || sort !== 'asc') throw keysetNotAvailable();
-      const list = visibleGroupsBy(ctx, 'name');
+      const list = visibleGroupsBy(ctx, 'name').filter((id) => !skip.has(id));
       const { perPage } = pageParams(ctx);
       let start = 0;
       const cursorText = strParam(ctx, 'cursor');
@@ -97,6 +132,7 @@ export function mountGroups({ root, group }: Mounts): void {
     const sort = enumParam(ctx, 'sort', SORTS, 'asc');
     // `similarity` without a search orders as `name`; with one, by name too (groups are few).
     let list = orderBy === 'id' ? w.visibleGroupIds(ctx.user) : visibleGroupsBy(ctx, orderBy === 'path' ? 'path' : 'name');
+    if (skip.size > 0) list = list.filter((id) => !skip.has(id));
     const search = strParam(ctx, 'search')?.toLowerCase();
     if (search)
       list = list.filter(
@@ -119,7 +155,7 @@ export function mountGroups({ root, group }: Mounts): void {
     );
   });
 
-  group.get('', { auth: 'public' }, (ctx, g) => sendJson(ctx, 200, groupJson(ctx.world, g, ctx.user)));
+  group.get('', { auth: 'public' }, (ctx, g) => sendJson(ctx, 200, groupDetailJson(ctx, g)));
   group.get('/subgroups', { auth: 'public' }, (ctx, g) => sendGroups(ctx, childGroups(ctx.world, g.id)));
   group.get('/descendant_groups', { auth: 'public' }, (ctx, g) => sendGroups(ctx, descendantGroups(ctx.world, g.id)));
   group.get('/projects', { auth: 'public' }, groupProjects);
@@ -139,10 +175,14 @@ export function descendantGroups(w: World, id: number): number[] {
 function sendGroups(ctx: Ctx, ids: number[]): void {
   const w = ctx.world;
   const search = strParam(ctx, 'search')?.toLowerCase();
+  const skip = skippedGroups(ctx);
   const list = ids
     .map((id) => w.groups.get(id)!)
     .filter(
-      (g) => canReadGroup(w, ctx.user, g) && (!search || g.name.toLowerCase().includes(search) || g.path.toLowerCase().includes(search)),
+      (g) =>
+        !skip.has(g.id) &&
+        canReadGroup(w, ctx.user, g) &&
+        (!search || g.name.toLowerCase().includes(search) || g.path.toLowerCase().includes(search)),
     )
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
   const page = offsetPage(ctx, list.length, (off, lim) => list.slice(off, off + lim));

@@ -42,6 +42,8 @@ export function mountImports({ root, project }: Mounts): void {
       namespace: strParam(ctx, 'namespace'),
       description: typeof over.description === 'string' ? over.description : null,
       visibility: typeof over.visibility === 'string' ? over.visibility : undefined,
+      // The export's repository is not read: an import gets the synthetic one.
+      repository: 'synthetic',
     });
     const data = file!.data;
     const gz = data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b;

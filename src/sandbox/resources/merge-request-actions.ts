@@ -13,6 +13,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util.js';
 import { requireAbility } from './guards.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
+import { approvalStateJson } from './merge-request-extras.js';
 import {
   canMerge,
   detailedMergeStatus,
@@ -107,6 +108,11 @@ export function mountMergeRequestActions({ project }: Mounts): void {
   project.get('/merge_requests/:merge_request_iid/approvals', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     sendJson(ctx, 200, approvalsJson(ctx, p, findMergeRequest(ctx, p)));
+  });
+  // An EE route: on the free tier the router answers 404 as the service's does.
+  project.get('/merge_requests/:merge_request_iid/approval_state', { auth: 'public', premium: true }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_merge_request');
+    sendJson(ctx, 200, approvalStateJson(ctx.world, findMergeRequest(ctx, p)));
   });
   project.post('/merge_requests/:merge_request_iid/approve', { auth: 'user' }, (ctx, p) => {
     const mr = findMergeRequest(ctx, p);

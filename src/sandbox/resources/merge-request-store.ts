@@ -19,6 +19,7 @@ import { iso, sha1 } from '../util.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
 import { checkStatus, type MergeCheck, mergeStatusOf, recheck, SEEDED_CHECK } from './merge-request-checks.js';
 import { pipelineState } from './job-states.js';
+import { removeMergedSource } from './merge-request-cleanup.js';
 import { pipelineStore } from './pipeline-store.js';
 import { pipelineJson } from './pipelines.js';
 import { userBasic } from './users.js';
@@ -52,6 +53,8 @@ export interface MergeRequestRec extends MergeCheck {
   approvals: Array<{ userId: number; at: number }>;
   squash: boolean;
   removeSourceBranch: boolean | null;
+  /** the source branch's head when merged, which outlives the branch */
+  mergedSourceSha?: string;
   /** set to merge once the head pipeline succeeds */
   autoMerge: boolean;
   upvotes: number;
@@ -243,7 +246,7 @@ export function isDraft(title: string): boolean {
 }
 
 export function sourceHead(w: World, mr: MergeRequestRec): string {
-  return w.repos.branchCommits(mr.projectId, mr.sourceBranch)![0]!.id;
+  return w.repos.branchCommits(mr.projectId, mr.sourceBranch)?.[0]?.id ?? mr.mergedSourceSha!;
 }
 
 /** The newest pipeline of the source branch, if any. */
@@ -283,8 +286,10 @@ export function mergeNow(w: World, mr: MergeRequestRec, userId: number, squash: 
     squash: squash || mr.squash,
     mergeCommitSha: sha1(`${w.seed}:${mr.projectId}:merge:${mr.iid}:${now}`),
     squashCommitSha: squash || mr.squash ? sha1(`${w.seed}:${mr.projectId}:squash:${mr.iid}:${now}`) : null,
+    mergedSourceSha: sourceHead(w, mr),
   };
   saveMergeRequest(w, merged);
+  if (merged.removeSourceBranch) removeMergedSource(w, mr.projectId, mr.sourceBranch, userId);
   return merged;
 }
 
@@ -362,7 +367,8 @@ export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, s
   const shown = pipeline && can(w, ctx.user, p, 'read_pipeline') ? pipelineJson(w, pipeline, true) : null;
   const target = w.repos.branchCommits(p.id, mr.targetBranch)!;
   const targetShas = new Set(target.map((c) => c.id));
-  const base = w.repos.branchCommits(p.id, mr.sourceBranch)!.find((c) => targetShas.has(c.id))!.id;
+  const source = w.repos.branchCommits(p.id, mr.sourceBranch) ?? w.repos.lineFrom(p.id, sourceHead(w, mr));
+  const base = source.find((c) => targetShas.has(c.id))!.id;
   Object.assign(out, {
     subscribed: false,
     changes_count: String(mergeRequestChanges(w, mr).length),

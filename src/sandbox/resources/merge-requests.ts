@@ -23,6 +23,7 @@ import {
   seededMergeRequestWindow,
 } from './merge-request-store.js';
 import { newCheck, rebaseInProgress, uncheck } from './merge-request-checks.js';
+import { singleReadExtras } from './merge-request-extras.js';
 import type { Mounts } from './mounts.js';
 import { OrderedScan } from './ordered-scan.js';
 
@@ -166,7 +167,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
   project.get('/merge_requests/:merge_request_iid', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     const mr = rechecked(ctx.world, findMergeRequest(ctx, p), false);
-    const json = mergeRequestJson(ctx, p, mr, true);
+    const json = { ...mergeRequestJson(ctx, p, mr, true), ...singleReadExtras(ctx, mr) };
     if (boolParam(ctx, 'include_rebase_in_progress')) json.rebase_in_progress = rebaseInProgress(mr);
     sendJson(ctx, 200, json);
   });

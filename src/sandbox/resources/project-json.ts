@@ -2,7 +2,7 @@
 // callers and `simple=true`), and the full project with `permissions` for
 // authenticated callers (reference §6). Rendered from cached namespace
 // fragments so a page of 100 projects renders in well under a millisecond.
-import { can, permissionsJson } from '../access.js';
+import { can, canReadProject, permissionsJson } from '../access.js';
 import type { ProjectRec, UserRec } from '../store/records.js';
 import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
@@ -12,6 +12,9 @@ import { openIssueCount } from './issues.js';
 import { namespaceBasic } from './namespaces.js';
 import { defaultBranch } from './default-branches.js';
 import { deletionMark } from './deletion-marks.js';
+import { branchFiles } from './files.js';
+import { forkCount, forkedFrom } from './forks.js';
+import { projectAvatarUrl, settingsJsonText } from './project-settings.js';
 import { sharesOf } from './sharing.js';
 import { userBasic } from './users.js';
 
@@ -71,6 +74,18 @@ function statisticsJson(w: World, p: ProjectRec): string {
   );
 }
 
+/** `forked_from_project` (BasicProjectDetails) of a fork whose parent the viewer may read. */
+function forkedFromText(w: World, p: ProjectRec, viewer: UserRec | null): string {
+  const parentId = forkedFrom(w, p.id);
+  const parent = parentId === undefined ? null : w.projects.get(parentId);
+  if (!parent || !canReadProject(w, viewer, parent)) return '';
+  return `"forked_from_project":${projectJsonText(w, parent, { viewer, basic: true, statistics: false })},`;
+}
+
+function hasReadme(w: World, p: ProjectRec, branch: string): boolean {
+  return w.repos.isSynthetic(p.id) || (w.repos.hasBranch(p.id, branch) && branchFiles(w, p.id, branch).has('README.md'));
+}
+
 export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): string {
   const { viewer } = view;
   const base = w.base();
@@ -85,8 +100,8 @@ export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): str
   const head =
     `{"id":${p.id},"description":${js(p.description)},"name":${js(p.name)},"name_with_namespace":${js(`${f.nsName} / ${p.name}`)},` +
     `"path":${js(p.path)},"path_with_namespace":"${fp}","created_at":"${iso(p.createdAt)}","default_branch":${js(branch)},"tag_list":${topics},"topics":${topics},` +
-    `"ssh_url_to_repo":"git@${host}:${fp}.git","http_url_to_repo":"${web}.git","web_url":"${web}","readme_url":${js(`${base}/${p.fullPath}/-/blob/${branch}/README.md`)},` +
-    `"forks_count":0,"avatar_url":null,"star_count":${p.starCount},"last_activity_at":"${iso(p.lastActivityAt)}","namespace":${f.ns}`;
+    `"ssh_url_to_repo":"git@${host}:${fp}.git","http_url_to_repo":"${web}.git","web_url":"${web}","readme_url":${js(hasReadme(w, p, branch) ? `${base}/${p.fullPath}/-/blob/${branch}/README.md` : null)},` +
+    `"forks_count":${forkCount(w, p.id)},"avatar_url":${js(projectAvatarUrl(w, p))},"star_count":${p.starCount},"last_activity_at":"${iso(p.lastActivityAt)}","namespace":${f.ns}`;
   const storage = viewer?.isAdmin ? `,"repository_storage":${js(p.storage)}` : '';
   const stats = view.statistics && can(w, viewer, p, 'read_build') && viewer ? `,"statistics":${statisticsJson(w, p)}` : '';
   if (view.basic) return `${head}${storage}${stats}}`;
@@ -100,10 +115,10 @@ export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): str
   return (
     `${head},` +
     (f.owner ? `"owner":${f.owner},` : '') +
-    `"visibility":"${p.visibility}","archived":${p.archived},"empty_repo":false,"issues_enabled":${p.issuesEnabled},"merge_requests_enabled":${p.mergeRequestsEnabled},"jobs_enabled":true,` +
+    `"visibility":"${p.visibility}","archived":${p.archived},"empty_repo":${w.repos.isEmpty(p.id)},${settingsJsonText(w, p)},` +
     `"import_status":${js(importState(w, p).status)},"open_issues_count":${openIssueCount(w, p.id)},` +
     `"marked_for_deletion_at":${js(mark?.at ?? null)},"marked_for_deletion_on":${js(mark?.on ?? null)},` +
-    `"creator_id":${p.creatorId},"shared_with_groups":[${shares}]${storage}${stats},` +
+    `"creator_id":${p.creatorId},${forkedFromText(w, p, viewer)}"shared_with_groups":[${shares}]${storage}${stats},` +
     `"_links":{"self":"${api}","issues":"${api}/issues","merge_requests":"${api}/merge_requests","repo_branches":"${api}/repository/branches",` +
     `"labels":"${api}/labels","events":"${api}/events","members":"${api}/members","cluster_agents":"${api}/cluster_agents"}` +
     (viewer ? `,"permissions":${js(permissionsJson(w, viewer, p))}` : '') +

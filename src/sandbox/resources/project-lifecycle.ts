@@ -11,7 +11,9 @@ import type { Mounts } from './mounts.js';
 import { canUseNamespace, findNamespace } from './namespaces.js';
 import { setDefaultBranch } from './default-branches.js';
 import { marked } from './deletion-marks.js';
+import { recordFork } from './forks.js';
 import { projectJsonText } from './project-json.js';
+import { applySettings, readSettings, UPDATE_ATTRIBUTES } from './project-settings.js';
 import { createProject, pathFormatError, VISIBILITIES } from './projects.js';
 
 /** The instance's deletion delay (the service's default adjourned period). */
@@ -21,10 +23,8 @@ function sendProject(ctx: Ctx, status: number, p: ProjectRec): void {
   sendRawJson(ctx, status, projectJsonText(ctx.world, p, { viewer: ctx.user, basic: false, statistics: false }));
 }
 
-const UPDATABLE = ['name', 'path', 'description', 'visibility', 'default_branch', 'topics'];
-
 function topicsParam(ctx: Ctx): string[] | undefined {
-  const v = ctx.params.topics;
+  const v = ctx.params.topics ?? ctx.params.tag_list;
   if (v === undefined || v === null) return undefined;
   const list = Array.isArray(v) ? v.map(String) : String(v).split(',');
   return list.map((t) => t.trim()).filter(Boolean);
@@ -32,8 +32,11 @@ function topicsParam(ctx: Ctx): string[] | undefined {
 
 function updateProject(ctx: Ctx, p: ProjectRec): void {
   requireAbility(ctx, p, 'admin_project');
-  if (!UPDATABLE.some((k) => ctx.params[k] !== undefined)) throw E.atLeastOne(...UPDATABLE);
+  if (!UPDATE_ATTRIBUTES.some((k) => ctx.params[k] !== undefined || ctx.files[k] !== undefined)) throw E.atLeastOne(...UPDATE_ATTRIBUTES);
   const w = ctx.world;
+  const settings = readSettings(ctx);
+  // Only administrators move a repository; the service drops the attribute for anyone else.
+  const storage = ctx.user!.isAdmin ? strParam(ctx, 'repository_storage') : undefined;
   const name = strParam(ctx, 'name');
   const path = strParam(ctx, 'path');
   const visibility = strParam(ctx, 'visibility');
@@ -48,6 +51,11 @@ function updateProject(ctx: Ctx, p: ProjectRec): void {
   if (Object.keys(errors).length > 0) throw E.validation(errors);
   const branch = strParam(ctx, 'default_branch');
   if (branch !== undefined && !w.repos.branchCommits(p.id, branch)) throw E.badRequest('Could not set the default branch');
+  if (storage !== undefined && !w.storages.includes(storage)) throw E.validation({ repository_storage: ['is not included in the list'] });
+  if (storage !== undefined && storage !== p.storage) {
+    const move = ctx.core.moves.create('project', p.id, storage);
+    if ('errors' in move) throw E.validation(move.errors);
+  }
   if (branch !== undefined) setDefaultBranch(w, p.id, branch);
   w.changeProject(p, {
     name: name ?? p.name,
@@ -59,6 +67,7 @@ function updateProject(ctx: Ctx, p: ProjectRec): void {
   if (description !== undefined) p.description = description;
   const topics = topicsParam(ctx);
   if (topics !== undefined) p.topics = topics;
+  applySettings(w, p, settings);
   sendProject(ctx, 200, p);
 }
 
@@ -145,8 +154,10 @@ function forkProject(ctx: Ctx, p: ProjectRec): void {
       namespace: target,
       description: strParam(ctx, 'description') ?? p.description,
       visibility: strParam(ctx, 'visibility') ?? p.visibility,
+      repository: { forkOf: p.id },
     });
     fork.topics = p.topics;
+    recordFork(ctx.world, p.id, fork.id);
     sendProject(ctx, 201, fork);
   } catch (error) {
     // The fork service reports a failed save as one sentence with 409.

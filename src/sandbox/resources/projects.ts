@@ -9,6 +9,7 @@ import { sendRawJson } from '../server/respond.js';
 import { PROJECT_ORDER_KEYS, type ProjectOrderKey } from '../store/project-order.js';
 import type { ProjectRec, Visibility } from '../store/records.js';
 import { lowerBound, slugify, upperBound } from '../util.js';
+import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
 import { canUseNamespace, findNamespace, type NamespaceRef } from './namespaces.js';
 import { projectFilter, similarityOrder } from './project-filters.js';
@@ -84,6 +85,8 @@ interface NewProject {
   description?: string | null;
   visibility?: string;
   storage?: string;
+  /** the repository: the synthetic one (imports), an empty one, one with a README, or a copy of a fork's parent */
+  repository: 'synthetic' | 'empty' | 'readme' | { forkOf: number };
 }
 
 /** Create a project (POST /projects and imports). Throws ApiError on invalid input. */
@@ -94,7 +97,7 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
   if (!name && !path) throw E.atLeastOne('name', 'path');
   if (!path) path = slugify(name!);
   if (!name) name = path;
-  const visibility = input.visibility ?? 'private';
+  const visibility = input.visibility ?? instanceSettings(w).default_project_visibility;
   if (!(VISIBILITIES as readonly string[]).includes(visibility)) throw E.notValid('visibility');
   let ns: NamespaceRef = { kind: 'user', owner: user.id };
   if (input.namespace !== undefined && input.namespace !== '') {
@@ -139,6 +142,12 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
     mergeRequestsEnabled: true,
   };
   w.addProject(p);
+  const repo = input.repository;
+  if (repo === 'empty' || repo === 'readme') {
+    w.repos.createOwn(p.id, repo === 'readme' ? Buffer.from(`# ${name}\n`) : null, [user.name, user.email]);
+  } else if (repo !== 'synthetic') {
+    w.repos.copyOwn(repo.forkOf, p.id);
+  }
   return p;
 }
 
@@ -154,6 +163,7 @@ export function mountProjects({ root, project }: Mounts): void {
       description: strParam(ctx, 'description') ?? null,
       visibility: strParam(ctx, 'visibility'),
       storage: strParam(ctx, 'repository_storage'),
+      repository: boolParam(ctx, 'initialize_with_readme') === true ? 'readme' : 'empty',
     });
     sendRawJson(ctx, 201, projectJsonText(ctx.world, p, { viewer: ctx.user, basic: false, statistics: false }));
   });

@@ -9,8 +9,10 @@ import { boolParam, strParam } from '../server/params.js';
 import { offsetPage } from '../server/paging.js';
 import { sendJson, sendRawJson } from '../server/respond.js';
 import type { UserRec } from '../store/records.js';
+import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
+import { applyProfile } from './user-profile.js';
 import { listTexts, userJson } from './users.js';
 
 const MIN_PASSWORD = 8;
@@ -58,6 +60,7 @@ function createUser(ctx: Ctx): void {
   const username = strParam(ctx, 'username')!;
   checkTaken(ctx, email, username);
   checkPassword(ctx);
+  const profile = applyProfile(ctx);
   const now = Date.now();
   const user = ctx.world.addUser({
     username,
@@ -69,6 +72,9 @@ function createUser(ctx: Ctx): void {
     createdAt: now,
     updatedAt: now,
   });
+  // A new user's limit is the instance default of the moment.
+  user.profile = { projects_limit: instanceSettings(ctx.world).default_projects_limit };
+  profile(user);
   changed(ctx, user);
   sendJson(ctx, 201, userJson(ctx.world, user, ctx.user));
 }
@@ -79,6 +85,7 @@ function updateUser(ctx: Ctx): void {
   const username = strParam(ctx, 'username');
   checkTaken(ctx, email, username, user);
   checkPassword(ctx);
+  const profile = applyProfile(ctx);
   const w = ctx.world;
   if (username !== undefined) {
     w.usersByName.delete(user.username.toLowerCase());
@@ -89,6 +96,7 @@ function updateUser(ctx: Ctx): void {
   user.name = strParam(ctx, 'name') ?? user.name;
   user.isAdmin = boolParam(ctx, 'admin') ?? user.isAdmin;
   user.external = boolParam(ctx, 'external') ?? user.external;
+  profile(user);
   changed(ctx, user);
   sendJson(ctx, 200, userJson(w, user, ctx.user));
 }

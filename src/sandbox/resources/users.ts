@@ -9,6 +9,7 @@ import type { UserRec } from '../store/records.js';
 import { type UserOrderKey, userSortValue, type World } from '../store/world.js';
 import { iso } from '../util.js';
 import type { Mounts } from './mounts.js';
+import { adminProfile, privateProfile, publicProfile, userAvatarUrl } from './user-profile.js';
 
 const USER_ORDERS: readonly UserOrderKey[] = ['id', 'name', 'username', 'created_at', 'updated_at'];
 
@@ -20,7 +21,7 @@ export function userBasic(w: World, u: UserRec): Record<string, unknown> {
     name: u.name,
     state: u.state,
     locked: u.state === 'blocked',
-    avatar_url: null,
+    avatar_url: userAvatarUrl(w.base(), u),
     web_url: `${w.base()}/${u.username}`,
   };
 }
@@ -30,16 +31,8 @@ export function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<s
   const out: Record<string, unknown> = {
     ...userBasic(w, u),
     created_at: iso(u.createdAt),
-    bio: '',
-    location: '',
-    public_email: null,
-    linkedin: '',
-    twitter: '',
-    website_url: '',
-    organization: '',
-    job_title: '',
-    pronouns: null,
-    bot: false,
+    ...publicProfile(u),
+    bot: u.bot === true,
     work_information: null,
   };
   if (viewer && (viewer.isAdmin || viewer.id === u.id)) {
@@ -52,8 +45,10 @@ export function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<s
       external: u.external ?? false,
       namespace_id: w.namespaceId('user', u.id),
       updated_at: iso(u.updatedAt),
+      ...privateProfile(u),
     });
   }
+  if (viewer?.isAdmin) Object.assign(out, adminProfile(u));
   return out;
 }
 

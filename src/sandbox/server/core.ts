@@ -45,7 +45,7 @@ export class Core {
   readonly faults: FaultPicker;
   readonly opts: CoreOptions;
   readonly objectSecret = randomBytes(16).toString('hex');
-  private readonly rateLimiter: RateLimiter;
+  readonly rateLimiter: RateLimiter;
   private readonly workers: Workers;
   private oauthCounter = 0;
   currentOAuthAccess: string;

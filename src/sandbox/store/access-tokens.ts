@@ -74,21 +74,46 @@ export class TokenStore {
     return (this.deployByOwner.get(`${kind}:${id}`) ?? []).map((t) => this.deploy.get(t)!);
   }
 
-  /** Adds a token made through the API and returns its secret; personal and impersonation tokens become credentials. */
-  create(fields: Omit<AccessTokenRec, 'id' | 'userId' | 'createdAt' | 'revoked' | 'lastUsedAt'> & { userId?: number }): {
+  /** Adds a token made through the API and returns its secret, which is a credential at once. */
+  create(
+    fields: Omit<AccessTokenRec, 'id' | 'userId' | 'createdAt' | 'revoked' | 'lastUsedAt'> & { userId?: number },
+    createdById = 0,
+  ): {
     rec: AccessTokenRec;
     token: string;
   } {
     const id = this.tokens.nextId();
     // A new project or group access token gets a new bot user; a rotated one keeps its own.
-    const userId = fields.userId ?? BOT_USER_BASE + id;
+    const userId = fields.userId ?? (fields.resourceId === null ? 0 : this.addBot(fields, createdById));
     const rec: AccessTokenRec = { ...fields, id, userId, createdAt: Date.now(), revoked: false, lastUsedAt: null };
     this.index(rec);
     const token = `glpat-${randomBytes(15).toString('base64url')}`;
-    if (rec.kind === 'personal' || rec.kind === 'impersonation') {
-      this.creds.set(token, { kind: 'personal', userId: rec.userId, scopes: rec.scopes, accessToken: rec });
-    }
+    this.creds.set(token, { kind: 'personal', userId: rec.userId, scopes: rec.scopes, accessToken: rec });
     return { rec, token };
+  }
+
+  /**
+   * The bot user of a new project or group access token (`ResourceAccessTokens::CreateService`): named after
+   * the token, `<kind>_<id>_bot_<hex>`, a direct member of the resource with the token's access level.
+   */
+  private addBot(fields: Pick<AccessTokenRec, 'kind' | 'name' | 'resourceId' | 'accessLevel' | 'expiresAt'>, createdById: number): number {
+    const username = `${fields.kind}_${fields.resourceId}_bot_${randomBytes(16).toString('hex')}`;
+    const now = Date.now();
+    const bot = this.w.addUser({
+      username,
+      name: fields.name,
+      email: `${username}@noreply.${new URL(this.w.base()).hostname}`,
+      state: 'active',
+      isAdmin: false,
+      createdAt: now,
+      updatedAt: now,
+      bot: true,
+    });
+    const level = fields.accessLevel ?? 40;
+    const member = { level, expiresAt: fields.expiresAt, createdById, createdAt: now };
+    this.w.memberships.set(fields.kind === 'group' ? 'group' : 'project', fields.resourceId!, bot.id, member);
+    this.w.accessChanged();
+    return bot.id;
   }
 
   /** Revokes a token and makes its successor with the same name, scopes and level. */

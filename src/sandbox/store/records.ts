@@ -13,6 +13,11 @@ export interface UserRec {
   /** Last authenticated request (the service's `last_activity_on`); seeded users have none. */
   lastActivityAt?: number;
   external?: boolean;
+  /** The bot user of a project or group access token. */
+  bot?: boolean;
+  /** profile attributes written through the API (`resources/user-profile.ts`) */
+  profile?: Record<string, unknown>;
+  identities?: Array<{ provider: string; externUid: string }>;
 }
 
 export interface GroupRec {
@@ -117,6 +122,9 @@ export interface CommitRec {
   parentId: string | null;
   createdAt: number;
   authorIdx: number;
+  /** a commit made through the API: its author, and the paths it changed */
+  author?: [string, string];
+  paths?: string[];
 }
 
 export interface ShareRec {

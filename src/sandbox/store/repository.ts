@@ -29,7 +29,18 @@ export function isProtectedBranch(name: string): boolean {
   return name === 'main' || name.startsWith('release/');
 }
 
+/** The repository of a project created through the API: no synthetic history, only commits made since. */
+interface OwnRepo {
+  /** branch → head sha */
+  branches: Map<string, string>;
+  commits: Map<string, CommitRec>;
+  /** the files of its first commit (README.md with `initialize_with_readme`) */
+  files: Map<string, Buffer>;
+}
+
 export class Repositories {
+  private readonly own = new Map<number, OwnRepo>();
+
   /** project id → branch name → head sha of a branch created through the API */
   private readonly createdBranches = new Map<number, Map<string, string>>();
   /** project id → names of seeded branches deleted through the API */
@@ -41,17 +52,67 @@ export class Repositories {
 
   constructor(private readonly world: World) {}
 
+  /** A created project's repository: empty, or with one commit adding `README.md` on `main`. */
+  createOwn(pid: number, readme: Buffer | null, author: [string, string]): void {
+    this.own.set(pid, { branches: new Map(), commits: new Map(), files: new Map(readme ? [['README.md', readme]] : []) });
+    if (readme) this.commit(pid, 'main', 'Initial commit', author, ['README.md']);
+  }
+
+  /** A fork gets its own copy of a created project's repository; forks of seeded projects keep the synthetic one. */
+  copyOwn(from: number, to: number): void {
+    const repo = this.own.get(from);
+    if (repo) this.own.set(to, { branches: new Map(repo.branches), commits: new Map(repo.commits), files: new Map(repo.files) });
+  }
+
+  /** A repository with no commit at all (the service's `empty_repo`). */
+  isEmpty(pid: number): boolean {
+    return this.own.get(pid)?.commits.size === 0;
+  }
+
+  /** Whether a project's repository is the synthetic one (seeded projects) rather than its own. */
+  isSynthetic(pid: number): boolean {
+    return !this.own.has(pid);
+  }
+
+  /** Adds a commit to a branch of a created project's repository, creating the branch when it has none. */
+  commit(pid: number, branch: string, title: string, author: [string, string], paths: string[]): CommitRec {
+    const repo = this.own.get(pid)!;
+    const parentId = repo.branches.get(branch) ?? null;
+    const c: CommitRec = {
+      id: sha1(`${this.world.seed}:${pid}:own:${repo.commits.size}:${title}`),
+      title,
+      parentId,
+      createdAt: Date.now(),
+      authorIdx: 0,
+      author,
+      paths,
+    };
+    repo.commits.set(c.id, c);
+    repo.branches.set(branch, c.id);
+    return c;
+  }
+
+  private ownLine(repo: OwnRepo, head: string): CommitRec[] {
+    const line: CommitRec[] = [];
+    for (let c = repo.commits.get(head); c; c = c.parentId === null ? undefined : repo.commits.get(c.parentId)) line.push(c);
+    return line;
+  }
+
   private commitSha(pid: number, branch: string, i: number): string {
     return sha1(`${this.world.seed}:${pid}:${branch}:${i}`);
   }
 
   /** The branches a project has now, seeded ones first. */
   branchNames(pid: number): string[] {
+    const own = this.own.get(pid);
+    if (own) return [...own.branches.keys()];
     const gone = this.deletedBranches.get(pid);
     return [...BRANCHES.filter((b) => !gone?.has(b)), ...(this.createdBranches.get(pid)?.keys() ?? [])];
   }
 
   hasBranch(pid: number, name: string): boolean {
+    const own = this.own.get(pid);
+    if (own) return own.branches.has(name);
     if (this.createdBranches.get(pid)?.has(name)) return true;
     return BRANCHES.includes(name) && !this.deletedBranches.get(pid)?.has(name);
   }
@@ -59,13 +120,28 @@ export class Repositories {
   /** Commits of a branch, newest first; a created branch has the history of the commit it started at. */
   branchCommits(pid: number, branch: string): CommitRec[] | null {
     if (!this.hasBranch(pid, branch)) return null;
+    const own = this.own.get(pid);
+    if (own) return this.ownLine(own, own.branches.get(branch)!);
     const head = this.createdBranches.get(pid)?.get(branch);
     if (head === undefined) return this.seededLine(pid, branch);
     const line = this.seededLine(pid, this.branchForSha(pid, head))!;
     return line.slice(line.findIndex((c) => c.id === head));
   }
 
+  /** The history from a commit, newest first, whether or not a branch still points at it. */
+  lineFrom(pid: number, sha: string): CommitRec[] {
+    const own = this.own.get(pid);
+    if (own) return this.ownLine(own, sha);
+    const line = this.seededLine(pid, this.branchForSha(pid, sha))!;
+    return line.slice(line.findIndex((c) => c.id === sha));
+  }
+
   addBranch(pid: number, name: string, sha: string): void {
+    const own = this.own.get(pid);
+    if (own) {
+      own.branches.set(name, sha);
+      return;
+    }
     if (BRANCHES.includes(name)) this.hide(this.deletedBranches, pid, name);
     let m = this.createdBranches.get(pid);
     if (!m) {
@@ -76,6 +152,8 @@ export class Repositories {
   }
 
   removeBranch(pid: number, name: string): boolean {
+    const own = this.own.get(pid);
+    if (own) return own.branches.delete(name);
     if (this.createdBranches.get(pid)?.delete(name)) return true;
     if (!this.hasBranch(pid, name)) return false;
     this.hide(this.deletedBranches, pid, name);
@@ -122,7 +200,7 @@ export class Repositories {
   tags(pid: number): TagRec[] {
     const out: TagRec[] = [];
     const gone = this.deletedTags.get(pid);
-    for (const t of TAGS) {
+    for (const t of this.own.has(pid) ? [] : TAGS) {
       if (gone?.has(t.name)) continue;
       const commits = this.seededLine(pid, t.branch)!;
       const sha = t.index < 0 ? commits[0]!.id : commits[commits.length - 1 - t.index]!.id;
@@ -134,6 +212,8 @@ export class Repositories {
   }
 
   findCommit(pid: number, sha: string): CommitRec | null {
+    const own = this.own.get(pid);
+    if (own) return [...own.commits.values()].find((x) => x.id === sha || (sha.length >= 7 && x.id.startsWith(sha))) ?? null;
     for (const b of BRANCHES) {
       const c = this.seededLine(pid, b)!.find((x) => x.id === sha || (sha.length >= 7 && x.id.startsWith(sha)));
       if (c) return c;
@@ -152,16 +232,23 @@ export class Repositories {
   }
 
   branchForSha(pid: number, sha: string): string {
+    const own = this.own.get(pid);
+    if (own) return [...own.branches.keys()].find((b) => this.branchCommits(pid, b)!.some((c) => c.id === sha)) ?? 'main';
     for (const b of BRANCHES) if (this.seededLine(pid, b)!.some((c) => c.id === sha)) return b;
     return 'main';
   }
 
   files(pid: number, ref: string): Map<string, Buffer> {
+    const own = this.own.get(pid);
+    if (own) return new Map(own.files);
     const p = this.world.projects.get(pid)!;
     const createdAt = this.createdBranches.get(pid)?.get(ref);
     if (createdAt !== undefined) ref = this.branchForSha(pid, createdAt);
     const m = new Map<string, Buffer>();
-    m.set('README.md', Buffer.from(`# ${p.name}\n\n${p.description ?? 'No description.'}\n\nSee docs/guide/intro.md.\n`));
+    // A seeded branch's own commits change README.md (feature/login's add login.ts), so it differs from main.
+    const branchNote =
+      ref !== 'main' && ref !== 'feature/login' && BRANCHES.includes(ref) ? `\n## ${ref}\n\nWork in progress on ${ref}.\n` : '';
+    m.set('README.md', Buffer.from(`# ${p.name}\n\n${p.description ?? 'No description.'}\n\nSee docs/guide/intro.md.\n${branchNote}`));
     m.set(
       '.gitlab-ci.yml',
       Buffer.from(
@@ -182,7 +269,7 @@ export class Repositories {
 
   removeTag(pid: number, name: string): boolean {
     if (this.createdTags.get(pid)?.delete(name)) return true;
-    if (!TAGS.some((t) => t.name === name) || this.deletedTags.get(pid)?.has(name)) return false;
+    if (this.own.has(pid) || !TAGS.some((t) => t.name === name) || this.deletedTags.get(pid)?.has(name)) return false;
     this.hide(this.deletedTags, pid, name);
     return true;
   }
@@ -195,7 +282,7 @@ export class Repositories {
   }
 
   addTag(pid: number, tag: TagRec): void {
-    if (TAGS.some((t) => t.name === tag.name)) this.hide(this.deletedTags, pid, tag.name);
+    if (!this.own.has(pid) && TAGS.some((t) => t.name === tag.name)) this.hide(this.deletedTags, pid, tag.name);
     let m = this.createdTags.get(pid);
     if (!m) {
       m = new Map();

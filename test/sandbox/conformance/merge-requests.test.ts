@@ -11,9 +11,9 @@ const iids = (r: { json: Array<{ iid: number }> }) => r.json.map((m) => m.iid);
 const put = (path: string, json: Record<string, unknown> = {}) => c.call(path, { ...asUser, method: 'PUT', json });
 const post = (path: string, json: Record<string, unknown> = {}) => c.call(path, { ...asUser, method: 'POST', json });
 
-/** A project of its own, so merges and new merge requests do not disturb the fixtures. */
+/** A fork of project 1 (its branches, none of its merge requests), so merges and new merge requests do not disturb the fixtures. */
 async function freshProject(name: string): Promise<number> {
-  const r = await post('/projects', { name });
+  const r = await post('/projects/1/fork', { name, path: name });
   expect(r.status).toBe(201);
   return r.json.id;
 }
@@ -426,9 +426,11 @@ describe('§2 changes from the synthetic repository', () => {
     });
     expect(w.status).toBe(200);
     const r = await c.call('/projects/1/merge_requests/3/changes', asUser);
-    expect([r.json.overflow, r.json.changes.map((x: any) => x.diff)]).toEqual([
+    // README.md is the branch's own change (its seeded commits); util.ts the write.
+    expect([r.json.overflow, r.json.changes.map((x: any) => x.new_path), r.json.changes[1].diff]).toEqual([
       false,
-      ['@@ -1,3 +1,3 @@\n export function add(a: number, b: number): number {\n-  return a + b;\n+  return a - b;\n }\n'],
+      ['README.md', 'src/lib/util.ts'],
+      '@@ -1,3 +1,3 @@\n export function add(a: number, b: number): number {\n-  return a + b;\n+  return a - b;\n }\n',
     ]);
   });
 });

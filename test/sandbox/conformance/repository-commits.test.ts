@@ -19,8 +19,8 @@ describe('§7 commits', () => {
     expect([r.json.status, r.json.last_pipeline]).toEqual([null, null]);
   });
 
-  it('a project created through the API has no commit dated after its creation, on any branch', async () => {
-    const made = await c.call('/projects', { as: 'user', method: 'POST', json: { name: 'fresh-history' } });
+  it('a fork of a seeded project has no commit dated after its creation, on any branch', async () => {
+    const made = await c.call('/projects/1/fork', { as: 'user', method: 'POST', json: { name: 'fresh-history', path: 'fresh-history' } });
     expect(made.status).toBe(201);
     const created = Date.parse(made.json.created_at as string);
     const all = await c.call(`/projects/${made.json.id}/repository/commits?all=true&per_page=100`, { as: 'user' });

@@ -23,7 +23,7 @@ describe('endpoints §11 project and group access tokens', () => {
       created_at: r.json.created_at,
       description: '',
       scopes: ['read_api'],
-      user_id: 1_000_000_000 + r.json.id,
+      user_id: 13,
       last_used_at: null,
       active: true,
       expires_at: day(60),
@@ -31,6 +31,9 @@ describe('endpoints §11 project and group access tokens', () => {
       token: r.json.token,
     });
     expect(r.json.token).toMatch(/^glpat-[A-Za-z0-9_-]{20}$/);
+    // the bot user comes after the 12 seeded users
+    const bot = await c.call('/users/13', { as: 'admin' });
+    expect([bot.json.username.startsWith('project_2_bot_'), bot.json.bot]).toEqual([true, true]);
     const listed = await c.call('/projects/2/access_tokens', { as: 'user' });
     expect(listed.json.find((t: { id: number }) => t.id === r.json.id)).toEqual({ ...r.json, token: undefined });
   });
