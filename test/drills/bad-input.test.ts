@@ -442,7 +442,8 @@ const serverCases: Case[] = [
     serve: (_req, res, { base }) =>
       res
         .writeHead(200, { 'content-type': 'application/json', link: `<${base}/api/v4/projects?page=2&per_page=100>; rel="next"` })
-        .end(JSON.stringify(projects(1, 100))),
+        // Newest first, as the keyset listing asks (sort=desc): the repeated link is the only fault.
+        .end(JSON.stringify(projects(1, 100).reverse())),
   },
   {
     name: 'second page fails with -o json',
@@ -453,7 +454,7 @@ const serverCases: Case[] = [
       if ((req.url ?? '').includes('id_after')) return json(500, { message: '500 Internal Server Error' })(req, res, { base, other: base });
       res
         .writeHead(200, { 'content-type': 'application/json', link: `<${base}/api/v4/projects?id_after=100&per_page=100>; rel="next"` })
-        .end(JSON.stringify(projects(1, 100)));
+        .end(JSON.stringify(projects(1, 100).reverse()));
     },
   },
   {
