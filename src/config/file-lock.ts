@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, InterruptedError, SvcError } from '../errors.js';
+import { createOwnerFile, isProcessRunning, readOwnerFile, removeOwnerFile, takeOverOwnerFile } from '../owner-file.js';
 
 /** How long a writer waits for another one (an OAuth refresh holds the lock for one request). */
 const WAIT_MS = 60_000;
@@ -28,17 +29,17 @@ export async function withFileLock<T>(lockPath: string, options: LockOptions, wo
   try {
     return await work();
   } finally {
-    if (readOwner(lockPath) === owner) unlinkSync(lockPath);
+    if (readOwner(lockPath) === owner) removeOwnerFile(lockPath);
   }
 }
 
 async function acquire(lockPath: string, owner: string, options: LockOptions): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
   for (let delay = 5; ; delay = Math.min(delay * 2, 250)) {
-    if (tryCreate(lockPath, owner, options)) return;
+    if (createOwnerFile(lockPath, owner, options.describeFailure)) return;
     const holder = readOwner(lockPath);
     if (holder !== undefined && isStale(lockPath, holder)) {
-      takeOver(lockPath, holder);
+      takeOverOwnerFile(lockPath, holder, () => notRegular(lockPath));
       continue;
     }
     if (Date.now() > deadline) {
@@ -56,58 +57,11 @@ async function acquire(lockPath: string, owner: string, options: LockOptions): P
   }
 }
 
-function tryCreate(lockPath: string, owner: string, options: LockOptions): boolean {
-  let fd: number;
-  try {
-    fd = openSync(lockPath, 'wx', 0o600);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    if (code === 'EEXIST') return false;
-    throw options.describeFailure(code);
-  }
-  try {
-    writeSync(fd, owner);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
-}
-
-/** The lock's owner line; a lock that is no regular file (a FIFO would block the read and Ctrl-C with it) is refused. */
-function readOwner(lockPath: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(lockPath, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    if (!fstatSync(fd).isFile()) {
-      throw new SvcError(`refusing the lock file ${lockPath}: it is not a regular file (remove it)`, ExitCode.usage);
-    }
-    return readFileSync(fd, 'utf8');
-  } catch (error) {
-    if (error instanceof SvcError) throw error;
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function isStale(lockPath: string, holder: string): boolean {
   const [pid, host] = holder.split(' ');
-  if (host === hostname() && pid && /^\d+$/.test(pid)) return !isRunning(Number(pid));
+  if (host === hostname() && pid && /^\d+$/.test(pid)) return !isProcessRunning(Number(pid));
   const age = Date.now() - (modifiedAt(lockPath) ?? Date.now());
   return age > (holder === '' ? EMPTY_STALE_MS : FOREIGN_STALE_MS);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function modifiedAt(path: string): number | undefined {
@@ -118,23 +72,11 @@ function modifiedAt(path: string): number | undefined {
   }
 }
 
-/**
- * Moves the stale lock aside before deleting it, so that of several waiters that judged it stale
- * only one removes it; a waiter that moved a fresh lock instead (taken meanwhile) puts it back.
- */
-function takeOver(lockPath: string, holder: string): void {
-  const aside = `${lockPath}.stale-${randomUUID()}`;
-  try {
-    renameSync(lockPath, aside);
-  } catch {
-    return;
-  }
-  if (readOwner(aside) !== holder) {
-    try {
-      linkSync(aside, lockPath);
-    } catch {
-      // Another waiter holds a newer lock already; the moved one's owner will find its file gone.
-    }
-  }
-  unlinkSync(aside);
+/** The lock's owner line; a lock that is no regular file (a FIFO would block the read and Ctrl-C with it) is refused. */
+function readOwner(lockPath: string): string | undefined {
+  return readOwnerFile(lockPath, () => notRegular(lockPath));
+}
+
+function notRegular(lockPath: string): SvcError {
+  return new SvcError(`refusing the lock file ${lockPath}: it is not a regular file (remove it)`, ExitCode.usage);
 }

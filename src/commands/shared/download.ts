@@ -8,6 +8,7 @@ import type { Context, Io } from '../../context.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { describeFsError } from './local-file.js';
 import { byteProgress, formatBytes } from './progress.js';
+import { isProcessRunning } from '../../owner-file.js';
 
 export async function checkTarget(target: string, force: boolean, flag: string): Promise<void> {
   // lstat: a symbolic link at the target, even a dangling one, is something that exists there.
@@ -149,15 +150,6 @@ async function removeLeftovers(target: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     const pid = name.startsWith(prefix) ? /^(\d+)-\d+\.part$/.exec(name.slice(prefix.length))?.[1] : undefined;
-    if (pid !== undefined && !isRunning(Number(pid))) await unlink(join(dir, name)).catch(() => undefined);
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (pid !== undefined && !isProcessRunning(Number(pid))) await unlink(join(dir, name)).catch(() => undefined);
   }
 }
