@@ -1,5 +1,3 @@
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { HttpClient } from '../../src/http/client.js';
@@ -8,6 +6,7 @@ import { SvcError } from '../../src/errors.js';
 import { svc } from '../support/harness.js';
 import { startScriptedServer } from '../drills/scripted-server.js';
 import { env, idsOn, sandboxPerTest, waitUntil } from './helpers.js';
+import { startProxy } from './hang-proxy.js';
 
 // A bulk job adds moves at the front of the newest-first list while svc reads it. A list that
 // shifts by exactly one page between two reads returns the same records twice in a row, which the
@@ -135,8 +134,7 @@ async function shiftingProxy(sb: Sandbox, others: number[]) {
       expect(res.status).toBe(201);
     }
   };
-  let origin = '';
-  const proxy = createServer((req, res) => {
+  const proxy = await startProxy(sb.url, (req) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const before = async () => {
       if (req.method !== 'GET' || url.pathname !== '/api/v4/project_repository_storage_moves') return;
@@ -145,39 +143,9 @@ async function shiftingProxy(sb: Sandbox, others: number[]) {
       shifted = true;
       await grow();
     };
-    void before().then(() => {
-      const upstream = new URL(sb.url);
-      const forward = request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: upstream.host },
-        },
-        (answer) => {
-          const link = String(answer.headers.link ?? '')
-            .split(upstream.origin)
-            .join(origin);
-          res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...(link ? { link } : {}) });
-          answer.pipe(res);
-        },
-      );
-      forward.on('error', () => res.destroy());
-      req.pipe(forward);
-    });
+    return before();
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  return {
-    url: origin,
-    shifted: () => shifted,
-    close: () =>
-      new Promise<void>((resolve) => {
-        proxy.closeAllConnections();
-        proxy.close(() => resolve());
-      }),
-  };
+  return { ...proxy, shifted: () => shifted };
 }
 
 describe('schedule --wait while the move list shifts by one page', () => {
