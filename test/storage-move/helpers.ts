@@ -21,6 +21,9 @@ export function sandboxPerTest(): (options: Parameters<typeof startTestSandbox>[
 /** Fast polls and progress lines for tests; the CLI's defaults are 5 s and 30 s. */
 export const FAST = ['--interval', '0.05'];
 
+/** `svc storage-move schedule` of every project from default to storage2; the test adds the rest. */
+export const SCHEDULE_PROJECTS = ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects'];
+
 export function env(sandbox: Sandbox, token?: string): Record<string, string> {
   return { ...sandboxEnv(sandbox, token), SVC_PROGRESS_INTERVAL_MS: '100' };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { svc } from '../support/harness.js';
-import { env, FAST, sandboxPerTest } from './helpers.js';
+import { env, FAST, sandboxPerTest, SCHEDULE_PROJECTS } from './helpers.js';
 
 // An empty source: schedule says so and sends no move request; verify prints no lone header.
 
@@ -13,17 +13,7 @@ async function emptySource(): Promise<Sandbox> {
   return sb;
 }
 
-const schedule = (...args: string[]) => [
-  'storage-move',
-  'schedule',
-  '--from',
-  'default',
-  '--to',
-  'storage2',
-  '--kind',
-  'projects',
-  ...args,
-];
+const schedule = (...args: string[]) => [...SCHEDULE_PROJECTS, ...args];
 const movePosts = (sb: Sandbox) => sb.requests().filter((r) => r.method === 'POST' && r.rawPath.endsWith('repository_storage_moves'));
 
 describe('nothing on the source', () => {

@@ -5,7 +5,7 @@ import { moveHistory, type StorageMove } from '../../src/api/storage-moves.js';
 import { SvcError } from '../../src/errors.js';
 import { svc } from '../support/harness.js';
 import { startScriptedServer } from '../drills/scripted-server.js';
-import { env, idsOn, sandboxPerTest, waitUntil } from './helpers.js';
+import { env, idsOn, sandboxPerTest, SCHEDULE_PROJECTS, waitUntil } from './helpers.js';
 import { startProxy } from './hang-proxy.js';
 
 // A bulk job adds moves at the front of the newest-first list while svc reads it. A list that
@@ -158,26 +158,9 @@ describe('schedule --wait while the move list shifts by one page', () => {
     const staying = idsOn(sb, 'project', 'default');
     const proxy = await shiftingProxy(sb, others);
     try {
-      const r = await svc(
-        [
-          'storage-move',
-          'schedule',
-          '--from',
-          'default',
-          '--to',
-          'storage2',
-          '--kind',
-          'projects',
-          '--wait',
-          '--interval',
-          '0.2',
-          '--wait-timeout',
-          '3',
-          '-o',
-          'json',
-        ],
-        { env: { ...env(sb), SVC_URL: proxy.url } },
-      );
+      const r = await svc([...SCHEDULE_PROJECTS, '--wait', '--interval', '0.2', '--wait-timeout', '3', '-o', 'json'], {
+        env: { ...env(sb), SVC_URL: proxy.url },
+      });
       expect(proxy.shifted()).toBe(true);
       expect(r.exitCode).toBe(8);
       expect(r.stderr).not.toContain('same records');
@@ -204,7 +187,7 @@ describe('schedule --wait on 20,000 projects', () => {
       const sb = await sandbox({ projects: 20_000, moveMs: 5, moveConcurrency: 50, seed });
       const before = idsOn(sb, 'project', 'default');
       const r = await svc(
-        ['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--kind', 'projects', '--wait', '--interval', interval],
+        [...SCHEDULE_PROJECTS, '--wait', '--interval', interval],
         // A process of its own reads the list while the sandbox's bulk job runs, as against a real service.
         { env: env(sb), process: true },
       );
