@@ -1,30 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
-import { startTestSandbox } from '../support/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { svc, tempDir } from '../support/harness.js';
+import { useSandbox } from '../commands/support.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ projects: 1 });
-});
-afterAll(async () => {
-  await sandbox.close();
-  cleanupTempDirs();
-});
+const suite = useSandbox({ projects: 1 });
 
 describe('profile names (#22 item 10)', () => {
   it('--profile "" is a usage error, not the active profile', async () => {
     const dir = tempDir();
-    const login = await svc(['auth', 'login', '--url', sandbox.url], { configDir: dir, input: `${sandbox.tokens.admin}\n` });
+    const login = await svc(['auth', 'login', '--url', suite.sandbox.url], { configDir: dir, input: `${suite.sandbox.tokens.admin}\n` });
     expect(login.exitCode).toBe(0);
     const line = 'svc: --profile needs a profile name (it was empty)\n';
     for (const args of [
       ['auth', 'status', '--profile', ''],
       ['projects', 'list', '--profile='],
-      ['config', 'set', 'url', sandbox.url, '--profile', ' '],
+      ['config', 'set', 'url', suite.sandbox.url, '--profile', ' '],
     ]) {
       expect(await svc(args, { configDir: dir, process: true }), args.join(' ')).toEqual({ exitCode: 2, stdout: '', stderr: line });
     }
@@ -32,14 +23,14 @@ describe('profile names (#22 item 10)', () => {
 
   it('a profile named __proto__ is really saved, listed and used', async () => {
     const dir = tempDir();
-    const login = await svc(['auth', 'login', '--url', sandbox.url, '--profile', '__proto__'], {
+    const login = await svc(['auth', 'login', '--url', suite.sandbox.url, '--profile', '__proto__'], {
       configDir: dir,
-      input: `${sandbox.tokens.admin}\n`,
+      input: `${suite.sandbox.tokens.admin}\n`,
     });
     expect(login.exitCode).toBe(0);
     const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(Object.keys(saved.profiles)).toEqual(['__proto__']);
-    expect(saved.profiles['__proto__']).toEqual({ url: sandbox.url, token: sandbox.tokens.admin, tokenType: 'private' });
+    expect(saved.profiles['__proto__']).toEqual({ url: suite.sandbox.url, token: suite.sandbox.tokens.admin, tokenType: 'private' });
     const list = await svc(['config', 'list', '-o', 'json'], { configDir: dir });
     expect(JSON.parse(list.stdout).map((p: { profile: string; active: boolean }) => [p.profile, p.active])).toEqual([['__proto__', true]]);
     const set = await svc(['config', 'set', 'oauthClientId', 'abc', '--profile', '__proto__'], { configDir: dir });
@@ -48,14 +39,14 @@ describe('profile names (#22 item 10)', () => {
     expect(status.exitCode).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({
       profile: '__proto__',
-      url: sandbox.url,
+      url: suite.sandbox.url,
       token_source: "profile '__proto__' in the config file",
     });
   });
 
   it('names of Object methods are no profiles until saved', async () => {
     const dir = tempDir();
-    const login = await svc(['auth', 'login', '--url', sandbox.url], { configDir: dir, input: `${sandbox.tokens.admin}\n` });
+    const login = await svc(['auth', 'login', '--url', suite.sandbox.url], { configDir: dir, input: `${suite.sandbox.tokens.admin}\n` });
     expect(login.exitCode).toBe(0);
     for (const name of ['constructor', 'toString', 'hasOwnProperty']) {
       expect(await svc(['auth', 'status', '--profile', name], { configDir: dir }), name).toEqual({

@@ -1,20 +1,12 @@
 import { lstatSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
-import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { svc, tempDir } from '../support/harness.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { useSandbox } from '../commands/support.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ projects: 1 });
-});
-afterAll(async () => {
-  await sandbox.close();
-  cleanupTempDirs();
-});
+const suite = useSandbox({ projects: 1 });
 
 async function fifoConfig(): Promise<{ dir: string; path: string }> {
   const dir = tempDir();
@@ -28,7 +20,7 @@ describe('a config file that is not a regular file never hangs (#22 item 7)', ()
     const { dir, path } = await fifoConfig();
     const line = `svc: refusing the config file ${path}: it is a FIFO, not a regular file (replace or remove it)\n`;
     expect(await svc(['config', 'list'], { configDir: dir, process: true })).toEqual({ exitCode: 2, stdout: '', stderr: line });
-    const login = await svc(['auth', 'login', '--url', sandbox.url, '--no-verify'], {
+    const login = await svc(['auth', 'login', '--url', suite.sandbox.url, '--no-verify'], {
       configDir: dir,
       input: 'some-token-0123456789\n',
       process: true,
@@ -39,8 +31,8 @@ describe('a config file that is not a regular file never hangs (#22 item 7)', ()
 
   it('with URL and token from the environment the FIFO is left aside with one warning', async () => {
     const { dir, path } = await fifoConfig();
-    const expected = await svc(['projects', 'list', '-o', 'json'], { env: sandboxEnv(sandbox) });
-    const result = await svc(['projects', 'list', '-o', 'json'], { configDir: dir, env: sandboxEnv(sandbox), process: true });
+    const expected = await svc(['projects', 'list', '-o', 'json'], { env: sandboxEnv(suite.sandbox) });
+    const result = await svc(['projects', 'list', '-o', 'json'], { configDir: dir, env: sandboxEnv(suite.sandbox), process: true });
     expect(result).toEqual({
       exitCode: 0,
       stdout: expected.stdout,
@@ -52,10 +44,10 @@ describe('a config file that is not a regular file never hangs (#22 item 7)', ()
 
   it('a FIFO in the place of the lock file is refused in one line, exit 2, and the config stays as it was', async () => {
     const dir = tempDir();
-    const before = JSON.stringify({ activeProfile: 'a', profiles: { a: { url: sandbox.url } } });
+    const before = JSON.stringify({ activeProfile: 'a', profiles: { a: { url: suite.sandbox.url } } });
     writeFileSync(join(dir, 'config.json'), before, { mode: 0o600 });
     await execa('mkfifo', ['-m', '600', join(dir, 'config.json.lock')]);
-    expect(await svc(['config', 'set', 'url', sandbox.url], { configDir: dir, process: true })).toEqual({
+    expect(await svc(['config', 'set', 'url', suite.sandbox.url], { configDir: dir, process: true })).toEqual({
       exitCode: 2,
       stdout: '',
       stderr: `svc: refusing the lock file ${dir}/config.json.lock: it is not a regular file (remove it)\n`,

@@ -1,30 +1,21 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
-import { startTestSandbox } from '../support/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { svc, tempDir } from '../support/harness.js';
+import { useSandbox } from '../commands/support.js';
 import { startScriptedServer } from '../drills/scripted-server.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ projects: 1 });
-});
-afterAll(async () => {
-  await sandbox.close();
-  cleanupTempDirs();
-});
+const suite = useSandbox({ projects: 1 });
 
 const PASSWORD = 'S3CRETPW';
 
 describe('no URL password on screen (#21 item 3)', () => {
-  const withPassword = () => sandbox.url.replace('http://', `http://bob:${PASSWORD}@`);
-  const masked = () => sandbox.url.replace('http://', 'http://bob:****@');
+  const withPassword = () => suite.sandbox.url.replace('http://', `http://bob:${PASSWORD}@`);
+  const masked = () => suite.sandbox.url.replace('http://', 'http://bob:****@');
 
   it('auth status shows bob:****@ and refuses to use the URL, in one line', async () => {
     const result = await svc(['auth', 'status', '-o', 'json'], {
-      env: { SVC_URL: withPassword(), SVC_TOKEN: sandbox.tokens.admin },
+      env: { SVC_URL: withPassword(), SVC_TOKEN: suite.sandbox.tokens.admin },
       secrets: [PASSWORD],
       process: true,
     });
@@ -35,21 +26,24 @@ describe('no URL password on screen (#21 item 3)', () => {
 
   it('config list and config get print a hand-edited profile URL masked; a user name alone is hidden too', async () => {
     const dir = tempDir();
-    const tokenAsUser = sandbox.url.replace('http://', `http://${PASSWORD}@`);
+    const tokenAsUser = suite.sandbox.url.replace('http://', `http://${PASSWORD}@`);
     const profiles = { default: { url: withPassword() }, other: { url: tokenAsUser } };
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile: 'default', profiles }), { mode: 0o600 });
     const list = await svc(['config', 'list', '-o', 'json'], { configDir: dir, secrets: [PASSWORD] });
     expect(list.exitCode).toBe(0);
-    expect(JSON.parse(list.stdout).map((p: { url: string }) => p.url)).toEqual([masked(), sandbox.url.replace('http://', 'http://****@')]);
+    expect(JSON.parse(list.stdout).map((p: { url: string }) => p.url)).toEqual([
+      masked(),
+      suite.sandbox.url.replace('http://', 'http://****@'),
+    ]);
     const get = await svc(['config', 'get', 'url'], { configDir: dir, secrets: [PASSWORD] });
     expect(get).toEqual({ exitCode: 0, stdout: `${masked()}\n`, stderr: '' });
   });
 
   it('the CI line naming a saved profile masks its URL', async () => {
     const dir = tempDir();
-    const profiles = { ops: { url: withPassword(), token: sandbox.tokens.admin } };
+    const profiles = { ops: { url: withPassword(), token: suite.sandbox.tokens.admin } };
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile: 'ops', profiles }), { mode: 0o600 });
-    const ci = { CI: 'true', CI_SERVER_URL: 'http://127.0.0.1:1', CI_JOB_TOKEN: sandbox.tokens.job };
+    const ci = { CI: 'true', CI_SERVER_URL: 'http://127.0.0.1:1', CI_JOB_TOKEN: suite.sandbox.tokens.job };
     const result = await svc(['auth', 'status', '-o', 'json'], { configDir: dir, env: ci, secrets: [PASSWORD] });
     expect(result.stderr).toBe(
       `warning: using the CI job's server http://127.0.0.1:1 (CI_SERVER_URL) with CI_JOB_TOKEN, not profile 'ops' (${masked()}): ` +

@@ -1,21 +1,12 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { req } from '../sandbox/helpers.js';
-import { BIN, cleanupTempDirs, isolatedEnv, tempDir, type RunResult } from '../support/harness.js';
-import { startTestSandbox } from '../support/sandbox.js';
+import { BIN, isolatedEnv, tempDir, type RunResult } from '../support/harness.js';
+import { useSandbox } from '../commands/support.js';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ projects: 1 });
-});
-afterAll(async () => {
-  await sandbox.close();
-  cleanupTempDirs();
-});
+const suite = useSandbox({ projects: 1 });
 
 /** The built CLI with exactly `env` (plus PATH), after `shell` (such as a ulimit) in the same process. */
 async function svcAfter(shell: string, args: string[], env: Record<string, string>, input = ''): Promise<RunResult> {
@@ -35,7 +26,12 @@ describe('auth login where the config cannot be written (#21 item 6)', () => {
     const root = tempDir();
     writeFileSync(join(root, 'not-a-dir'), '');
     const home = join(root, 'not-a-dir', 'home');
-    const result = await svcAfter(':', ['auth', 'login', '--url', sandbox.url, '--no-verify'], { HOME: home }, 'some-token-0123456789\n');
+    const result = await svcAfter(
+      ':',
+      ['auth', 'login', '--url', suite.sandbox.url, '--no-verify'],
+      { HOME: home },
+      'some-token-0123456789\n',
+    );
     expect(result).toEqual({
       exitCode: 2,
       stdout: '',
@@ -50,15 +46,15 @@ describe('auth login where the config cannot be written (#21 item 6)', () => {
 describe('tokens rotate --self when the config file cannot be saved (#22 item 10)', () => {
   it('says in one line that the new token, printed on stdout, was not saved; the file keeps the old one', async () => {
     const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-    const created = await req(sandbox.url, '/api/v4/users/2/personal_access_tokens', {
-      token: sandbox.tokens.admin,
+    const created = await req(suite.sandbox.url, '/api/v4/users/2/personal_access_tokens', {
+      token: suite.sandbox.tokens.admin,
       method: 'POST',
       json: { name: 'full-disk', scopes: ['api'], expires_at: day },
     });
     const old = created.json as { token: string };
     const dir = tempDir();
     // Bigger than the 512 bytes `ulimit -f 1` lets a process write to one file: rewriting it fails with EFBIG.
-    const profile = { url: sandbox.url, token: old.token, tokenType: 'private', oauthClientId: 'x'.repeat(600) };
+    const profile = { url: suite.sandbox.url, token: old.token, tokenType: 'private', oauthClientId: 'x'.repeat(600) };
     const before = JSON.stringify({ activeProfile: 'work', profiles: { work: profile } });
     writeFileSync(join(dir, 'config.json'), before, { mode: 0o600 });
     const result = await svcAfter('ulimit -f 1', ['tokens', 'rotate', '--self', '-o', 'json'], isolatedEnv({ configDir: dir }));
