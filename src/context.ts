@@ -135,7 +135,7 @@ export class Context {
   async config(): Promise<ConfigStore> {
     if (!this.configStore) {
       const { ConfigStore } = await import('./config/store.js');
-      this.configStore = new ConfigStore(this.env, this.signal);
+      this.configStore = new ConfigStore(this.env, this.signal, (line) => this.debug(line));
     }
     return this.configStore;
   }

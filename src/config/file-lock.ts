@@ -16,6 +16,8 @@ export interface LockOptions {
   signal?: AbortSignal;
   /** The one line shown when a write cannot even create the lock file (a read-only directory). */
   describeFailure: (code: string) => SvcError;
+  /** Told once, with the holder's owner line, when the lock is held and must be waited for. */
+  onWait?: (holder: string) => void;
 }
 
 /**
@@ -35,12 +37,17 @@ export async function withFileLock<T>(lockPath: string, options: LockOptions, wo
 
 async function acquire(lockPath: string, owner: string, options: LockOptions): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
+  let told = false;
   for (let delay = 5; ; delay = Math.min(delay * 2, 250)) {
     if (createOwnerFile(lockPath, owner, options.describeFailure)) return;
     const holder = readOwner(lockPath);
     if (holder !== undefined && isStale(lockPath, holder)) {
       takeOverOwnerFile(lockPath, holder, () => notRegular(lockPath));
       continue;
+    }
+    if (holder !== undefined && !told) {
+      told = true;
+      options.onWait?.(holder);
     }
     if (Date.now() > deadline) {
       const pid = holder?.split(' ')[0];

@@ -27,7 +27,11 @@ export class ConfigStore {
   private snapshot?: ConfigData;
   private readonly signal?: AbortSignal;
 
-  constructor(env: NodeJS.ProcessEnv, signal?: AbortSignal) {
+  constructor(
+    env: NodeJS.ProcessEnv,
+    signal?: AbortSignal,
+    private readonly debug?: (line: string) => void,
+  ) {
     this.path = configFilePath(env);
     this.signal = signal;
   }
@@ -97,7 +101,11 @@ export class ConfigStore {
   /** Lock, re-read, change, write (only if something changed), unlock. */
   private async modify<T>(change: (data: ConfigData) => Promise<T>): Promise<T> {
     prepareDirectory(this.path);
-    const lockOptions = { signal: this.signal, describeFailure: (code: string) => writeFailure(this.path, code) };
+    const lockOptions = {
+      signal: this.signal,
+      describeFailure: (code: string) => writeFailure(this.path, code),
+      onWait: (holder: string) => this.debug?.(`waiting for the config file lock ${this.path}.lock, held by pid ${holder.split(' ')[0]}`),
+    };
     return withFileLock(`${this.path}.lock`, lockOptions, async () => {
       const file = openForWrite(this.path);
       const before = JSON.stringify(file.data);

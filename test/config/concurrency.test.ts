@@ -112,11 +112,22 @@ describe('the config file lock', () => {
     const dir = tempDir();
     const lock = `${process.pid} ${hostname()} held-by-the-test\n`;
     writeFileSync(join(dir, 'config.json.lock'), lock);
-    const child = spawnSvc(['auth', 'login', '--url', sandbox.url, '--no-verify'], { configDir: dir, input: 'waiting-token-0123456789\n' });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const child = spawnSvc(['auth', 'login', '--url', sandbox.url, '--no-verify'], {
+      configDir: dir,
+      input: 'waiting-token-0123456789\n',
+      env: { SVC_DEBUG: '1' },
+    });
+    // Interrupted once it says it waits for the lock (a debug line), not after a guessed delay.
+    let stderr = '';
+    await new Promise<void>((resolve) =>
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        if (stderr.includes(`waiting for the config file lock ${join(dir, 'config.json')}.lock, held by pid ${process.pid}`)) resolve();
+      }),
+    );
     child.kill('SIGINT');
     const result = await child;
-    expect([result.exitCode, result.stdout, result.stderr]).toEqual([130, '', 'svc: interrupted\n']);
+    expect([result.exitCode, result.stdout, String(result.stderr).split('\n').slice(-2)]).toEqual([130, '', ['svc: interrupted', '']]);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
     expect(readFileSync(join(dir, 'config.json.lock'), 'utf8')).toBe(lock);
   });

@@ -6,6 +6,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { json, startScriptedServer } from '../drills/scripted-server.js';
 import { cleanupTempDirs, parseNdjson, spawnSvc, svc, tempDir } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
+import { FIFO_OPEN_WAITS, waitForKernelWait } from '../support/proc.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
@@ -274,7 +275,7 @@ describe('svc api: hostile answers and local input (#9, #10)', () => {
     const fifo = join(dir, 'body.fifo');
     execFileSync('mkfifo', [fifo]);
     const child = spawnSvc(['api', 'projects', '--input', fifo], { env });
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await waitForKernelWait(child.pid!, FIFO_OPEN_WAITS);
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(130);
