@@ -25,7 +25,7 @@ function readConfig(dir: string) {
 }
 
 function updater(...args: string[]) {
-  return execa(process.execPath, [UPDATER, ...args], { reject: false, timeout: 60_000 });
+  return execa(process.execPath, [UPDATER, ...args], { reject: false, timeout: 240_000 });
 }
 
 describe('concurrent config writes lose nothing (#10 item 7)', () => {

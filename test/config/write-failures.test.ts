@@ -16,7 +16,7 @@ async function svcAfter(shell: string, args: string[], env: Record<string, strin
     reject: false,
     input,
     stripFinalNewline: false,
-    timeout: 60_000,
+    timeout: 240_000,
   });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }

@@ -82,7 +82,7 @@ async function runJob(name: string, variables: Record<string, string>, cwd: stri
     extendEnv: false,
     cwd,
     reject: false,
-    timeout: 60_000,
+    timeout: 240_000,
     stripFinalNewline: false,
   });
   const out = { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };

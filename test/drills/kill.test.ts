@@ -12,7 +12,7 @@ const PAGE_DELAY_MS = 150;
 
 afterAll(() => cleanupTempDirs());
 
-function waitFor(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+function waitFor(check: () => boolean, what: string, timeoutMs = 240_000): Promise<void> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {

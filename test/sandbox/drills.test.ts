@@ -177,7 +177,7 @@ describe('serveSandbox', () => {
     const err = capture();
     const ac = new AbortController();
     const done = serveSandbox({ port: 0, projects: 3, output: 'json' }, { stdout: out.stream, stderr: err.stream, signal: ac.signal });
-    const line = await waitFor(() => (out.text.endsWith('\n') ? out.text : null), 10_000);
+    const line = await waitFor(() => (out.text.endsWith('\n') ? out.text : null), 240_000);
     const lines = line!.trim().split('\n');
     expect(lines).toHaveLength(1);
     const info = JSON.parse(lines[0]!);
@@ -198,7 +198,7 @@ describe('serveSandbox', () => {
       { port: 0, projects: 1, output: 'text' },
       { stdout: out.stream, stderr: capture().stream, signal: ac.signal },
     );
-    await waitFor(() => out.text.includes('Ctrl-C'), 10_000);
+    await waitFor(() => out.text.includes('Ctrl-C'), 240_000);
     expect(out.text).toMatch(/^export SVC_URL=http:\/\/127\.0\.0\.1:\d+ SVC_TOKEN=\S+$/m);
     // Every credential line puts its value in the same column, whatever its label's length.
     const credentialLines = out.text.split('\n').filter((l) => /^ {2}\S.*: +\S+$/.test(l));

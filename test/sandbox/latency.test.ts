@@ -61,7 +61,7 @@ describe('max concurrency', () => {
 });
 
 describe('svc sandbox flags', () => {
-  const svc = (args: string[]) => execa(process.execPath, ['bin/svc.js', 'sandbox', ...args], { reject: false, timeout: 20_000 });
+  const svc = (args: string[]) => execa(process.execPath, ['bin/svc.js', 'sandbox', ...args], { reject: false, timeout: 240_000 });
 
   it('refuses a --latency-ms range with MIN above MAX with exit 2', async () => {
     const r = await svc(['--latency-ms', '50-10']);

@@ -200,7 +200,7 @@ describe('bulk moves', () => {
       });
       expect(r.status).toBe(202);
       expect(r.json).toEqual({ message: '202 Accepted' });
-      await waitFor(() => s.state.bulkInProgress() === 0 && s.stats().moves.byState.finished === 299, 20_000);
+      await waitFor(() => s.state.bulkInProgress() === 0 && s.stats().moves.byState.finished === 299, 240_000);
       const st = s.stats();
       expect(st.moves.created).toBe(299);
       // created in batches over time, not all at once
@@ -228,7 +228,7 @@ describe('bulk moves', () => {
         token: s.tokens.admin,
         json: { source_storage_name: 'default', destination_storage_name: 'storage2' },
       });
-      await waitFor(() => s.state.bulkInProgress() === 0, 10_000);
+      await waitFor(() => s.state.bulkInProgress() === 0, 240_000);
       const skipped = s.state.skippedMoves().length;
       expect(skipped).toBeGreaterThan(5);
       expect(skipped).toBeLessThan(40);
@@ -291,7 +291,7 @@ describe('failures', () => {
         json: { source_storage_name: 'default', destination_storage_name: 'storage2' },
       });
       const terminal = new Set(['finished', 'failed', 'cleanup failed']);
-      await waitFor(() => s.state.bulkInProgress() === 0 && s.state.moves('project').every((m) => terminal.has(m.state)), 15_000);
+      await waitFor(() => s.state.bulkInProgress() === 0 && s.state.moves('project').every((m) => terminal.has(m.state)), 240_000);
       const failed = s.state.moves('project').filter((m) => m.state === 'failed');
       expect(failed[0]!.history).toEqual(['initial', 'scheduled', 'started', 'failed']);
       expect(failed.length).toBeGreaterThan(20);
@@ -313,7 +313,7 @@ describe('failures', () => {
         });
         expect(r.status).toBe(201);
       }
-      await waitFor(() => s.state.moves('project').every((m) => terminal.has(m.state)), 15_000);
+      await waitFor(() => s.state.moves('project').every((m) => terminal.has(m.state)), 240_000);
       const again = s.state.moves('project').slice(-failed.length);
       const refailed = again.filter((m) => m.state === 'failed').length;
       expect(refailed).toBeLessThan(failed.length / 2);

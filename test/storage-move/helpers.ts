@@ -50,7 +50,7 @@ export function moveListRequests(sandbox: Sandbox, kind: MoveKind): Array<{ page
     });
 }
 
-export async function waitUntil(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+export async function waitUntil(check: () => boolean, timeoutMs = 240_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > end) throw new Error('condition not reached in time');
