@@ -11,7 +11,7 @@ import { ChildCollection, cmp, type Compare, storeFor } from '../store/collectio
 import type { IssueRec, ProjectRec, UserRec } from '../store/records.js';
 import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
 import { type Issue, issueFilter } from './issue-filters.js';

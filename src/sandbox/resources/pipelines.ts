@@ -9,7 +9,7 @@ import type { Ctx } from '../server/context.js';
 import { cmp, type Compare, ordered } from '../store/collection.js';
 import type { PipelineRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { canReadProject } from '../access.js';

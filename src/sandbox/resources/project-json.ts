@@ -6,7 +6,7 @@ import { can, canReadProject, permissionsJson } from '../access.js';
 import type { ProjectRec, UserRec } from '../store/records.js';
 import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { importState } from './import-state.js';
 import { openIssueCount } from './issues.js';
 import { namespaceBasic } from './namespaces.js';

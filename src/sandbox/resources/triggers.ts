@@ -12,7 +12,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { PipelineRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { createPipeline, pipelineJson } from './pipelines.js';
