@@ -2,6 +2,7 @@
 // create, edit, delete (reference endpoints §1). Seeded issues are derived from
 // (seed, project, iid).
 import { can } from '../access.js';
+import { offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
@@ -296,6 +297,7 @@ function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRe
 }
 
 export function mountIssues({ root, project, group }: Mounts): void {
+  offer('issuesOf', (w, pid) => issueStore(w).issues.list(pid));
   project.get('/issues', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     sendIssues(ctx, () => [p]);
