@@ -13,6 +13,8 @@ export interface Ports {
   issuesOf(w: World, projectId: number): readonly Labelled[];
   /** the merge requests of a project */
   mergeRequestsOf(w: World, projectId: number): readonly Labelled[];
+  /** how many of a project's issues are open */
+  openIssueCount(w: World, projectId: number): number;
 }
 
 const offered: Partial<Ports> = {};
@@ -21,7 +23,9 @@ export function offer<K extends keyof Ports>(name: K, port: Ports[K]): void {
   offered[name] = port;
 }
 
-/** The port, or a port that answers nothing when its resource is not mounted. */
+/** The port; asking for one no mounted resource offers is a mistake in the sandbox itself. */
 export function ask<K extends keyof Ports>(name: K): Ports[K] {
-  return offered[name] ?? ((() => []) as Ports[K]);
+  const port = offered[name];
+  if (!port) throw new Error(`no resource offers the port ${name}`);
+  return port;
 }

@@ -81,7 +81,7 @@ const issueStore = storeFor<IssueStore>((w) => ({
 }));
 
 /** Open issues of a project; seeded issues close every fourth iid, so no derivation is needed until one changes. */
-export function openIssueCount(w: World, pid: number): number {
+function openIssueCount(w: World, pid: number): number {
   const store = issueStore(w);
   if (!store.changed.has(pid)) {
     const n = seededIssueCount(w, pid);
@@ -298,6 +298,7 @@ function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRe
 
 export function mountIssues({ root, project, group }: Mounts): void {
   offer('issuesOf', (w, pid) => issueStore(w).issues.list(pid));
+  offer('openIssueCount', openIssueCount);
   project.get('/issues', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     sendIssues(ctx, () => [p]);
