@@ -20,12 +20,12 @@ import {
   findMergeRequest,
   type MergeRequestRec,
   mergeNow,
-  mergeRequestJson,
   rechecked,
   saveMergeRequest,
   sourceHead,
 } from './merge-request-store.js';
 import { rebaseInProgress, rebasing, uncheck } from './merge-request-checks.js';
+import { mergeRequestJson } from './merge-request-json.js';
 import type { Mounts } from './mounts.js';
 import { noteBody, noteJson, type Noteable, type NoteRec } from './notes.js';
 import { userBasic } from './users.js';

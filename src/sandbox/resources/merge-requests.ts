@@ -15,7 +15,6 @@ import { MR_ORDER_KEYS, MR_ORDERS, type MergeRequestScope, mergeRequestFilter } 
 import {
   findMergeRequest,
   type MergeRequestRec,
-  mergeRequestJson,
   markMergeRequestsChanged,
   mergeRequestStore,
   projectMergeRequests,
@@ -25,6 +24,7 @@ import {
 } from './merge-request-store.js';
 import { newCheck, rebaseInProgress, uncheck } from './merge-request-checks.js';
 import { singleReadExtras } from './merge-request-extras.js';
+import { mergeRequestJson } from './merge-request-json.js';
 import type { Mounts } from './mounts.js';
 import { OrderedScan } from './ordered-scan.js';
 
