@@ -108,6 +108,8 @@ describe('POST /projects/:id/labels', () => {
   it('names missing parameters, then checks title and colour as the model does', async () => {
     const missing = await post('/projects/4/labels', {});
     expect([missing.status, missing.json]).toEqual([400, { error: 'name is missing, color is missing' }]);
+    const priority = await post('/projects/4/labels', { name: 'x', color: '#123456', priority: 'high' });
+    expect([priority.status, priority.json]).toEqual([400, { error: 'priority is invalid' }]);
     const colour = await post('/projects/4/labels', { name: 'x', color: '#12345' });
     expect([colour.status, colour.json]).toEqual([400, { message: { color: ['must be a valid color code'] } }]);
     const comma = await post('/projects/4/labels', { name: 'a,b', color: 'blueish' });
