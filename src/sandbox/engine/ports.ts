@@ -1,5 +1,6 @@
 // What one resource offers the others, by name: a resource asks for a port instead of importing
 // another resource's store, and the resource that owns the records offers it when it mounts.
+import type { PipelineRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 
 /** An issue or a merge request as far as its labels are concerned. */
@@ -15,6 +16,16 @@ export interface Ports {
   mergeRequestsOf(w: World, projectId: number): readonly Labelled[];
   /** how many of a project's issues are open */
   openIssueCount(w: World, projectId: number): number;
+  /** a new pipeline on a project, answered as the full Pipeline entity */
+  startPipeline(w: World, p: ProjectRec, input: PipelineStart): Record<string, unknown>;
+}
+
+export interface PipelineStart {
+  ref: string;
+  sha: string;
+  userId: number;
+  variables: PipelineRec['variables'];
+  source: string;
 }
 
 const offered: Partial<Ports> = {};
