@@ -5,7 +5,7 @@ import { E } from './server/errors.js';
 import type { World } from './store/world.js';
 
 const GUEST = 10;
-const PLANNER = 15;
+export const PLANNER = 15;
 const REPORTER = 20;
 const DEVELOPER = 30;
 export const MAINTAINER = 40;
@@ -45,6 +45,8 @@ const PROJECT_ABILITY = {
   destroy_pipeline: OWNER,
   read_build: REPORTER,
   read_release: GUEST,
+  /** create, update and delete labels (`admin_label`: planners and reporters up) */
+  admin_label: PLANNER,
   create_release: DEVELOPER,
   admin_project: MAINTAINER,
   archive_project: OWNER,

@@ -1,7 +1,7 @@
 // Fault injection for drills: parse a spec like
 // "429=0.05,503=0.02,500=0.01,502=0.01,reset=0.01,slow=0.02" and draw a
 // seeded fault per request.
-import { rng } from './util.js';
+import { rng } from './util/random.js';
 
 export const FAULT_KINDS = ['429', '500', '502', '503', 'reset', 'slow'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

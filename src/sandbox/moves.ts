@@ -3,7 +3,7 @@
 // finished; failed; cleanup failed), a bounded worker pool, and the bulk
 // scheduler that creates moves gradually in the background.
 import type { World } from './store/world.js';
-import { rng } from './util.js';
+import { rng } from './util/random.js';
 
 export type MoveKind = 'project' | 'snippet' | 'group';
 export const MOVE_KINDS: MoveKind[] = ['project', 'snippet', 'group'];

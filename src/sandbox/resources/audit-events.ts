@@ -8,7 +8,7 @@ import { enumParam, intParam, intSeg, timeParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { AuditEntityType, AuditEventRec } from '../store/admin-records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { auditLog } from './audit-log.js';
 import type { Mounts } from './mounts.js';
 

@@ -6,7 +6,7 @@ import { pageOf } from '../server/paging.js';
 import { listParam } from '../server/params.js';
 import { sendList } from '../server/respond.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { commitJson } from './commits.js';
 import { requireAbility } from './guards.js';
 import { bridgeState } from './job-states.js';

@@ -7,7 +7,7 @@ import { boolParam, strParam, timeParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { CommitRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 

@@ -1,7 +1,7 @@
 // Projects marked for delayed deletion, read by the project entity and written by its lifecycle routes.
 import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 
 const DAY = 86_400_000;
 const ADJOURNED_DAYS = 7;

@@ -8,7 +8,7 @@ import { boolParam, enumParam, listParam, SORTS, strParam } from '../server/para
 import { sendJson, sendList, sendRawJson } from '../server/respond.js';
 import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
 import { sharesOf } from './sharing.js';

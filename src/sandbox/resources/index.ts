@@ -14,6 +14,7 @@ import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
 import { mountJobArtifacts } from './job-artifacts.js';
 import { mountJobs } from './jobs.js';
+import { mountLabelResources } from './labels.js';
 import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
@@ -50,6 +51,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountMembers,
   mountMemberWrites,
   mountIssues,
+  mountLabelResources,
   mountNotes,
   mountMergeRequests,
   mountMergeRequestActions,

@@ -2,6 +2,7 @@
 // create, edit, delete (reference endpoints §1). Seeded issues are derived from
 // (seed, project, iid).
 import { can } from '../access.js';
+import { offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
@@ -11,13 +12,12 @@ import { ChildCollection, cmp, type Compare, storeFor } from '../store/collectio
 import type { IssueRec, ProjectRec, UserRec } from '../store/records.js';
 import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
 import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
 import { type Issue, issueFilter } from './issue-filters.js';
+import { issueJson } from './issue-json.js';
 import type { Mounts } from './mounts.js';
 import { OrderedScan } from './ordered-scan.js';
-import { userBasic } from './users.js';
 
 const ISSUE_SLOTS = 8;
 const DAY = 86_400_000;
@@ -80,61 +80,13 @@ const issueStore = storeFor<IssueStore>((w) => ({
 }));
 
 /** Open issues of a project; seeded issues close every fourth iid, so no derivation is needed until one changes. */
-export function openIssueCount(w: World, pid: number): number {
+function openIssueCount(w: World, pid: number): number {
   const store = issueStore(w);
   if (!store.changed.has(pid)) {
     const n = seededIssueCount(w, pid);
     return n - Math.floor(n / 4);
   }
   return store.issues.list(pid).filter((i) => i.state === 'opened').length;
-}
-
-function issueJson(w: World, p: ProjectRec, i: Issue): Record<string, unknown> {
-  const user = (id: number | null) => (id === null ? null : userBasic(w, w.users.get(id)!));
-  const assignee = user(i.assigneeId);
-  return {
-    id: i.id,
-    iid: i.iid,
-    project_id: i.projectId,
-    title: i.title,
-    description: i.description,
-    state: i.state,
-    created_at: iso(i.createdAt),
-    updated_at: iso(i.updatedAt),
-    closed_at: i.closedAt === null ? null : iso(i.closedAt),
-    closed_by: user(i.closedById),
-    labels: i.labels,
-    milestone:
-      i.milestone === null
-        ? null
-        : {
-            id: 1,
-            iid: 1,
-            project_id: p.id,
-            title: i.milestone,
-            description: null,
-            state: 'active',
-            due_date: null,
-            start_date: null,
-            web_url: `${w.base()}/${p.fullPath}/-/milestones/1`,
-          },
-    assignees: assignee ? [assignee] : [],
-    assignee,
-    author: user(i.authorId),
-    type: 'ISSUE',
-    user_notes_count: i.userNotesCount,
-    merge_requests_count: 0,
-    upvotes: i.upvotes,
-    downvotes: 0,
-    due_date: i.dueDate ?? null,
-    confidential: i.confidential ?? false,
-    discussion_locked: null,
-    issue_type: 'issue',
-    web_url: `${w.base()}/${p.fullPath}/-/issues/${i.iid}`,
-    time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
-    task_completion_status: { count: 0, completed_count: 0 },
-    references: { short: `#${i.iid}`, relative: `#${i.iid}`, full: `${p.fullPath}#${i.iid}` },
-  };
 }
 
 const ORDERS: Record<string, Compare<Issue>> = {
@@ -296,6 +248,8 @@ function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRe
 }
 
 export function mountIssues({ root, project, group }: Mounts): void {
+  offer('issuesOf', (w, pid) => issueStore(w).issues.list(pid));
+  offer('openIssueCount', openIssueCount);
   project.get('/issues', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     sendIssues(ctx, () => [p]);

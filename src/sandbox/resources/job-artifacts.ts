@@ -10,7 +10,7 @@ import { intSeg, strParam } from '../server/params.js';
 import { sendText } from '../server/respond.js';
 import type { JobRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { sha1 } from '../util.js';
+import { sha1 } from '../util/digest.js';
 import { requireAbility } from './guards.js';
 import { jobState, pipelineJobs } from './job-states.js';
 import { artifactArchive, jobById } from './jobs.js';

@@ -10,7 +10,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { MembershipRec, MemberSourceKind } from '../store/memberships.js';
 import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { sharesOf } from './sharing.js';
 import { userBasic } from './users.js';

@@ -10,7 +10,7 @@ import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { NOTE_BODIES } from '../store/seed.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
 import { approvalStateJson } from './merge-request-extras.js';
@@ -20,12 +20,12 @@ import {
   findMergeRequest,
   type MergeRequestRec,
   mergeNow,
-  mergeRequestJson,
   rechecked,
   saveMergeRequest,
   sourceHead,
 } from './merge-request-store.js';
 import { rebaseInProgress, rebasing, uncheck } from './merge-request-checks.js';
+import { mergeRequestJson } from './merge-request-json.js';
 import type { Mounts } from './mounts.js';
 import { noteBody, noteJson, type Noteable, type NoteRec } from './notes.js';
 import { userBasic } from './users.js';

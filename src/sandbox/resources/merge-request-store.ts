@@ -1,10 +1,10 @@
 // Merge requests of a project: seeded ones derived from (seed, project, iid),
-// their mergeability (reference endpoints §2) and the JSON the service shows.
+// and their mergeability (reference endpoints §2); merge-request-json.ts renders them.
 // Project 1 carries one merge request per blocker, so tests can name them.
 // Choices where the reference is open: blockers are checked in the order of
 // `detailedMergeStatus`; a head pipeline (the newest of the source branch) must
 // succeed; a seeded quarter of merge requests conflict and another needs one
-// approval (shown as the EE keys `approvals_required`/`approvals_left`); created
+// approval (shown as the EE keys `approvals_required`/`approvals_left`, see merge-request-json.ts); created
 // ones neither conflict nor need approvals; a merge changes no branch.
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
@@ -15,14 +15,11 @@ import type { ProjectRec } from '../store/records.js';
 import { BRANCHES } from '../store/repository.js';
 import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
-import { iso, sha1 } from '../util.js';
-import { mergeRequestChanges } from './merge-request-changes.js';
-import { checkStatus, type MergeCheck, mergeStatusOf, recheck, SEEDED_CHECK } from './merge-request-checks.js';
+import { sha1 } from '../util/digest.js';
+import { checkStatus, type MergeCheck, recheck, SEEDED_CHECK } from './merge-request-checks.js';
 import { pipelineState } from './job-states.js';
 import { removeMergedSource } from './merge-request-cleanup.js';
 import { pipelineStore } from './pipeline-store.js';
-import { pipelineJson } from './pipelines.js';
-import { userBasic } from './users.js';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 
@@ -304,88 +301,6 @@ function settleAutoMerge(w: World, mr: MergeRequestRec): MergeRequestRec {
   return dropped;
 }
 
-export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, single: boolean): Record<string, unknown> {
-  const w = ctx.world;
-  const user = (id: number | null) => (id === null ? null : userBasic(w, w.users.get(id)!));
-  const detailed = detailedMergeStatus(w, mr);
-  const draft = isDraft(mr.title);
-  const ref = `!${mr.iid}`;
-  const out: Record<string, unknown> = {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: p.id,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    created_at: iso(mr.createdAt),
-    updated_at: iso(mr.updatedAt),
-    merged_by: user(mr.mergedById),
-    merge_user: user(mr.mergedById),
-    merged_at: mr.mergedAt === null ? null : iso(mr.mergedAt),
-    closed_by: user(mr.closedById),
-    closed_at: mr.closedAt === null ? null : iso(mr.closedAt),
-    target_branch: mr.targetBranch,
-    source_branch: mr.sourceBranch,
-    user_notes_count: mr.seededNotes - mr.deletedNotes.length + mr.createdNotes.length,
-    upvotes: mr.upvotes,
-    downvotes: 0,
-    author: user(mr.authorId),
-    assignees: mr.assigneeIds.map(user),
-    assignee: user(mr.assigneeIds[0] ?? null),
-    reviewers: mr.reviewerIds.map(user),
-    source_project_id: p.id,
-    target_project_id: p.id,
-    labels: mr.labels,
-    draft,
-    imported: false,
-    imported_from: 'none',
-    work_in_progress: draft,
-    milestone: null,
-    merge_when_pipeline_succeeds: mr.autoMerge,
-    merge_status: mergeStatusOf(detailed, mr.conflicts),
-    detailed_merge_status: detailed,
-    merge_after: null,
-    sha: sourceHead(w, mr),
-    merge_commit_sha: mr.mergeCommitSha,
-    squash_commit_sha: mr.squashCommitSha,
-    discussion_locked: null,
-    should_remove_source_branch: mr.removeSourceBranch,
-    force_remove_source_branch: mr.removeSourceBranch ?? false,
-    prepared_at: mr.preparedAt > Date.now() ? null : iso(Math.max(mr.createdAt, mr.preparedAt)),
-    reference: ref,
-    references: { short: ref, relative: ref, full: `${p.fullPath}${ref}` },
-    web_url: `${w.base()}/${p.fullPath}/-/merge_requests/${mr.iid}`,
-    time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
-    squash: mr.squash,
-    squash_on_merge: mr.squash,
-    task_completion_status: { count: 0, completed_count: 0 },
-    has_conflicts: mr.conflicts,
-    blocking_discussions_resolved: true,
-  };
-  if (!single) return out;
-  const pipeline = headPipeline(w, mr);
-  const shown = pipeline && can(w, ctx.user, p, 'read_pipeline') ? pipelineJson(w, pipeline, true) : null;
-  const target = w.repos.branchCommits(p.id, mr.targetBranch)!;
-  const targetShas = new Set(target.map((c) => c.id));
-  const source = w.repos.branchCommits(p.id, mr.sourceBranch) ?? w.repos.lineFrom(p.id, sourceHead(w, mr));
-  const base = source.find((c) => targetShas.has(c.id))!.id;
-  Object.assign(out, {
-    subscribed: false,
-    changes_count: String(mergeRequestChanges(w, mr).length),
-    latest_build_started_at: null,
-    latest_build_finished_at: null,
-    first_deployed_to_production_at: null,
-    pipeline: shown && { ...shown },
-    head_pipeline: shown,
-    diff_refs: { base_sha: base, head_sha: sourceHead(w, mr), start_sha: target[0]!.id },
-    merge_error: null,
-    first_contribution: false,
-    user: { can_merge: ctx.user !== null && canMerge(ctx, p, mr) },
-  });
-  return out;
-}
-
-/** Merging into `main` (protected) needs a maintainer; other targets a developer. */
 export function canMerge(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec): boolean {
   return can(ctx.world, ctx.user, p, mr.targetBranch === 'main' ? 'merge_protected_branch' : 'push_code');
 }

@@ -1,6 +1,7 @@
 // Merge requests: lists (project, group with its subgroups, instance), read,
 // create, edit (state_event close/reopen), delete (reference endpoints §2).
 import { can } from '../access.js';
+import { offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
@@ -14,7 +15,6 @@ import { MR_ORDER_KEYS, MR_ORDERS, type MergeRequestScope, mergeRequestFilter } 
 import {
   findMergeRequest,
   type MergeRequestRec,
-  mergeRequestJson,
   markMergeRequestsChanged,
   mergeRequestStore,
   projectMergeRequests,
@@ -24,6 +24,7 @@ import {
 } from './merge-request-store.js';
 import { newCheck, rebaseInProgress, uncheck } from './merge-request-checks.js';
 import { singleReadExtras } from './merge-request-extras.js';
+import { mergeRequestJson } from './merge-request-json.js';
 import type { Mounts } from './mounts.js';
 import { OrderedScan } from './ordered-scan.js';
 
@@ -143,6 +144,7 @@ function applyFields(ctx: Ctx, mr: MergeRequestRec): void {
 }
 
 export function mountMergeRequests({ root, project, group }: Mounts): void {
+  offer('mergeRequestsOf', projectMergeRequests);
   root.get('/merge_requests', { auth: 'public' }, (ctx) => {
     const scope = enumParam(ctx, 'scope', [
       'created-by-me',

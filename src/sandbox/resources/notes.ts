@@ -11,7 +11,7 @@ import { ChildCollection, storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { NOTE_BODIES } from '../store/seed.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Issue } from './issue-filters.js';
 import { deriveIssue, findIssue, saveIssue } from './issues.js';

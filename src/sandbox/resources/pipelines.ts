@@ -5,11 +5,12 @@ import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { enumParam, SORTS, strParam, timeParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
+import { offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { cmp, type Compare, ordered } from '../store/collection.js';
 import type { PipelineRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { canReadProject } from '../access.js';
@@ -301,6 +302,7 @@ export function listedPipelines(w: World, p: ProjectRec, source: string | undefi
 
 export function mountPipelines(mounts: Mounts): void {
   const { project } = mounts;
+  offer('startPipeline', (w, p, input) => pipelineJson(w, createPipeline(w, p, input), true));
   project.get('/pipelines/:pipeline_id/variables', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'update_pipeline');
     sendJson(

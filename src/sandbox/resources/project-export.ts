@@ -10,7 +10,7 @@ import { sendJson, sendText } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { ExportStatus, ProjectExportRec } from '../store/admin-records.js';
 import type { ProjectRec } from '../store/records.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { projectIdentity } from './project-json.js';

@@ -3,12 +3,12 @@
 // authenticated callers (reference §6). Rendered from cached namespace
 // fragments so a page of 100 projects renders in well under a millisecond.
 import { can, canReadProject, permissionsJson } from '../access.js';
+import { ask } from '../engine/ports.js';
 import type { ProjectRec, UserRec } from '../store/records.js';
 import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { importState } from './import-state.js';
-import { openIssueCount } from './issues.js';
 import { namespaceBasic } from './namespaces.js';
 import { defaultBranch } from './default-branches.js';
 import { deletionMark } from './deletion-marks.js';
@@ -116,7 +116,7 @@ export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): str
     `${head},` +
     (f.owner ? `"owner":${f.owner},` : '') +
     `"visibility":"${p.visibility}","archived":${p.archived},"empty_repo":${w.repos.isEmpty(p.id)},${settingsJsonText(w, p)},` +
-    `"import_status":${js(importState(w, p).status)},"open_issues_count":${openIssueCount(w, p.id)},` +
+    `"import_status":${js(importState(w, p).status)},"open_issues_count":${ask('openIssueCount')(w, p.id)},` +
     `"marked_for_deletion_at":${js(mark?.at ?? null)},"marked_for_deletion_on":${js(mark?.on ?? null)},` +
     `"creator_id":${p.creatorId},${forkedFromText(w, p, viewer)}"shared_with_groups":[${shares}]${storage}${stats},` +
     `"_links":{"self":"${api}","issues":"${api}/issues","merge_requests":"${api}/merge_requests","repo_branches":"${api}/repository/branches",` +

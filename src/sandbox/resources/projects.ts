@@ -8,7 +8,8 @@ import { boolParam, enumParam, intParam, SORTS, strParam } from '../server/param
 import { sendRawJson } from '../server/respond.js';
 import { PROJECT_ORDER_KEYS, type ProjectOrderKey } from '../store/project-order.js';
 import type { ProjectRec, Visibility } from '../store/records.js';
-import { lowerBound, slugify, upperBound } from '../util.js';
+import { slugify } from '../util/slug.js';
+import { lowerBound, upperBound } from '../util/sorted.js';
 import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
 import { canUseNamespace, findNamespace, type NamespaceRef } from './namespaces.js';

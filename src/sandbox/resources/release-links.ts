@@ -2,11 +2,10 @@
 // read, update, delete (200 with the deleted link). A name or URL used
 // twice in one release → 400 `{"message":"Name has already been taken"}`
 // (or `Url`), the model's full message, where the reference is open.
+import { mountPlain, type Records } from '../engine/plain.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
-import { pageOf } from '../server/paging.js';
-import { enumParam, intSeg, strParam } from '../server/params.js';
-import { sendJson, sendList } from '../server/respond.js';
+import { intSeg } from '../server/params.js';
 import type { Scope } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
@@ -83,6 +82,39 @@ function checkUnique(list: LinkRec[], link: LinkRec): void {
   if (others.some((l) => l.url === link.url)) throw new ApiError(400, { message: 'Url has already been taken' });
 }
 
+/** The release whose links a request reads or writes. */
+interface Release {
+  p: ProjectRec;
+  tag: string;
+  list: LinkRec[];
+}
+
+const records: Records<Release, LinkRec> = {
+  list: (_ctx, r) => r.list,
+  find: (ctx, r) => {
+    const id = intSeg(ctx, 'link_id');
+    return r.list.find((l) => l.id === id);
+  },
+  // Creation checks its own parameters: `assets[links][]` of a release goes through it too.
+  add: (ctx, r) => addLink(ctx, r.list, ctx.params),
+  change(_ctx, r, link, input) {
+    const path = input.direct_asset_path as string | undefined;
+    const next: LinkRec = {
+      ...link,
+      name: (input.name as string | undefined) ?? link.name,
+      url: (input.url as string | undefined) ?? link.url,
+      linkType: (input.link_type as LinkType | undefined) ?? link.linkType,
+      directAssetPath: path === undefined ? link.directAssetPath : normalisedPath(path),
+    };
+    checkUnique(r.list, next);
+    r.list[r.list.indexOf(link)] = next;
+    return next;
+  },
+  drop(_ctx, r, link) {
+    r.list.splice(r.list.indexOf(link), 1);
+  },
+};
+
 /**
  * Routes under `/releases/:tag_name/assets/links`; `release` answers the tag's links after the
  * read or write check, or throws the release's 404.
@@ -91,52 +123,26 @@ export function mountReleaseLinks(
   project: Scope<ProjectRec>,
   release: (ctx: Ctx, p: ProjectRec, write: boolean) => { tag: string; list: LinkRec[] },
 ): void {
-  const base = '/releases/:tag_name/assets/links';
-  const opts = { auth: 'public' as const, job: true };
-  const find = (ctx: Ctx, list: LinkRec[]) => {
-    const id = intSeg(ctx, 'link_id');
-    const link = list.find((l) => l.id === id);
-    if (!link) throw E.findNotFound();
-    return link;
-  };
-  project.get(base, opts, (ctx, p) => {
-    const { tag, list } = release(ctx, p, false);
-    sendList(
-      ctx,
-      pageOf(ctx, list).map((l) => linkJson(ctx, p, tag, l)),
-    );
-  });
-  project.post(base, { ...opts, auth: 'user' }, (ctx, p) => {
-    const { tag, list } = release(ctx, p, true);
-    sendJson(ctx, 201, linkJson(ctx, p, tag, addLink(ctx, list, ctx.params)));
-  });
-  project.get(`${base}/:link_id`, opts, (ctx, p) => {
-    const { tag, list } = release(ctx, p, false);
-    sendJson(ctx, 200, linkJson(ctx, p, tag, find(ctx, list)));
-  });
-  project.put(`${base}/:link_id`, { ...opts, auth: 'user' }, (ctx, p) => {
-    const { tag, list } = release(ctx, p, true);
-    const link = find(ctx, list);
-    const name = strParam(ctx, 'name');
-    const url = strParam(ctx, 'url');
-    if (name === undefined && url === undefined) throw E.atLeastOne('name', 'url');
-    const type = enumParam(ctx, 'link_type', LINK_TYPES, link.linkType);
-    const path = strParam(ctx, 'direct_asset_path');
-    const next: LinkRec = {
-      ...link,
-      name: name ?? link.name,
-      url: url ?? link.url,
-      linkType: type,
-      directAssetPath: path === undefined ? link.directAssetPath : normalisedPath(path),
-    };
-    checkUnique(list, next);
-    list[list.indexOf(link)] = next;
-    sendJson(ctx, 200, linkJson(ctx, p, tag, next));
-  });
-  project.delete(`${base}/:link_id`, { ...opts, auth: 'user' }, (ctx, p) => {
-    const { tag, list } = release(ctx, p, true);
-    const link = find(ctx, list);
-    list.splice(list.indexOf(link), 1);
-    sendJson(ctx, 200, linkJson(ctx, p, tag, link));
+  mountPlain<ProjectRec, Release, LinkRec>({
+    scope: project,
+    path: '/releases/:tag_name/assets/links',
+    key: 'link_id',
+    auth: { read: 'public', write: 'user' },
+    job: true,
+    owner: (ctx, p, action) => ({ p, ...release(ctx, p, action !== 'list' && action !== 'read') }),
+    fields: {
+      create: {},
+      update: {
+        name: { type: 'string' },
+        url: { type: 'string' },
+        link_type: { type: 'string', values: LINK_TYPES },
+        direct_asset_path: { type: 'string' },
+      },
+      atLeastOne: ['name', 'url'],
+    },
+    records,
+    notFound: () => E.findNotFound(),
+    json: (ctx, r, link) => linkJson(ctx, r.p, r.tag, link),
+    deleted: 200,
   });
 }

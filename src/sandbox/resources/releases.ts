@@ -10,7 +10,7 @@ import { sendJson, sendList, sendText } from '../server/respond.js';
 import type { Ctx } from '../server/context.js';
 import { type Compare, ordered } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
 import { createTag, mayCreateTag, PROTECTED_TAG_CREATE } from './tags.js';

@@ -7,7 +7,7 @@ import { boolParam, enumParam, intParam, intSeg, listParam, SORTS, strParam } fr
 import { sendJson, sendList } from '../server/respond.js';
 import type { RunnerRec, RunnerType } from '../store/admin-records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { jobById, jobState } from './job-states.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';

@@ -3,7 +3,7 @@
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { sendJson } from '../server/respond.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { instanceSettings, SETTING_NAMES, updateInstanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
 

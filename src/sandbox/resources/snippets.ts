@@ -10,7 +10,7 @@ import { sendJson, sendList, sendText } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { SnippetRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { userBasic } from './users.js';
 

@@ -9,7 +9,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { Scope } from '../server/router.js';
 import type { MoveKind, MoveRec } from '../moves.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { projectIdentity } from './project-json.js';
 import { snippetJson } from './snippets.js';

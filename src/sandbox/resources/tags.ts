@@ -9,7 +9,7 @@ import { enumParam, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import type { TagRec } from '../store/repository.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { gitalyKeysetPage, refSearch, validRefName } from './branches.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';

@@ -9,7 +9,7 @@ import { offsetPage } from '../server/paging.js';
 import { sendJson, sendList } from '../server/respond.js';
 import { isoDay, TokenStore } from '../store/access-tokens.js';
 import type { AccessTokenRec, GroupRec, ProjectRec } from '../store/records.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 
 /** The caller's role in a project or a group; administrators count as owners. */
 export function projectLevel(ctx: Ctx, p: ProjectRec): number {

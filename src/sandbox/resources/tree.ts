@@ -7,7 +7,7 @@ import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, strParam } from '../server/params.js';
 import { sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
-import { sha1 } from '../util.js';
+import { sha1 } from '../util/digest.js';
 import { gitalyKeysetPage } from './branches.js';
 import { branchFiles, branchOf } from './files.js';
 import { requireAbility } from './guards.js';

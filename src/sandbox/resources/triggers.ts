@@ -5,6 +5,7 @@
 // makes a pipeline with source `trigger`, a CI job token one with source `pipeline`.
 import { randomBytes } from 'node:crypto';
 import { can } from '../access.js';
+import { ask } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { strParam } from '../server/params.js';
@@ -12,10 +13,9 @@ import { sendJson, sendList } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { PipelineRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { createPipeline, pipelineJson } from './pipelines.js';
 import { userBasic } from './users.js';
 
 interface TriggerRec {
@@ -86,8 +86,7 @@ function trigger(ctx: Ctx, refFromPath?: string): void {
   if (!p || !as) throw E.notFound();
   const sha = w.repos.isBranchOrTag(p.id, ref!) ? w.repos.resolveRef(p.id, ref!) : null;
   if (!sha) throw E.validation({ base: ['Reference not found'] });
-  const pl = createPipeline(w, p, { ref: ref!, sha, userId: as.userId, variables, source: as.source });
-  sendJson(ctx, 201, pipelineJson(w, pl, true));
+  sendJson(ctx, 201, ask('startPipeline')(w, p, { ref: ref!, sha, userId: as.userId, variables, source: as.source }));
 }
 
 export function mountTriggers({ root, project }: Mounts): void {

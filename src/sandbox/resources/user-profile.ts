@@ -6,7 +6,7 @@ import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { boolParam, intParam, strParam } from '../server/params.js';
 import type { UserRec } from '../store/records.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 
 /** Public profile texts (the User entity) and their value for a user who never set them. */
 export const PUBLIC_TEXTS: Record<string, string | null> = {

@@ -7,7 +7,7 @@ import { sendJson, sendRawJson } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { UserRec } from '../store/records.js';
 import { type UserOrderKey, userSortValue, type World } from '../store/world.js';
-import { iso } from '../util.js';
+import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { adminProfile, privateProfile, publicProfile, userAvatarUrl } from './user-profile.js';
 

@@ -6,11 +6,10 @@
 // ("can contain only letters, digits and '_'."), raw masked values need 8
 // non-blank characters.
 import { can, groupRole, OWNER } from '../access.js';
+import type { Input } from '../engine/fields.js';
+import { mountPlain, type Records } from '../engine/plain.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
-import { pageOf } from '../server/paging.js';
-import { boolParam, enumParam, strParam } from '../server/params.js';
-import { sendJson, sendList } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { Scope } from '../server/router.js';
 import type { Mounts } from './mounts.js';
@@ -104,87 +103,114 @@ function validate(ctx: Ctx, place: Place, v: VariableRec, self: VariableRec | nu
   if (Object.keys(errors).length > 0) throw E.validation(errors);
 }
 
-function environmentScope(ctx: Ctx, place: Place, fallback: string): string {
-  if (!place.scoped) return fallback;
-  const scope = strParam(ctx, 'environment_scope');
-  return scope === undefined || scope === '' ? fallback : scope;
+function environmentScope(place: Place, input: Input, fallback: string): string {
+  const scope = input.environment_scope as string | undefined;
+  return !place.scoped || scope === undefined || scope === '' ? fallback : scope;
 }
 
-function create(ctx: Ctx, place: Place): void {
-  const key = strParam(ctx, 'key');
-  const value = strParam(ctx, 'value');
-  const missing = [key === undefined ? 'key' : '', value === undefined ? 'value' : ''].filter(Boolean);
-  if (missing.length > 0) throw E.missing(...missing);
-  const hidden = boolParam(ctx, 'masked_and_hidden') === true;
-  const v: VariableRec = {
-    key: key!,
-    value: value!,
-    variableType: enumParam(ctx, 'variable_type', VARIABLE_TYPES, 'env_var'),
-    protected: boolParam(ctx, 'protected') ?? false,
-    masked: hidden || (boolParam(ctx, 'masked') ?? false),
-    hidden,
-    raw: boolParam(ctx, 'raw') ?? false,
-    environmentScope: environmentScope(ctx, place, '*'),
-    description: strParam(ctx, 'description') ?? null,
-  };
-  validate(ctx, place, v, null);
-  listOf(ctx, place).push(v);
-  sendJson(ctx, 201, variableJson(place, v));
-}
+const SETTINGS = {
+  variable_type: { type: 'string', values: VARIABLE_TYPES },
+  protected: { type: 'boolean' },
+  masked: { type: 'boolean' },
+  raw: { type: 'boolean' },
+  environment_scope: { type: 'string' },
+  description: { type: 'string' },
+} as const;
 
-function update(ctx: Ctx, place: Place): void {
-  const old = findVariable(ctx, place);
-  const v: VariableRec = {
-    ...old,
-    value: strParam(ctx, 'value') ?? old.value,
-    variableType: enumParam(ctx, 'variable_type', VARIABLE_TYPES, old.variableType),
-    protected: boolParam(ctx, 'protected') ?? old.protected,
-    masked: old.hidden || (boolParam(ctx, 'masked') ?? old.masked),
-    raw: boolParam(ctx, 'raw') ?? old.raw,
-    environmentScope: environmentScope(ctx, place, old.environmentScope),
-    description: strParam(ctx, 'description') ?? old.description,
-  };
-  validate(ctx, place, v, old);
-  const list = listOf(ctx, place);
-  list[list.indexOf(old)] = v;
-  sendJson(ctx, 200, variableJson(place, v));
-}
+const records: Records<Place, VariableRec> = {
+  list: listOf,
+  find: (ctx, place) => findVariable(ctx, place),
+  add(ctx, place, input) {
+    const hidden = input.masked_and_hidden === true;
+    const v: VariableRec = {
+      key: input.key as string,
+      value: input.value as string,
+      variableType: (input.variable_type as VariableRec['variableType'] | undefined) ?? 'env_var',
+      protected: (input.protected as boolean | undefined) ?? false,
+      masked: hidden || ((input.masked as boolean | undefined) ?? false),
+      hidden,
+      raw: (input.raw as boolean | undefined) ?? false,
+      environmentScope: environmentScope(place, input, '*'),
+      description: (input.description as string | undefined) ?? null,
+    };
+    validate(ctx, place, v, null);
+    listOf(ctx, place).push(v);
+    return v;
+  },
+  change(ctx, place, old, input) {
+    const v: VariableRec = {
+      ...old,
+      value: (input.value as string | undefined) ?? old.value,
+      variableType: (input.variable_type as VariableRec['variableType'] | undefined) ?? old.variableType,
+      protected: (input.protected as boolean | undefined) ?? old.protected,
+      masked: old.hidden || ((input.masked as boolean | undefined) ?? old.masked),
+      raw: (input.raw as boolean | undefined) ?? old.raw,
+      environmentScope: environmentScope(place, input, old.environmentScope),
+      description: (input.description as string | undefined) ?? old.description,
+    };
+    validate(ctx, place, v, old);
+    const list = listOf(ctx, place);
+    list[list.indexOf(old)] = v;
+    return v;
+  },
+  drop(ctx, place, v) {
+    const list = listOf(ctx, place);
+    list.splice(list.indexOf(v), 1);
+  },
+};
 
-function remove(ctx: Ctx, place: Place): void {
-  const v = findVariable(ctx, place);
-  const list = listOf(ctx, place);
-  list.splice(list.indexOf(v), 1);
-  sendJson(ctx, 204, null);
-}
-
-/** The five routes of one place, each behind its permission check. */
-function mountPlace<T>(scope: Scope<T>, base: string, auth: 'user' | 'admin', place: (ctx: Ctx, parent: T) => Place): void {
-  scope.get(base, { auth }, (ctx, parent) => {
-    const pl = place(ctx, parent);
-    sendList(
-      ctx,
-      pageOf(ctx, listOf(ctx, pl)).map((v) => variableJson(pl, v)),
-    );
+/** The five routes of one place, each behind the place's permission check. */
+function mountPlace<T>(
+  scope: Scope<T>,
+  path: string,
+  auth: 'user' | 'admin',
+  may: (ctx: Ctx, parent: T) => boolean,
+  place: (ctx: Ctx, parent: T) => Place,
+): void {
+  mountPlain<T, Place, VariableRec>({
+    scope,
+    path,
+    key: 'key',
+    auth: { read: auth, write: auth },
+    may: { list: may, read: may, create: may, update: may, delete: may },
+    owner: place,
+    fields: {
+      create: {
+        key: { type: 'string', required: true },
+        value: { type: 'string', required: true },
+        masked_and_hidden: { type: 'boolean' },
+        ...SETTINGS,
+      },
+      update: { value: { type: 'string' }, ...SETTINGS },
+    },
+    records,
+    notFound: (pl) => E.notFound(pl.model),
+    json: (_ctx, pl, v) => variableJson(pl, v),
+    deleted: 204,
   });
-  scope.get(`${base}/:key`, { auth }, (ctx, parent) => {
-    const pl = place(ctx, parent);
-    sendJson(ctx, 200, variableJson(pl, findVariable(ctx, pl)));
-  });
-  scope.post(base, { auth }, (ctx, parent) => create(ctx, place(ctx, parent)));
-  scope.put(`${base}/:key`, { auth }, (ctx, parent) => update(ctx, place(ctx, parent)));
-  scope.delete(`${base}/:key`, { auth }, (ctx, parent) => remove(ctx, place(ctx, parent)));
 }
 
 export function mountVariables({ root, project, group }: Mounts): void {
-  mountPlace(project, '/variables', 'user', (ctx, p) => {
-    // Maintainers administer a project's CI/CD settings.
-    if (!can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
-    return { owner: `project:${p.id}`, model: 'Variable', scoped: true };
-  });
-  mountPlace(group, '/variables', 'user', (ctx, g) => {
-    const user = ctx.user!;
-    if (!user.isAdmin && groupRole(ctx.world, user.id, g) < OWNER) throw E.forbidden();
-    return { owner: `group:${g.id}`, model: 'GroupVariable', scoped: ctx.core.opts.tier === 'premium' };
-  });
-  mountPlace(root, '/admin/ci/variables', 'admin', () => ({ owner: 'instance', model: 'InstanceVariable', scoped: false }));
+  // Maintainers administer a project's CI/CD settings.
+  mountPlace(
+    project,
+    '/variables',
+    'user',
+    (ctx, p) => can(ctx.world, ctx.user, p, 'admin_project'),
+    (_ctx, p) => ({ owner: `project:${p.id}`, model: 'Variable', scoped: true }),
+  );
+  mountPlace(
+    group,
+    '/variables',
+    'user',
+    (ctx, g) => ctx.user!.isAdmin || groupRole(ctx.world, ctx.user!.id, g) >= OWNER,
+    (ctx, g) => ({ owner: `group:${g.id}`, model: 'GroupVariable', scoped: ctx.core.opts.tier === 'premium' }),
+  );
+  mountPlace(
+    root,
+    '/admin/ci/variables',
+    'admin',
+    () => true,
+    () => ({ owner: 'instance', model: 'InstanceVariable', scoped: false }),
+  );
 }

@@ -5,7 +5,7 @@ import { admitAccount } from '../access.js';
 import type { AccessTokenRec } from '../store/records.js';
 import type { Ctx, TokenRec } from './context.js';
 import { ApiError, E } from './errors.js';
-import { type Params, parseQuery } from '../util.js';
+import { type Params, parseQuery } from '../util/query.js';
 
 export function authenticate(ctx: Ctx, tokens: Map<string, TokenRec>): void {
   const route = ctx.route!;

@@ -3,7 +3,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Ctx } from './context.js';
 import { ApiError } from './errors.js';
-import { DecodeError, multipartBoundary, nestParams, parseMultipart, parseQuery } from '../util.js';
+import { multipartBoundary, parseMultipart } from '../util/multipart.js';
+import { DecodeError, nestParams, parseQuery } from '../util/query.js';
 
 /** Largest request body accepted; larger ones get 413. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;

@@ -2,7 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessTokenRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import type { FilePart, Params } from '../util.js';
+import type { FilePart } from '../util/multipart.js';
+import type { Params } from '../util/query.js';
 import type { RecordedRequest } from '../types.js';
 import type { Core } from './core.js';
 import type { Route } from './router.js';

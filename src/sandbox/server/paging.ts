@@ -3,7 +3,7 @@
 import type { Ctx } from './context.js';
 import { ApiError } from './errors.js';
 import { intParam } from './params.js';
-import { decodeComponent } from '../util.js';
+import { decodeComponent } from '../util/query.js';
 
 /** Above this many records, X-Total, X-Total-Pages and rel="last" are omitted. */
 const COUNT_LIMIT = 10_000;

@@ -1,7 +1,7 @@
 // Latency and a bounded number of workers, as a real deployment has them:
 // every API answer waits a seeded delay (without holding the event loop),
 // and beyond `limit` requests in progress the next ones queue in order.
-import { hash32, rng } from '../util.js';
+import { hash32, rng } from '../util/random.js';
 
 export interface LatencyRange {
   min: number;

@@ -1,7 +1,8 @@
 // The synthetic git repository every project has: branches, commits, tags
 // and files derived from (seed, project id); branches and tags created or
 // deleted through the API are kept on top.
-import { seededBytes, sha1, sha256 } from '../util.js';
+import { sha1, sha256 } from '../util/digest.js';
+import { seededBytes } from '../util/random.js';
 import type { CommitRec } from './records.js';
 import type { World } from './world.js';
 

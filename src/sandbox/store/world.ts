@@ -3,7 +3,8 @@
 // Per-project records (issues, pipelines, releases, …) live in the store of
 // their resource file (see collection.ts).
 import { canReadGroup, canReadProject, groupRole } from '../access.js';
-import { hash32, insertSorted, removeSorted, rng } from '../util.js';
+import { hash32, rng } from '../util/random.js';
+import { insertSorted, removeSorted } from '../util/sorted.js';
 import { ProjectOrders } from './project-order.js';
 import { Memberships } from './memberships.js';
 import { Repositories } from './repository.js';

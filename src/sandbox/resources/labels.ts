@@ -1,0 +1,273 @@
+// Project and group labels (lib/api/labels.rb, group_labels.rb, helpers/label_helpers.rb,
+// entities/label*.rb): `:label_id` is an id or a title; a project's list and reads include its
+// ancestor groups' labels, updates and deletes only its own; a title already available → 409
+// `Label already exists`; unknown → 404 `Label Not Found`; writes need the planner role or more.
+// Colours: CSS names as the service converts them, else `#RGB` / `#RRGGBB`. Counts come from the
+// issues and merge requests through their ports (README, "Labels").
+import { can, groupChain, groupRole, PLANNER } from '../access.js';
+import type { Input } from '../engine/fields.js';
+import { type Action, mountPlain, type Records } from '../engine/plain.js';
+import { ask, type Labelled } from '../engine/ports.js';
+import type { Ctx } from '../server/context.js';
+import { E } from '../server/errors.js';
+import { boolParam, strParam } from '../server/params.js';
+import type { Scope } from '../server/router.js';
+import { storeFor } from '../store/collection.js';
+import type { GroupRec, ProjectRec } from '../store/records.js';
+import type { World } from '../store/world.js';
+import { groupSubtree } from './group-subtree.js';
+import type { Mounts } from './mounts.js';
+
+interface LabelRec {
+  id: number;
+  owner: string;
+  title: string;
+  color: string;
+  description: string | null;
+  /** a project label's priority in its project */
+  priority: number | null;
+}
+
+/** Where labels are read and written: a project (with its ancestor groups) or a group. */
+interface Owner {
+  key: string;
+  project: ProjectRec | null;
+  group: GroupRec | null;
+}
+
+const PROJECT_SEED = [
+  ['bug', '#d9534f', 'Something does not work'],
+  ['feature', '#5cb85c', null],
+  ['backend', '#428bca', null],
+  ['documentation', '#f0ad4e', 'Docs and examples'],
+] as const;
+const GROUP_SEED = [
+  ['security', '#dc143c', 'Needs a security review'],
+  ['needs-review', '#8fbc8f', null],
+] as const;
+
+/** CSS colour names the service turns into hex codes (a subset; README, "Labels"). */
+const NAMED: Readonly<Record<string, string>> = {
+  black: '#000000',
+  white: '#FFFFFF',
+  red: '#FF0000',
+  green: '#008000',
+  blue: '#0000FF',
+  yellow: '#FFFF00',
+  orange: '#FFA500',
+  purple: '#800080',
+  gray: '#808080',
+  grey: '#808080',
+  silver: '#C0C0C0',
+  maroon: '#800000',
+  olive: '#808000',
+  lime: '#00FF00',
+  aqua: '#00FFFF',
+  teal: '#008080',
+  navy: '#000080',
+  fuchsia: '#FF00FF',
+  pink: '#FFC0CB',
+  brown: '#A52A2A',
+  gold: '#FFD700',
+  indigo: '#4B0082',
+  violet: '#EE82EE',
+};
+const HEX = /^#(?:[0-9A-Fa-f]{3}){1,2}$/;
+
+function seedFor(w: World, key: string): LabelRec[] {
+  const [kind, raw] = key.split(':') as ['project' | 'group', string];
+  const id = Number(raw);
+  // Only root groups carry seeded labels, so no title repeats along a group chain.
+  const seeded =
+    kind === 'project' ? (w.projects.get(id)?.seeded ?? false) : id <= w.seededGroupCount && w.groups.get(id)?.parentId === null;
+  if (!seeded) return [];
+  const seed = kind === 'project' ? PROJECT_SEED : GROUP_SEED;
+  const first = kind === 'project' ? (id - 1) * PROJECT_SEED.length : w.seededProjects * PROJECT_SEED.length + (id - 1) * GROUP_SEED.length;
+  return seed.map(([title, color, description], k) => ({
+    id: first + k + 1,
+    owner: key,
+    title,
+    color,
+    description,
+    priority: kind === 'project' && title === 'bug' ? 1 : null,
+  }));
+}
+
+const labels = storeFor((w) => ({
+  byOwner: new Map<string, LabelRec[]>(),
+  nextId: w.seededProjects * PROJECT_SEED.length + w.seededGroupCount * GROUP_SEED.length + 1,
+}));
+
+/** The live list of one owner's own labels, seeded on first use. */
+function own(w: World, key: string): LabelRec[] {
+  const store = labels(w);
+  let list = store.byOwner.get(key);
+  if (!list) {
+    list = seedFor(w, key);
+    store.byOwner.set(key, list);
+  }
+  return list;
+}
+
+const byTitle = (a: LabelRec, b: LabelRec) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id);
+
+/** The owner's labels and, unless asked not to, its ancestor groups' ones, by title. */
+function available(ctx: Ctx, o: Owner, ancestors = boolParam(ctx, 'include_ancestor_groups') ?? true): LabelRec[] {
+  const w = ctx.world;
+  const group = o.group ?? (o.project?.nsKind === 'group' ? w.groups.get(o.project.nsOwner) : null);
+  const chain = group ? groupChain(w, group) : [];
+  const groups = o.group ? (ancestors ? chain : chain.slice(0, 1)) : ancestors ? chain : [];
+  const keys = [...(o.project ? [o.key] : []), ...groups.map((g) => `group:${g.id}`)];
+  return keys.flatMap((key) => own(w, key)).sort(byTitle);
+}
+
+/** Title rules of the model, then the colour's: one validation body, as `render_validation_error!`. */
+function validate(title: string, color: string): void {
+  const errors: Record<string, string[]> = {};
+  if (title.trim() === '') errors.title = ["can't be blank"];
+  if (!/^[^,]+$/.test(title)) errors.title = [...(errors.title ?? []), 'is invalid'];
+  if (!HEX.test(color)) errors.color = ['must be a valid color code'];
+  if (Object.keys(errors).length > 0) throw E.validation(errors);
+}
+
+const colour = (value: string) => NAMED[value.trim().toLowerCase()] ?? value.trim();
+
+function textColor(color: string): string {
+  const hex = color.length === 4 ? [...color.slice(1)].map((c) => c + c) : [color.slice(1, 3), color.slice(3, 5), color.slice(5, 7)];
+  return hex.reduce((sum, h) => sum + parseInt(h, 16), 0) > 500 ? '#333333' : '#FFFFFF';
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function projectsUnder(w: World, o: Owner): number[] {
+  if (o.project) return [o.project.id];
+  const groups = groupSubtree(w, o.group!.id);
+  return w.allIds.filter((id) => {
+    const p = w.projects.get(id)!;
+    return p.nsKind === 'group' && groups.has(p.nsOwner);
+  });
+}
+
+function counts(ctx: Ctx, o: Owner, l: LabelRec): Record<string, number> {
+  const w = ctx.world;
+  const pids = projectsUnder(w, o);
+  const count = (of: (w: World, pid: number) => readonly Labelled[], state: string) =>
+    pids.reduce((n, pid) => n + of(w, pid).filter((x) => x.state === state && x.labels.includes(l.title)).length, 0);
+  return {
+    open_issues_count: count(ask('issuesOf'), 'opened'),
+    closed_issues_count: count(ask('issuesOf'), 'closed'),
+    open_merge_requests_count: count(ask('mergeRequestsOf'), 'opened'),
+  };
+}
+
+function labelJson(ctx: Ctx, o: Owner, l: LabelRec, action: Action): Record<string, unknown> {
+  const onProject = o.project !== null;
+  return {
+    id: l.id,
+    name: l.title,
+    color: l.color,
+    description: l.description,
+    description_html: l.description ? `<p dir="auto">${escapeHtml(l.description)}</p>` : '',
+    text_color: textColor(l.color),
+    remove_on_close: false,
+    ...(action === 'list' && boolParam(ctx, 'with_counts') ? counts(ctx, o, l) : {}),
+    subscribed: false,
+    ...(onProject ? { priority: l.owner === o.key ? l.priority : null, is_project_label: l.owner.startsWith('project:') } : {}),
+  };
+}
+
+const records: Records<Owner, LabelRec> = {
+  list: (ctx, o) => available(ctx, o),
+  find(ctx, o, key, action) {
+    const list = action === 'read' ? available(ctx, o) : own(ctx.world, o.key);
+    return list.find((l) => /^\d+$/.test(key) && l.id === Number(key)) ?? list.find((l) => l.title === key);
+  },
+  add(ctx, o, input) {
+    const l: LabelRec = {
+      id: labels(ctx.world).nextId++,
+      owner: o.key,
+      title: (input.name as string).trim(),
+      color: colour(input.color as string),
+      description: (input.description as string | undefined) ?? null,
+      priority: o.project && typeof input.priority === 'number' ? input.priority : null,
+    };
+    validate(l.title, l.color);
+    own(ctx.world, o.key).push(l);
+    return l;
+  },
+  change(ctx, o, l, input) {
+    const next: LabelRec = {
+      ...l,
+      title: typeof input.new_name === 'string' ? input.new_name.trim() : l.title,
+      color: typeof input.color === 'string' ? colour(input.color) : l.color,
+      description: typeof input.description === 'string' ? input.description : l.description,
+      priority: 'priority' in ctx.params ? ((input.priority as number | undefined) ?? null) : l.priority,
+    };
+    validate(next.title, next.color);
+    if (own(ctx.world, o.key).some((x) => x !== l && x.title === next.title)) throw E.validation({ title: ['has already been taken'] });
+    const list = own(ctx.world, o.key);
+    list[list.indexOf(l)] = next;
+    return next;
+  },
+  drop(ctx, o, l) {
+    const list = own(ctx.world, o.key);
+    list.splice(list.indexOf(l), 1);
+  },
+};
+
+const UPDATE = {
+  new_name: { type: 'string' },
+  color: { type: 'string' },
+  description: { type: 'string' },
+  archived: { type: 'boolean' },
+} as const;
+const CREATE = {
+  name: { type: 'string', required: true },
+  color: { type: 'string', required: true },
+  description: { type: 'string' },
+  archived: { type: 'boolean' },
+} as const;
+
+function mountLabels<P>(scope: Scope<P>, owner: (parent: P) => Owner, mayWrite: (ctx: Ctx, parent: P) => boolean, priority: boolean): void {
+  const atLeastOne = ['new_name', 'color', 'description', ...(priority ? ['priority'] : []), 'archived'];
+  mountPlain<P, Owner, LabelRec>({
+    scope,
+    path: '/labels',
+    key: 'label_id',
+    auth: { read: 'user', write: 'user' },
+    may: { create: mayWrite, update: mayWrite, delete: mayWrite },
+    owner: (_ctx, parent) => owner(parent),
+    fields: {
+      create: priority ? { ...CREATE, priority: { type: 'integer' } } : CREATE,
+      update: priority ? { ...UPDATE, priority: { type: 'integer' } } : UPDATE,
+      atLeastOne,
+    },
+    records,
+    notFound: () => E.notFound('Label'),
+    conflict: {
+      message: 'Label already exists',
+      clashes: (ctx, o, input: Input, self) => self === null && available(ctx, o, true).some((l) => l.title === String(input.name).trim()),
+    },
+    filter: (ctx, _o, list) => {
+      const search = strParam(ctx, 'search')?.toLowerCase();
+      return search ? list.filter((l) => l.title.toLowerCase().includes(search)) : list;
+    },
+    json: labelJson,
+    deleted: 204,
+  });
+}
+
+export function mountLabelResources({ project, group }: Mounts): void {
+  mountLabels(
+    project,
+    (p) => ({ key: `project:${p.id}`, project: p, group: null }),
+    (ctx, p) => can(ctx.world, ctx.user, p, 'admin_label'),
+    true,
+  );
+  mountLabels(
+    group,
+    (g) => ({ key: `group:${g.id}`, project: null, group: g }),
+    (ctx, g) => ctx.user!.isAdmin || groupRole(ctx.world, ctx.user!.id, g) >= PLANNER,
+    false,
+  );
+}
