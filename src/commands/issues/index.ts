@@ -1,12 +1,10 @@
-import { recordWriteVerb } from '../generic/record-write.js';
-import { transitionVerb } from '../generic/transition.js';
+import { calledOf } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
+import { writeVerb } from '../generic/write.js';
 import { LIST } from './list.js';
 import { COMMENT, registerNoteVerbs } from './notes.js';
 import { ISSUES } from './shared/resource.js';
 import { CREATE, UPDATE } from './write.js';
-
-const issueName = ([project, iid]: unknown[]) => `issue #${String(iid)} of ${String(project)}`;
 
 export const commands = [
   LIST,
@@ -16,27 +14,25 @@ export const commands = [
   }),
   CREATE,
   UPDATE,
-  transitionVerb(ISSUES, {
+  writeVerb(ISSUES, {
     name: 'close',
+    method: 'PUT',
     description: 'Close an issue (closing a closed issue changes nothing and succeeds)',
-    body: { state_event: 'close' },
-    done: (args) => `closed ${issueName(args)}`,
+    fixed: { state_event: 'close' },
+    done: ({ args }) => `closed ${calledOf(ISSUES, args)}`,
     examples: ['svc issues close acme/platform/api 12', "svc issues close 42 '#3' -o json"],
   }),
-  transitionVerb(ISSUES, {
+  writeVerb(ISSUES, {
     name: 'reopen',
+    method: 'PUT',
     description: 'Reopen a closed issue (reopening an open issue changes nothing and succeeds)',
-    body: { state_event: 'reopen' },
-    done: (args) => `reopened ${issueName(args)}`,
+    fixed: { state_event: 'reopen' },
+    done: ({ args }) => `reopened ${calledOf(ISSUES, args)}`,
     examples: ['svc issues reopen acme/platform/api 12'],
   }),
-  recordWriteVerb(ISSUES, {
+  writeVerb(ISSUES, {
     name: 'delete',
-    method: 'DELETE',
-    role: 'owner',
     description: 'Delete an issue for good (project owners and administrators only; asks first on a terminal; prints nothing on stdout)',
-    confirm: (args) => `Delete ${issueName(args)}`,
-    done: (args) => `deleted ${issueName(args)}`,
     examples: ['svc issues delete acme/platform/api 12', 'svc issues delete 42 3 --yes'],
   }),
   COMMENT,

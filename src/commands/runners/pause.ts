@@ -1,6 +1,6 @@
 import { setRunnerPaused } from '../../api/runners.js';
 import { defineCommand, type CommandSpec } from '../../cli/spec.js';
-import { withRole } from '../generic/record-write.js';
+import { withRole } from '../generic/role.js';
 import { idDigits } from '../shared/args.js';
 import { RUNNER_ROLE, RUNNERS } from './resource.js';
 import { writeResult } from '../shared/outcome.js';
