@@ -4,6 +4,7 @@ import { encodePathSegment, type QueryParams } from '../../http/encode.js';
 import type { Context } from '../../context.js';
 import type { HttpClient } from '../../http/client.js';
 import type { ColumnSpec } from '../../output/columns.js';
+import type { Owners } from './owner.js';
 
 export type TokenKind = 'private' | 'oauth' | 'job';
 
@@ -31,9 +32,11 @@ export interface UpdateFields {
 export interface Resource {
   /**
    * Collection path under /api/v4 with `:name` parameters: `/projects/:project/repository/tags`.
-   * The owner comes first: a resource only a project has starts with `/projects/:project` (PROJECT, positional).
+   * A resource only a project has starts with `/projects/:project` (PROJECT, positional); one that
+   * a group or the instance can have too declares `owners`, and its path starts after the owner.
    */
   path: string;
+  owners?: Owners;
   /** The parameter that names one record; its path is the collection's plus `/:id`. */
   id?: string;
   params: Record<string, PathParam>;

@@ -5,6 +5,7 @@ import type { HttpClient, Page } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
 import type { ColumnSpec } from '../../output/columns.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
+import { ownerOptions, ownerPath } from './owner.js';
 import { namingRole } from './role.js';
 import { attributeName, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
 
@@ -53,13 +54,13 @@ export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record
     name,
     description: verb.description,
     args: pathArgs(resource, path),
-    options: [...alternatives.map(({ flags, help }) => ({ flags, help })), ...filters, ...LIST_OPTIONS],
+    options: [...ownerOptions(resource.owners), ...alternatives.map(({ flags, help }) => ({ flags, help })), ...filters, ...LIST_OPTIONS],
     examples: verb.examples,
     notes: helpNotes(resource, verb.notes),
     async run(ctx, args, opts) {
       const http = await ctx.http({ requireToken: verb.requireToken });
       const query = { ...verb.query, ...(await serviceParams(ctx, filters, opts)), per_page: perPageFor(opts) };
-      const filled = await fillPath(ctx, resource, chosenPath(opts), args);
+      const filled = ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, chosenPath(opts), args));
       const pages = verb.pages ? verb.pages(http, filled, query, opts, ctx) : listRecords<unknown>(http, filled, query);
       const first = await withHints(resource, path, args, () => pages.next());
       const firstPage = first.done ? undefined : first.value;
@@ -102,13 +103,14 @@ export function getVerb(resource: Resource, verb: GetVerb): CommandSpec {
     name,
     description: verb.description,
     args: pathArgs(resource, path),
-    options: queryOptions,
+    options: [...ownerOptions(resource.owners), ...queryOptions],
     examples: verb.examples,
     notes: helpNotes(resource, verb.notes),
     async run(ctx, args, opts) {
       const http = await ctx.http({ requireToken: verb.requireToken });
       const query = await serviceParams(ctx, queryOptions, opts);
-      const record = await withHints(resource, path, args, async () => getRecord(http, await fillPath(ctx, resource, path, args), query));
+      const filled = async () => ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, path, args));
+      const record = await withHints(resource, path, args, async () => getRecord(http, await filled(), query));
       await ctx.printRecord(record, verb.fields ?? resource.fields ?? []);
     },
   });

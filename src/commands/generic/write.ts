@@ -5,6 +5,7 @@ import type { QueryParams } from '../../http/encode.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
 import { attributeName, calledOf, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
+import { ownerOptions, ownerPath } from './owner.js';
 import { withRole } from './role.js';
 
 /** What a write knows once the service answered, for the line it says on stderr. */
@@ -57,6 +58,7 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
   const method = verb.method ?? DEFAULT_METHOD[verb.name] ?? 'POST';
   const path = verb.path ?? (verb.name === 'create' ? resource.path : itemPath(resource));
   const body = [...fieldsOf(resource, verb.name), ...(verb.body ?? [])];
+  const owner = ownerOptions(resource.owners);
   const asks = verb.name === 'delete' && resource.confirmDelete === true;
   const answer = verb.answer ?? (method === 'DELETE' ? 'status' : 'record');
   const done = verb.done ?? defaultDone(resource, verb.name);
@@ -67,7 +69,7 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
     name: verb.name,
     description: verb.description,
     args: [...pathArgs(resource, path), ...nameArg(resource, verb.nameKey)],
-    options: asks ? [...body, YES_OPTION] : body,
+    options: [...owner, ...body, ...(asks ? [YES_OPTION] : [])],
     examples: verb.examples,
     notes: helpNotes(resource, verb.notes),
     async run(ctx, args, opts) {
@@ -77,16 +79,16 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
       const params = { ...named, ...verb.fixed, ...(await serviceParams(ctx, body, opts)) };
       if (asks) await confirmDestructive(ctx, opts.yes as boolean | undefined, `Delete ${calledOf(resource, args)}`);
       const pathArgsGiven = verb.nameKey ? args.slice(0, -1) : args;
-      const filled = await fillPath(ctx, resource, path, pathArgsGiven);
       const fields = verb.fields ?? resource.fields ?? [];
+      const filled = async () => ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, path, pathArgsGiven));
       const hinted = <T>(call: () => Promise<T>) => request(() => withHints(resource, path, pathArgsGiven, call));
       if (method !== 'DELETE' && answer === 'record') {
-        const record = await hinted(() => writeRecordTo<R>(http, method, filled, params));
+        const record = await hinted(async () => writeRecordTo<R>(http, method, await filled(), params));
         if (done) ctx.info(done({ args, params, opts, record }));
         await writeResult(ctx, record, fields);
         return;
       }
-      const res = await hinted(() => sendRequest(http, method, filled, params));
+      const res = await hinted(async () => sendRequest(http, method, await filled(), params));
       const said = (done as (said: Said<R>) => string)({ args, params, opts, record: res.data as R });
       reportWriteOutcome(ctx, res.status, said, verb.scheduled?.(args) ?? said);
       if (res.status !== 202 && res.status !== 204) await writeResult(ctx, res.data, fields);
