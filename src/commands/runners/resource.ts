@@ -6,7 +6,7 @@ export const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as c
 export const RUNNER_STATUSES = ['online', 'offline', 'stale', 'never_contacted'] as const;
 
 /** Who may change a runner (in its project or group), named when the service refuses. */
-export const RUNNER_ROLE = 'maintainer';
+const RUNNER_ROLE = 'maintainer';
 
 export const RUNNERS: Resource = {
   path: '/runners',
@@ -15,7 +15,7 @@ export const RUNNERS: Resource = {
   columns: ['id', 'description', 'runner_type', 'status', 'paused'],
   fields: ['id', 'description', 'runner_type', 'status', 'paused', 'online', 'tag_list', 'contacted_at', 'version'],
   called: ([runner]) => `runner ${String(runner)}`,
-  roles: { get: RUNNER_ROLE, jobs: RUNNER_ROLE, delete: RUNNER_ROLE },
+  roles: { get: RUNNER_ROLE, jobs: RUNNER_ROLE, pause: RUNNER_ROLE, resume: RUNNER_ROLE, delete: RUNNER_ROLE },
   confirmDelete: true,
 };
 
