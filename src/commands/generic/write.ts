@@ -73,7 +73,7 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
     examples: verb.examples,
     notes: helpNotes(resource, verb.notes),
     async run(ctx, args, opts) {
-      if (verb.name === 'update' && resource.update?.atLeastOne) requireOne(body, opts);
+      if (verb.name === 'update' && resource.update?.atLeastOne) requireOneField(body, opts);
       const http = await ctx.http({ requireToken: true });
       const named = verb.nameKey ? { [verb.nameKey]: args[args.length - 1] as string } : {};
       const params = { ...named, ...verb.fixed, ...(await serviceParams(ctx, body, opts)) };
@@ -116,9 +116,10 @@ function nameArg(resource: Resource, nameKey: string | undefined): ArgSpec[] {
   return [{ name: resource.id.replace(/_/g, '-'), help: param.help, parse: param.parse }];
 }
 
-/** The service takes an empty update and changes nothing: refused here, as a slip. */
-function requireOne(fields: OptionSpec[], opts: Record<string, unknown>): void {
+/** The service takes an empty update and changes nothing: refused here, as a slip (`--no-admin` counts as `--admin`). */
+export function requireOneField(fields: OptionSpec[], opts: Record<string, unknown>): void {
   if (fields.some((option) => opts[attributeName(option.flags)] !== undefined)) return;
-  const flags = [...new Set(fields.map((option) => option.flags.split(/[ ,|]+/).find((w) => w.startsWith('--')) ?? ''))];
+  const long = (option: OptionSpec) => (option.flags.split(/[ ,|]+/).find((w) => w.startsWith('--')) ?? '').replace(/^--no-/, '--');
+  const flags = [...new Set(fields.map(long))];
   throw new UsageError(`give at least one of ${flags.join(', ')} (what to change)`);
 }

@@ -2,6 +2,7 @@ import { changeUserState, createUser, getUser, resolveUserId, updateUser, type U
 import { defineCommand, type CommandSpec, type OptionSpec } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
 import { ADMINISTRATOR, withRole } from '../generic/role.js';
+import { requireOneField } from '../generic/write.js';
 import { attributeName, serviceParams } from '../generic/resource.js';
 import { requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
@@ -84,9 +85,8 @@ export const UPDATE = defineCommand<Record<string, unknown>>({
   notes: ADMIN_NOTE,
   examples: ['svc users update ann --name "Ann Lee-Smith"', 'svc users update 42 --no-admin --external'],
   async run(ctx, [user], opts) {
+    requireOneField(UPDATE_BODY, opts);
     const params = await serviceParams(ctx, UPDATE_BODY, opts);
-    if (Object.keys(params).length === 0)
-      throw new UsageError('give at least one of --name, --username, --email, --admin, --external (what to change)');
     const http = await ctx.http({ requireToken: true });
     const id = await resolveUserId(http, user as string);
     const after = await withRole(ADMINISTRATOR, () => updateUser(http, id, params));
