@@ -6,6 +6,18 @@ import { COMMENT, registerNoteVerbs } from './notes.js';
 import { ISSUES } from './shared/resource.js';
 import { CREATE, UPDATE } from './write.js';
 
+/** Close or reopen: a PUT with the state event, answered with the issue. */
+function stateEvent(event: 'close' | 'reopen', description: string, examples: string[]) {
+  return writeVerb(ISSUES, {
+    name: event,
+    method: 'PUT',
+    description,
+    fixed: { state_event: event },
+    done: ({ args }) => `${event === 'close' ? 'closed' : 'reopened'} ${calledOf(ISSUES, args)}`,
+    examples,
+  });
+}
+
 export const commands = [
   LIST,
   getVerb(ISSUES, {
@@ -14,22 +26,13 @@ export const commands = [
   }),
   CREATE,
   UPDATE,
-  writeVerb(ISSUES, {
-    name: 'close',
-    method: 'PUT',
-    description: 'Close an issue (closing a closed issue changes nothing and succeeds)',
-    fixed: { state_event: 'close' },
-    done: ({ args }) => `closed ${calledOf(ISSUES, args)}`,
-    examples: ['svc issues close acme/platform/api 12', "svc issues close 42 '#3' -o json"],
-  }),
-  writeVerb(ISSUES, {
-    name: 'reopen',
-    method: 'PUT',
-    description: 'Reopen a closed issue (reopening an open issue changes nothing and succeeds)',
-    fixed: { state_event: 'reopen' },
-    done: ({ args }) => `reopened ${calledOf(ISSUES, args)}`,
-    examples: ['svc issues reopen acme/platform/api 12'],
-  }),
+  stateEvent('close', 'Close an issue (closing a closed issue changes nothing and succeeds)', [
+    'svc issues close acme/platform/api 12',
+    "svc issues close 42 '#3' -o json",
+  ]),
+  stateEvent('reopen', 'Reopen a closed issue (reopening an open issue changes nothing and succeeds)', [
+    'svc issues reopen acme/platform/api 12',
+  ]),
   writeVerb(ISSUES, {
     name: 'delete',
     description: 'Delete an issue for good (project owners and administrators only; asks first on a terminal; prints nothing on stdout)',
