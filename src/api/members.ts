@@ -1,4 +1,4 @@
-import type { HttpClient, Page } from '../http/client.js';
+import type { HttpClient } from '../http/client.js';
 import { apiPath, type QueryParams } from '../http/encode.js';
 
 export interface MemberSource {
@@ -17,12 +17,6 @@ export interface Member {
 
 function membersPath(source: MemberSource): string {
   return source.kind === 'projects' ? apiPath`/projects/${source.id}/members` : apiPath`/groups/${source.id}/members`;
-}
-
-/** Direct members, or with `inherited` those through parent and invited groups too (`/members/all`). */
-export function listMembers(http: HttpClient, source: MemberSource, inherited: boolean, query: QueryParams): AsyncGenerator<Page<Member>> {
-  const base = membersPath(source);
-  return http.pages<Member>(inherited ? `${base}/all` : base, query);
 }
 
 /** One direct member (404 when the user is not one). */

@@ -25,10 +25,6 @@ export function getRunner(http: HttpClient, id: number | string): Promise<Runner
   return http.record<RunnerDetails>({ path: apiPath`/runners/${id}` });
 }
 
-export function setRunnerPaused(http: HttpClient, id: number | string, paused: boolean): Promise<RunnerDetails> {
-  return http.record<RunnerDetails>({ method: 'PUT', path: apiPath`/runners/${id}`, json: { paused } });
-}
-
 /** 204 when deleted. */
 export async function deleteRunner(http: HttpClient, id: number | string): Promise<void> {
   await http.request({ method: 'DELETE', path: apiPath`/runners/${id}` });

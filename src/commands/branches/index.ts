@@ -1,8 +1,7 @@
 import { branchCommitPages } from '../../api/repository.js';
-import type { Resource } from '../generic/resource.js';
-import { namedCreateVerb } from '../generic/named-create.js';
-import { recordWriteVerb } from '../generic/record-write.js';
+import { calledOf, type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
+import { writeVerb } from '../generic/write.js';
 import { nameParam, PROJECT, requiredTextParser } from '../shared/args.js';
 
 const BRANCHES: Resource = {
@@ -11,9 +10,19 @@ const BRANCHES: Resource = {
   params: { project: PROJECT, branch: nameParam('branch', 'branch name, e.g. feature/login (typed as is; svc encodes it)') },
   columns: ['name', 'default', 'protected', 'commit.short_id', 'commit.committed_date'],
   fields: ['name', 'default', 'protected', 'merged', 'can_push', 'commit.id', 'commit.title', 'web_url'],
+  called: (args) => `branch ${String(args[1])} of project ${String(args[0])}`,
+  create: [
+    {
+      flags: '--ref <ref>',
+      key: 'ref',
+      help: 'the branch, tag or commit SHA the new branch starts at',
+      required: true,
+      parse: requiredTextParser('--ref'),
+    },
+  ],
+  roles: { create: 'developer', delete: 'developer' },
+  confirmDelete: true,
 };
-
-const named = (args: unknown[]) => `branch ${String(args[1])} of project ${String(args[0])}`;
 
 export const commands = [
   listVerb(BRANCHES, {
@@ -40,29 +49,17 @@ export const commands = [
     description: 'Show one branch: its head commit, whether it is protected or the default',
     examples: ['svc branches get acme/platform/api feature/login', 'svc branches get 42 main --fields name,commit.id'],
   }),
-  namedCreateVerb(BRANCHES, {
+  writeVerb(BRANCHES, {
+    name: 'create',
     description: 'Create a branch from a branch, tag or commit',
     nameKey: 'branch',
-    body: [
-      {
-        flags: '--ref <ref>',
-        key: 'ref',
-        help: 'the branch, tag or commit SHA the new branch starts at',
-        required: true,
-        parse: requiredTextParser('--ref'),
-      },
-    ],
-    role: 'developer',
-    done: (args, branch) => `created ${named(args)} at ${String((branch.commit as { short_id?: string } | null)?.short_id)}`,
+    done: ({ args, record }) =>
+      `created ${calledOf(BRANCHES, args)} at ${String((record.commit as { short_id?: string } | null)?.short_id)}`,
     examples: ['svc branches create acme/platform/api feature/search-v3 --ref main', 'svc branches create 42 hotfix/1.0.1 --ref v1.0.0'],
   }),
-  recordWriteVerb(BRANCHES, {
+  writeVerb(BRANCHES, {
     name: 'delete',
-    method: 'DELETE',
-    role: 'developer',
     description: 'Delete a branch (not the default branch, nor a protected one); asks first unless --yes',
-    confirm: (args) => `Delete ${named(args)}`,
-    done: (args) => `deleted ${named(args)}`,
     examples: ['svc branches delete acme/platform/api feature/search-v2', 'svc branches delete 42 fix/issue-1 --yes'],
   }),
   listVerb(BRANCHES, {

@@ -4,6 +4,7 @@ import { encodePathSegment, type QueryParams } from '../../http/encode.js';
 import type { Context } from '../../context.js';
 import type { HttpClient } from '../../http/client.js';
 import type { ColumnSpec } from '../../output/columns.js';
+import type { Owners } from './owner.js';
 
 export type TokenKind = 'private' | 'oauth' | 'job';
 
@@ -17,13 +18,25 @@ export interface PathParam {
   notFoundHint?: (value: string | number, error: ApiError) => string | undefined;
 }
 
+/** What `update` takes: its fields, and whether it refuses to run with none of them (the service would change nothing). */
+export interface UpdateFields {
+  fields: OptionSpec[];
+  atLeastOne?: boolean;
+}
+
 /**
- * A resource of the service, declared once: where it lives, how one record is named, what a
- * listing and a record show by default, and which token kinds the service accepts for it.
+ * A resource of the service, declared once: where it lives and who owns it, how one record is named,
+ * what a listing and a record show by default, what create and update take, the role each verb
+ * needs, whether delete asks first, and which token kinds the service accepts for it.
  */
 export interface Resource {
-  /** Collection path under /api/v4 with `:name` parameters: `/projects/:project/repository/tags`. */
+  /**
+   * Collection path under /api/v4 with `:name` parameters: `/projects/:project/repository/tags`.
+   * A resource only a project has starts with `/projects/:project` (PROJECT, positional); one that
+   * a group or the instance can have too declares `owners`, and its path starts after the owner.
+   */
   path: string;
+  owners?: Owners;
   /** The parameter that names one record; its path is the collection's plus `/:id`. */
   id?: string;
   params: Record<string, PathParam>;
@@ -31,6 +44,20 @@ export interface Resource {
   fields?: string[];
   /** Token kinds the service accepts here beyond personal, project, group and OAuth tokens (said in the help). */
   tokens?: TokenKind[];
+  /** One record as svc speaks of it, from the arguments: `tag v1.0 of project acme/api`. */
+  called?: (args: unknown[]) => string;
+  /** The options of `create`: the service's key, type (parse), required and choices. */
+  create?: OptionSpec[];
+  update?: UpdateFields;
+  /** The least role each verb needs, named when the service refuses (403): `{ delete: 'owner' }`. */
+  roles?: Partial<Record<string, string>>;
+  /** Delete asks first on a terminal, and takes `--yes` to skip the question. */
+  confirmDelete?: boolean;
+}
+
+export function calledOf(resource: Resource, args: unknown[]): string {
+  if (!resource.called) throw new Error(`resource ${resource.path} declares no way to name a record`);
+  return resource.called(args);
 }
 
 export function itemPath(resource: Resource): string {

@@ -1,7 +1,29 @@
 import type { CommandSpec } from '../../cli/spec.js';
-import { withRole } from './record-write.js';
+import { ApiError } from '../../http/api-error.js';
 
-/** The same verb, naming the role the service asks for when it refuses (403). */
-export function namingRole<O>(role: string, spec: CommandSpec<O>): CommandSpec<O> {
+/** The role of endpoints only administrators may use. */
+export const ADMINISTRATOR = 'administrator';
+
+/** A 403 names the role the service asks for, so the reader knows whom to ask. */
+export async function withRole<T>(role: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 403) throw error;
+    const body = error.body as { message?: unknown; error?: unknown } | null;
+    if (role === ADMINISTRATOR) {
+      // A 403 that gives its own reason (`The API initiating user cannot be blocked by the API`) is left as the service said it.
+      if (body?.message !== '403 Forbidden') throw error;
+      throw new ApiError(403, error.body, `${error.message} (this needs administrator access)`, error.exitCode);
+    }
+    // A token without the scope is refused whatever the role; the error already says which scope.
+    if (body?.error === 'insufficient_scope') throw error;
+    throw new ApiError(403, error.body, `${error.message} (this needs the ${role} role or administrator access)`, error.exitCode);
+  }
+}
+
+/** The verb, naming the role the declaration gives it when the service refuses (403). */
+export function namingRole<O>(role: string | undefined, spec: CommandSpec<O>): CommandSpec<O> {
+  if (!role) return spec;
   return { ...spec, run: (ctx, args, opts) => withRole(role, () => spec.run(ctx, args, opts)) };
 }

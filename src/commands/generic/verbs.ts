@@ -1,11 +1,12 @@
 import type { CommandSpec, OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
-import { listRecords, getRecord, sendRequest, writeRecordTo } from '../../api/resource.js';
+import { listRecords, getRecord } from '../../api/resource.js';
 import type { HttpClient, Page } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
 import type { ColumnSpec } from '../../output/columns.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
-import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
+import { ownerOptions, ownerPath } from './owner.js';
+import { namingRole } from './role.js';
 import { attributeName, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
 
 interface VerbBase {
@@ -48,17 +49,18 @@ export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record
   const filters = verb.filters ?? [];
   const alternatives = verb.alternatives ?? [];
   const chosenPath = (opts: Record<string, unknown>) => alternatives.find((a) => opts[attributeName(a.flags)])?.path ?? path;
-  return {
-    name: verb.name ?? 'list',
+  const name = verb.name ?? 'list';
+  return namingRole(resource.roles?.[name], {
+    name,
     description: verb.description,
     args: pathArgs(resource, path),
-    options: [...alternatives.map(({ flags, help }) => ({ flags, help })), ...filters, ...LIST_OPTIONS],
+    options: [...ownerOptions(resource.owners), ...alternatives.map(({ flags, help }) => ({ flags, help })), ...filters, ...LIST_OPTIONS],
     examples: verb.examples,
     notes: helpNotes(resource, verb.notes),
     async run(ctx, args, opts) {
       const http = await ctx.http({ requireToken: verb.requireToken });
       const query = { ...verb.query, ...(await serviceParams(ctx, filters, opts)), per_page: perPageFor(opts) };
-      const filled = await fillPath(ctx, resource, chosenPath(opts), args);
+      const filled = ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, chosenPath(opts), args));
       const pages = verb.pages ? verb.pages(http, filled, query, opts, ctx) : listRecords<unknown>(http, filled, query);
       const first = await withHints(resource, path, args, () => pages.next());
       const firstPage = first.done ? undefined : first.value;
@@ -70,7 +72,7 @@ export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record
       if (note) ctx.info(note);
       await outputList(ctx, resumed(firstPage, pages), opts, columns, verb.noun ?? listedNoun(path));
     },
-  };
+  });
 }
 
 /** The last word of a collection's path, as a noun: `/projects/:project/merge_requests` → `merge requests`. */
@@ -96,79 +98,20 @@ export interface GetVerb extends VerbBase {
 export function getVerb(resource: Resource, verb: GetVerb): CommandSpec {
   const path = verb.path ?? itemPath(resource);
   const queryOptions = verb.query ?? [];
-  return {
-    name: verb.name ?? 'get',
+  const name = verb.name ?? 'get';
+  return namingRole(resource.roles?.[name], {
+    name,
     description: verb.description,
     args: pathArgs(resource, path),
-    options: queryOptions,
+    options: [...ownerOptions(resource.owners), ...queryOptions],
     examples: verb.examples,
     notes: helpNotes(resource, verb.notes),
     async run(ctx, args, opts) {
       const http = await ctx.http({ requireToken: verb.requireToken });
       const query = await serviceParams(ctx, queryOptions, opts);
-      const record = await withHints(resource, path, args, async () => getRecord(http, await fillPath(ctx, resource, path, args), query));
+      const filled = async () => ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, path, args));
+      const record = await withHints(resource, path, args, async () => getRecord(http, await filled(), query));
       await ctx.printRecord(record, verb.fields ?? resource.fields ?? []);
     },
-  };
-}
-
-export interface WriteVerb extends VerbBase {
-  body?: OptionSpec[];
-  fields?: string[];
-  /** What is said on stderr once it is done, from the arguments. */
-  done?: (args: unknown[]) => string;
-}
-
-/** POST (create) or PUT (update): the options become the JSON body, the answer is printed as a record. */
-export function writeVerb(resource: Resource, method: 'POST' | 'PUT', verb: WriteVerb): CommandSpec {
-  const path = verb.path ?? (method === 'POST' ? resource.path : itemPath(resource));
-  const body = verb.body ?? [];
-  return {
-    name: verb.name ?? (method === 'POST' ? 'create' : 'update'),
-    description: verb.description,
-    args: pathArgs(resource, path),
-    options: body,
-    examples: verb.examples,
-    notes: helpNotes(resource, verb.notes),
-    async run(ctx, args, opts) {
-      const http = await ctx.http({ requireToken: true });
-      const params = await serviceParams(ctx, body, opts);
-      const record = await withHints(resource, path, args, async () =>
-        writeRecordTo(http, method, await fillPath(ctx, resource, path, args), params),
-      );
-      if (verb.done) ctx.info(verb.done(args));
-      await writeResult(ctx, record, verb.fields ?? resource.fields ?? []);
-    },
-  };
-}
-
-export interface ActionVerb extends VerbBase {
-  name: string;
-  method: 'POST' | 'PUT' | 'DELETE';
-  body?: OptionSpec[];
-  done: (args: unknown[]) => string;
-  /** Said for a 202: accepted, carried out later. */
-  scheduled: (args: unknown[]) => string;
-}
-
-/** A request whose status is the outcome (delete, unshare, archive): said on stderr, nothing on stdout. */
-export function actionVerb(resource: Resource, verb: ActionVerb): CommandSpec {
-  const path = verb.path ?? itemPath(resource);
-  const body = verb.body ?? [];
-  return {
-    name: verb.name,
-    description: verb.description,
-    args: pathArgs(resource, path),
-    options: body,
-    examples: verb.examples,
-    notes: helpNotes(resource, verb.notes),
-    async run(ctx: Context, args, opts) {
-      const http = await ctx.http({ requireToken: true });
-      const params = await serviceParams(ctx, body, opts);
-      const res = await withHints(resource, path, args, async () =>
-        sendRequest(http, verb.method, await fillPath(ctx, resource, path, args), params),
-      );
-      reportWriteOutcome(ctx, res.status, verb.done(args), verb.scheduled(args));
-    },
-  };
+  });
 }

@@ -2,7 +2,7 @@ import { deleteGroup, getGroup, type GroupState } from '../../api/groups.js';
 import { defineCommand } from '../../cli/spec.js';
 import type { HttpClient } from '../../http/client.js';
 import { ApiError } from '../../http/api-error.js';
-import { withRole } from '../generic/record-write.js';
+import { withRole } from '../generic/role.js';
 import { requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { reportWriteOutcome, writeResult } from '../shared/outcome.js';

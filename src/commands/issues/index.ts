@@ -1,12 +1,22 @@
-import { recordWriteVerb } from '../generic/record-write.js';
-import { transitionVerb } from '../generic/transition.js';
+import { calledOf } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
+import { writeVerb } from '../generic/write.js';
 import { LIST } from './list.js';
 import { COMMENT, registerNoteVerbs } from './notes.js';
 import { ISSUES } from './shared/resource.js';
 import { CREATE, UPDATE } from './write.js';
 
-const issueName = ([project, iid]: unknown[]) => `issue #${String(iid)} of ${String(project)}`;
+/** Close or reopen: a PUT with the state event, answered with the issue. */
+function stateEvent(event: 'close' | 'reopen', description: string, examples: string[]) {
+  return writeVerb(ISSUES, {
+    name: event,
+    method: 'PUT',
+    description,
+    fixed: { state_event: event },
+    done: ({ args }) => `${event === 'close' ? 'closed' : 'reopened'} ${calledOf(ISSUES, args)}`,
+    examples,
+  });
+}
 
 export const commands = [
   LIST,
@@ -16,27 +26,16 @@ export const commands = [
   }),
   CREATE,
   UPDATE,
-  transitionVerb(ISSUES, {
-    name: 'close',
-    description: 'Close an issue (closing a closed issue changes nothing and succeeds)',
-    body: { state_event: 'close' },
-    done: (args) => `closed ${issueName(args)}`,
-    examples: ['svc issues close acme/platform/api 12', "svc issues close 42 '#3' -o json"],
-  }),
-  transitionVerb(ISSUES, {
-    name: 'reopen',
-    description: 'Reopen a closed issue (reopening an open issue changes nothing and succeeds)',
-    body: { state_event: 'reopen' },
-    done: (args) => `reopened ${issueName(args)}`,
-    examples: ['svc issues reopen acme/platform/api 12'],
-  }),
-  recordWriteVerb(ISSUES, {
+  stateEvent('close', 'Close an issue (closing a closed issue changes nothing and succeeds)', [
+    'svc issues close acme/platform/api 12',
+    "svc issues close 42 '#3' -o json",
+  ]),
+  stateEvent('reopen', 'Reopen a closed issue (reopening an open issue changes nothing and succeeds)', [
+    'svc issues reopen acme/platform/api 12',
+  ]),
+  writeVerb(ISSUES, {
     name: 'delete',
-    method: 'DELETE',
-    role: 'owner',
     description: 'Delete an issue for good (project owners and administrators only; asks first on a terminal; prints nothing on stdout)',
-    confirm: (args) => `Delete ${issueName(args)}`,
-    done: (args) => `deleted ${issueName(args)}`,
     examples: ['svc issues delete acme/platform/api 12', 'svc issues delete 42 3 --yes'],
   }),
   COMMENT,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Runtime } from '../../runtime.js';
 import type { Resource } from '../generic/resource.js';
-import { recordWriteVerb } from '../generic/record-write.js';
+import { writeVerb } from '../generic/write.js';
 import { ISSUES } from './shared/resource.js';
 import { commentVerb } from '../shared/comment.js';
 import { addNoteVerbs, noteEditVerb, noteParam } from '../shared/note-edit.js';
@@ -14,6 +14,9 @@ const NOTES: Resource = {
     note: noteParam('this issue', 'svc issues notes'),
   },
   fields: ['id', 'author.username', 'created_at', 'body'],
+  called: ([project, iid, note]) => `note ${String(note)} of issue #${String(iid)} of ${String(project)}`,
+  roles: { delete: 'maintainer' },
+  confirmDelete: true,
 };
 
 export const COMMENT = commentVerb(NOTES, {
@@ -26,13 +29,9 @@ export const COMMENT = commentVerb(NOTES, {
   ],
 });
 
-export const NOTE_DELETE = recordWriteVerb(NOTES, {
+export const NOTE_DELETE = writeVerb(NOTES, {
   name: 'delete',
-  method: 'DELETE',
-  role: 'maintainer',
   description: "Delete a comment of an issue (your own, or anyone's as a maintainer; asks first on a terminal; prints nothing on stdout)",
-  confirm: ([project, iid, note]) => `Delete note ${String(note)} of issue #${String(iid)} of ${String(project)}`,
-  done: ([project, iid, note]) => `deleted note ${String(note)} of issue #${String(iid)} of ${String(project)}`,
   examples: ['svc issues notes delete acme/platform/api 12 3051', 'svc issues notes delete 42 3 3051 --yes'],
 });
 

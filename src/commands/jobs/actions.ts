@@ -1,4 +1,4 @@
-import { recordAction } from '../generic/record-action.js';
+import { writeVerb } from '../generic/write.js';
 import { parseAssignment } from '../shared/assignment.js';
 import { JOBS } from './shared/resource.js';
 
@@ -8,11 +8,11 @@ interface Job {
   status: string;
 }
 
-export const RETRY = recordAction<Job>(JOBS, {
+export const RETRY = writeVerb<Job>(JOBS, {
   name: 'retry',
   path: '/projects/:project/jobs/:job_id/retry',
   description: 'Run a finished job again; the new job has a new id, printed on stdout',
-  outcome: (job) => `job ${job.name} runs again as job ${job.id} (${job.status})`,
+  done: ({ record: job }) => `job ${job.name} runs again as job ${job.id} (${job.status})`,
   notes: 'The service refuses a job that has not ended yet (403 "Job is not retryable", exit 4).',
   examples: [
     'svc jobs retry acme/platform/api 1234 --fields id',
@@ -20,11 +20,11 @@ export const RETRY = recordAction<Job>(JOBS, {
   ],
 });
 
-export const CANCEL = recordAction<Job>(JOBS, {
+export const CANCEL = writeVerb<Job>(JOBS, {
   name: 'cancel',
   path: '/projects/:project/jobs/:job_id/cancel',
   description: 'Cancel a job that has not ended; one that has is left as it is (exit 0)',
-  outcome: (job) =>
+  done: ({ record: job }) =>
     job.status === 'canceled' || job.status === 'canceling'
       ? `job ${job.id} is ${job.status}`
       : `job ${job.id} had already ended ${job.status}; nothing to cancel`,
@@ -37,7 +37,7 @@ function jobVariable(text: string, previous: unknown): Array<{ key: string; valu
   return [...((previous as Array<{ key: string; value: string }> | undefined) ?? []), { key, value }];
 }
 
-export const PLAY = recordAction<Job>(JOBS, {
+export const PLAY = writeVerb<Job>(JOBS, {
   name: 'play',
   path: '/projects/:project/jobs/:job_id/play',
   description: 'Start a manual job, with variables for this run',
@@ -49,7 +49,7 @@ export const PLAY = recordAction<Job>(JOBS, {
       parse: jobVariable,
     },
   ],
-  outcome: (job) => `job ${job.id} (${job.name}) is ${job.status}`,
+  done: ({ record: job }) => `job ${job.id} (${job.name}) is ${job.status}`,
   notes: 'A job that is not manual, or was already played, is refused (400 "Unplayable Job", exit 6).',
   examples: ['svc jobs play acme/platform/api 1236 --var DEPLOY_ENV=production --var DRY_RUN=0'],
 });

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
-import { withRole } from '../generic/record-write.js';
+import { withRole } from '../generic/role.js';
 import { ACCESS_LEVELS, accessLevel, accessLevelName, isoDate } from '../shared/access-level.js';
 import { requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';

@@ -7,7 +7,7 @@ import { apiPath } from '../../http/encode.js';
 import { deletePipelines, type DeletionOutcome } from '../../workflows/pipeline-cleanup/delete.js';
 import { selectPipelines, type PlannedPipeline } from '../../workflows/pipeline-cleanup/select.js';
 import { systemClock } from '../../workflows/shared/clock.js';
-import { withRole } from '../generic/record-write.js';
+import { withRole } from '../generic/role.js';
 import { PROJECT_ARGUMENT, idDigits, projectRef, requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { PIPELINE_STATUSES } from '../shared/service-enums.js';

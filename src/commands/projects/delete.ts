@@ -2,7 +2,7 @@ import { deleteProject, getProject, type ProjectState } from '../../api/projects
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { ApiError } from '../../http/api-error.js';
-import { withRole } from '../generic/record-write.js';
+import { withRole } from '../generic/role.js';
 import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { reportWriteOutcome, writeResult } from '../shared/outcome.js';

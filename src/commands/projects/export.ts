@@ -3,7 +3,7 @@ import { downloadProjectExport, getProjectExport, scheduleProjectExport } from '
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { IncompleteError } from '../../errors.js';
-import { withRole } from '../generic/record-write.js';
+import { withRole } from '../generic/role.js';
 import { checkTarget, contentLength, PartialFile, transfer } from '../shared/download.js';
 import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { reportWriteOutcome } from '../shared/outcome.js';

@@ -2,12 +2,12 @@ import { listRecords } from '../../api/resource.js';
 import { UsageError } from '../../errors.js';
 import { apiPath } from '../../http/encode.js';
 import { projectRef, requiredTextParser } from '../shared/args.js';
-import { recordWriteVerb } from '../generic/record-write.js';
 import { PIPELINE_STATUSES } from '../shared/service-enums.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
+import { writeVerb } from '../generic/write.js';
 import { PAUSE, RESUME } from './pause.js';
 import { PRUNE } from './prune.js';
-import { adminOnlyError, namingRole, RUNNER_ROLE, RUNNER_STATUSES, RUNNER_TYPES, RUNNERS } from './resource.js';
+import { adminOnlyError, RUNNER_STATUSES, RUNNER_TYPES, RUNNERS } from './resource.js';
 
 interface RunnersScope {
   all?: boolean;
@@ -81,34 +81,26 @@ export const commands = [
       'svc runners list --instance --type group_type --tag docker',
     ],
   }),
-  namingRole(
-    getVerb(RUNNERS, {
-      description: 'Show one runner, with its tags, last contact and version',
-      requireToken: true,
-      examples: ['svc runners get 42', 'svc runners get 42 -o json'],
-    }),
-  ),
+  getVerb(RUNNERS, {
+    description: 'Show one runner, with its tags, last contact and version',
+    requireToken: true,
+    examples: ['svc runners get 42', 'svc runners get 42 -o json'],
+  }),
   PAUSE,
   RESUME,
-  recordWriteVerb(RUNNERS, {
+  writeVerb(RUNNERS, {
     name: 'delete',
-    method: 'DELETE',
-    role: RUNNER_ROLE,
     description: 'Delete a runner (it must register again to take jobs)',
-    confirm: ([runner]) => `Delete runner ${String(runner)}`,
-    done: ([runner]) => `deleted runner ${String(runner)}`,
     examples: ['svc runners delete 42', 'svc runners delete 42 --yes'],
   }),
-  namingRole(
-    listVerb(RUNNERS, {
-      name: 'jobs',
-      path: '/runners/:runner/jobs',
-      description: 'List the jobs a runner ran, newest first',
-      requireToken: true,
-      filters: [{ flags: '--status <status>', key: 'status', help: 'only jobs in this state', choices: PIPELINE_STATUSES }],
-      columns: ['id', 'status', 'name', 'ref', 'project.path_with_namespace', 'finished_at'],
-      examples: ['svc runners jobs 42', 'svc runners jobs 42 --status failed -o json'],
-    }),
-  ),
+  listVerb(RUNNERS, {
+    name: 'jobs',
+    path: '/runners/:runner/jobs',
+    description: 'List the jobs a runner ran, newest first',
+    requireToken: true,
+    filters: [{ flags: '--status <status>', key: 'status', help: 'only jobs in this state', choices: PIPELINE_STATUSES }],
+    columns: ['id', 'status', 'name', 'ref', 'project.path_with_namespace', 'finished_at'],
+    examples: ['svc runners jobs 42', 'svc runners jobs 42 --status failed -o json'],
+  }),
   PRUNE,
 ];

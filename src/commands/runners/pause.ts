@@ -1,24 +1,17 @@
-import { setRunnerPaused } from '../../api/runners.js';
-import { defineCommand, type CommandSpec } from '../../cli/spec.js';
-import { withRole } from '../generic/record-write.js';
-import { idDigits } from '../shared/args.js';
-import { RUNNER_ROLE, RUNNERS } from './resource.js';
-import { writeResult } from '../shared/outcome.js';
+import { calledOf } from '../generic/resource.js';
+import { writeVerb } from '../generic/write.js';
+import { RUNNERS } from './resource.js';
 
 /** `pause` and `resume`: `PUT /runners/:id` with `paused`, the changed runner on stdout. */
-function pausing(paused: boolean): CommandSpec {
+function pausing(paused: boolean) {
   const verb = paused ? 'pause' : 'resume';
-  return defineCommand({
+  return writeVerb(RUNNERS, {
     name: verb,
+    method: 'PUT',
+    fixed: { paused },
     description: paused ? 'Pause a runner: it takes no new jobs until resumed' : 'Resume a paused runner: it takes jobs again',
-    args: [{ name: 'runner', help: 'runner id', parse: (value) => idDigits('runner id', value) }],
+    done: ({ args }) => `${paused ? 'paused' : 'resumed'} ${calledOf(RUNNERS, args)}`,
     examples: [`svc runners ${verb} 42`, `svc runners ${verb} 42 -o json --fields id,paused,status`],
-    async run(ctx, [runner]) {
-      const http = await ctx.http({ requireToken: true });
-      const record = await withRole(RUNNER_ROLE, () => setRunnerPaused(http, runner as string, paused));
-      ctx.info(`${paused ? 'paused' : 'resumed'} runner ${String(runner)}`);
-      await writeResult(ctx, record, RUNNERS.fields ?? []);
-    },
   });
 }
 

@@ -1,5 +1,5 @@
-import { recordWriteVerb } from '../generic/record-write.js';
 import { getVerb } from '../generic/verbs.js';
+import { writeVerb } from '../generic/write.js';
 import { CREATE } from './create.js';
 import { LIST } from './list.js';
 import { RAW } from './raw.js';
@@ -12,14 +12,10 @@ export const commands = [
   RAW,
   CREATE,
   UPDATE,
-  recordWriteVerb(SNIPPETS, {
+  writeVerb(SNIPPETS, {
     name: 'delete',
-    method: 'DELETE',
-    role: 'author',
     description: 'Delete one of your snippets (asks first on a terminal; prints nothing on stdout)',
     notes: 'Only the author can delete a snippet; anyone else gets "404 Snippet Not Found" (exit 5).',
-    confirm: ([id]) => `Delete snippet ${String(id)}`,
-    done: ([id]) => `deleted snippet ${String(id)}`,
     examples: ['svc snippets delete 42', 'svc snippets delete 42 --yes'],
   }),
 ];

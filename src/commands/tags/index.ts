@@ -1,7 +1,6 @@
-import type { Resource } from '../generic/resource.js';
-import { namedCreateVerb } from '../generic/named-create.js';
-import { recordWriteVerb } from '../generic/record-write.js';
+import { calledOf, type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
+import { writeVerb } from '../generic/write.js';
 import { nameParam, PROJECT, requiredTextParser } from '../shared/args.js';
 
 const TAGS: Resource = {
@@ -10,9 +9,20 @@ const TAGS: Resource = {
   params: { project: PROJECT, tag: nameParam('tag', 'tag name, e.g. v1.0.0+build.5 (typed as is; svc encodes it)') },
   columns: ['name', 'commit.short_id', 'commit.committed_date', 'protected', 'message'],
   fields: ['name', 'commit.id', 'message', 'release.tag_name', 'protected', 'created_at'],
+  called: (args) => `tag ${String(args[1])} of project ${String(args[0])}`,
+  create: [
+    {
+      flags: '--ref <ref>',
+      key: 'ref',
+      help: 'the branch, tag or commit SHA to tag',
+      required: true,
+      parse: requiredTextParser('--ref'),
+    },
+    { flags: '--message <text>', key: 'message', help: 'the message of an annotated tag (without it the tag is lightweight)' },
+  ],
+  roles: { create: 'developer', delete: 'developer' },
+  confirmDelete: true,
 };
-
-const named = (args: unknown[]) => `tag ${String(args[1])} of project ${String(args[0])}`;
 
 export const commands = [
   listVerb(TAGS, {
@@ -39,33 +49,19 @@ export const commands = [
     description: 'Show one tag',
     examples: ['svc tags get acme/platform/api v1.0.0+build.5', 'svc tags get 42 v1.1.0 --fields name,commit.id'],
   }),
-  namedCreateVerb(TAGS, {
+  writeVerb(TAGS, {
+    name: 'create',
     description: 'Create a tag at a branch, tag or commit; with --message it is an annotated tag',
     nameKey: 'tag_name',
-    body: [
-      {
-        flags: '--ref <ref>',
-        key: 'ref',
-        help: 'the branch, tag or commit SHA to tag',
-        required: true,
-        parse: requiredTextParser('--ref'),
-      },
-      { flags: '--message <text>', key: 'message', help: 'the message of an annotated tag (without it the tag is lightweight)' },
-    ],
-    role: 'developer',
-    done: (args, tag) => `created ${named(args)} at ${String((tag.commit as { short_id?: string } | null)?.short_id)}`,
+    done: ({ args, record }) => `created ${calledOf(TAGS, args)} at ${String((record.commit as { short_id?: string } | null)?.short_id)}`,
     examples: [
       'svc tags create acme/platform/api v1.2.0 --ref main --message "Release 1.2.0"',
       'svc tags create 42 nightly+20260101 --ref develop',
     ],
   }),
-  recordWriteVerb(TAGS, {
+  writeVerb(TAGS, {
     name: 'delete',
-    method: 'DELETE',
-    role: 'developer',
     description: 'Delete a tag (a protected tag only as a maintainer); asks first unless --yes',
-    confirm: (args) => `Delete ${named(args)}`,
-    done: (args) => `deleted ${named(args)}`,
     examples: ['svc tags delete acme/platform/api v2.0.0-rc.1', 'svc tags delete 42 nightly+20260101 --yes'],
   }),
 ];

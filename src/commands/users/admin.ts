@@ -1,7 +1,8 @@
 import { changeUserState, createUser, getUser, resolveUserId, updateUser, type UserStateAction } from '../../api/users.js';
 import { defineCommand, type CommandSpec, type OptionSpec } from '../../cli/spec.js';
 import { UsageError } from '../../errors.js';
-import { withAdminAccess } from '../generic/admin-only.js';
+import { ADMINISTRATOR, withRole } from '../generic/role.js';
+import { requireOneField } from '../generic/write.js';
 import { attributeName, serviceParams } from '../generic/resource.js';
 import { requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
@@ -55,7 +56,7 @@ export const CREATE = defineCommand<Record<string, unknown>>({
     if (ways.length !== 1)
       throw new UsageError('give one of --password, --reset-password or --random-password (how the user gets a password)');
     const http = await ctx.http({ requireToken: true });
-    const user = await withAdminAccess(async () => createUser(http, await serviceParams(ctx, CREATE_BODY, opts)));
+    const user = await withRole(ADMINISTRATOR, async () => createUser(http, await serviceParams(ctx, CREATE_BODY, opts)));
     ctx.info(`created user ${user.username} (${user.id})`);
     await writeResult(ctx, user, USER_FIELDS);
   },
@@ -84,12 +85,11 @@ export const UPDATE = defineCommand<Record<string, unknown>>({
   notes: ADMIN_NOTE,
   examples: ['svc users update ann --name "Ann Lee-Smith"', 'svc users update 42 --no-admin --external'],
   async run(ctx, [user], opts) {
+    requireOneField(UPDATE_BODY, opts);
     const params = await serviceParams(ctx, UPDATE_BODY, opts);
-    if (Object.keys(params).length === 0)
-      throw new UsageError('give at least one of --name, --username, --email, --admin, --external (what to change)');
     const http = await ctx.http({ requireToken: true });
     const id = await resolveUserId(http, user as string);
-    const after = await withAdminAccess(() => updateUser(http, id, params));
+    const after = await withRole(ADMINISTRATOR, () => updateUser(http, id, params));
     ctx.info(`updated user ${after.username} (${id}): ${Object.keys(params).join(', ')}`);
     await writeResult(ctx, after, USER_FIELDS);
   },
@@ -118,7 +118,7 @@ function stateVerb(verb: StateVerb): CommandSpec<{ yes?: boolean }> {
       const before = await getUser(http, id);
       const what = `user ${before.username} (${id})`;
       if (verb.destructive) await confirmDestructive(ctx, opts.yes, `${verb.action === 'ban' ? 'Ban' : 'Block'} ${what}`);
-      await withAdminAccess(() => changeUserState(http, id, verb.action));
+      await withRole(ADMINISTRATOR, () => changeUserState(http, id, verb.action));
       const after = await getUser(http, id);
       ctx.info(
         after.state === before.state

@@ -26,6 +26,9 @@ export const ISSUES: Resource = {
   id: 'iid',
   params: { project: PROJECT, iid: IID },
   fields: ISSUE_FIELDS,
+  called: ([project, iid]) => `issue #${String(iid)} of ${String(project)}`,
+  roles: { delete: 'owner' },
+  confirmDelete: true,
 };
 
 /** PROJECT IID, for the hand-written verbs on one issue. */

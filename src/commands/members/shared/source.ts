@@ -1,22 +1,32 @@
 import type { MemberSource } from '../../../api/members.js';
 import type { OptionSpec } from '../../../cli/spec.js';
 import { UsageError } from '../../../errors.js';
-import { projectRef, requiredTextParser } from '../../shared/args.js';
+import { ownerOptions } from '../../generic/owner.js';
+import type { Resource } from '../../generic/resource.js';
+import { accessLevelName } from '../../shared/access-level.js';
 
 export interface SourceFlags {
   project?: string;
   group?: string;
 }
 
-export const SOURCE: OptionSpec[] = [
-  {
-    flags: '--project <project>',
-    help: 'members of this project (numeric id or namespaced path)',
-    parse: projectRef,
-    conflicts: ['group'],
-  },
-  { flags: '--group <group>', help: 'members of this group (numeric id or full path)', parse: requiredTextParser('--group') },
-];
+/** A project's or a group's members: `--project P | --group G`. */
+export const MEMBERS: Resource = {
+  path: '/members',
+  owners: { kinds: ['project', 'group'], noun: 'members' },
+  params: {},
+  // Tables name the level (`developer`); JSON keeps the service's number.
+  columns: [
+    'id',
+    'username',
+    'name',
+    { field: 'access_level', kind: 'text', show: (level) => accessLevelName(Number(level)) },
+    'expires_at',
+    'state',
+  ],
+};
+
+export const SOURCE: OptionSpec[] = ownerOptions(MEMBERS.owners);
 
 /** Exactly one of --project and --group. */
 export function memberSource(opts: SourceFlags | Record<string, unknown>): MemberSource {

@@ -3,7 +3,7 @@ import type { ArgSpec, OptionSpec } from '../../../cli/spec.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { ApiError } from '../../../http/api-error.js';
-import { withRole } from '../../generic/record-write.js';
+import { withRole } from '../../generic/role.js';
 import { helpNotes, type Resource } from '../../generic/resource.js';
 import { PROJECT, PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../../shared/args.js';
 import { readTextFile } from '../../shared/local-file.js';

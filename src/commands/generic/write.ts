@@ -1,0 +1,125 @@
+import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/spec.js';
+import { sendRequest, writeRecordTo } from '../../api/resource.js';
+import { UsageError } from '../../errors.js';
+import type { QueryParams } from '../../http/encode.js';
+import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
+import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
+import { attributeName, calledOf, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
+import { ownerOptions, ownerPath } from './owner.js';
+import { withRole } from './role.js';
+
+/** What a write knows once the service answered, for the line it says on stderr. */
+export interface Said<R> {
+  args: unknown[];
+  /** The parameters as sent. */
+  params: QueryParams;
+  /** The options as typed. */
+  opts: Record<string, unknown>;
+  /** The service's answer: the record, or with `answer: 'status'` whatever body came (none for a 204). */
+  record: R;
+}
+
+export interface WriteVerb<R = Record<string, unknown>> {
+  /** `create`, `update`, `delete`, or an action's own name (`close`, `retry`, `archive`). */
+  name: string;
+  description: string;
+  examples: string[];
+  notes?: string;
+  /** POST unless said: PUT for update, DELETE for delete. */
+  method?: 'POST' | 'PUT' | 'DELETE';
+  /** The collection for create, the record otherwise, unless said (`/projects/:project/archive`). */
+  path?: string;
+  /** An action's own options; create and update take the declaration's fields. */
+  body?: OptionSpec[];
+  /** A fixed body that makes the change: `{ state_event: 'close' }`. */
+  fixed?: QueryParams;
+  /** For create: the body key of the new record's name, typed as the last argument (`tags create PROJECT NAME`). */
+  nameKey?: string;
+  /**
+   * `record`: the answer must be one record, printed (the default but for delete). `status`: the status is the
+   * outcome (202 is said as scheduled), and a body, if any, is printed.
+   */
+  answer?: 'record' | 'status';
+  /** Said on stderr once done. Delete says `deleted <record>` and update `updated <record>: <keys>` unless told. */
+  done?: (said: Said<R>) => string;
+  /** Said for a 202: accepted, carried out later. */
+  scheduled?: (args: unknown[]) => string;
+  /** The fields printed, when not the resource's. */
+  fields?: string[];
+}
+
+const DEFAULT_METHOD: Record<string, 'PUT' | 'DELETE'> = { update: 'PUT', delete: 'DELETE' };
+
+/**
+ * The one generator of writes (create, update, delete and plain actions), reading what the
+ * declaration says: the fields, the role named on a 403, whether delete asks first.
+ */
+export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb: WriteVerb<R>): CommandSpec {
+  const method = verb.method ?? DEFAULT_METHOD[verb.name] ?? 'POST';
+  const path = verb.path ?? (verb.name === 'create' ? resource.path : itemPath(resource));
+  const body = [...fieldsOf(resource, verb.name), ...(verb.body ?? [])];
+  const owner = ownerOptions(resource.owners);
+  const asks = verb.name === 'delete' && resource.confirmDelete === true;
+  const answer = verb.answer ?? (method === 'DELETE' ? 'status' : 'record');
+  const done = verb.done ?? defaultDone(resource, verb.name);
+  const role = resource.roles?.[verb.name];
+  const request = <T>(call: () => Promise<T>) => (role ? withRole(role, call) : call());
+  if (answer === 'status' && !done) throw new Error(`${verb.name} on ${resource.path}: a status answer needs a line to say`);
+  return {
+    name: verb.name,
+    description: verb.description,
+    args: [...pathArgs(resource, path), ...nameArg(resource, verb.nameKey)],
+    options: [...owner, ...body, ...(asks ? [YES_OPTION] : [])],
+    examples: verb.examples,
+    notes: helpNotes(resource, verb.notes),
+    async run(ctx, args, opts) {
+      if (verb.name === 'update' && resource.update?.atLeastOne) requireOneField(body, opts);
+      const http = await ctx.http({ requireToken: true });
+      const named = verb.nameKey ? { [verb.nameKey]: args[args.length - 1] as string } : {};
+      const params = { ...named, ...verb.fixed, ...(await serviceParams(ctx, body, opts)) };
+      if (asks) await confirmDestructive(ctx, opts.yes as boolean | undefined, `Delete ${calledOf(resource, args)}`);
+      const pathArgsGiven = verb.nameKey ? args.slice(0, -1) : args;
+      const fields = verb.fields ?? resource.fields ?? [];
+      const filled = async () => ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, path, pathArgsGiven));
+      const hinted = <T>(call: () => Promise<T>) => request(() => withHints(resource, path, pathArgsGiven, call));
+      if (method !== 'DELETE' && answer === 'record') {
+        const record = await hinted(async () => writeRecordTo<R>(http, method, await filled(), params));
+        if (done) ctx.info(done({ args, params, opts, record }));
+        await writeResult(ctx, record, fields);
+        return;
+      }
+      const res = await hinted(async () => sendRequest(http, method, await filled(), params));
+      const said = (done as (said: Said<R>) => string)({ args, params, opts, record: res.data as R });
+      reportWriteOutcome(ctx, res.status, said, verb.scheduled?.(args) ?? said);
+      if (res.status !== 202 && res.status !== 204) await writeResult(ctx, res.data, fields);
+    },
+  };
+}
+
+function fieldsOf(resource: Resource, verb: string): OptionSpec[] {
+  if (verb === 'create') return resource.create ?? [];
+  if (verb === 'update') return resource.update?.fields ?? [];
+  return [];
+}
+
+function defaultDone<R>(resource: Resource, verb: string): ((said: Said<R>) => string) | undefined {
+  if (verb === 'delete') return ({ args }) => `deleted ${calledOf(resource, args)}`;
+  if (verb === 'update') return ({ args, params }) => `updated ${calledOf(resource, args)}: ${Object.keys(params).join(', ')}`;
+  return undefined;
+}
+
+/** The new record's name, typed after the owner: the resource's id parameter. */
+function nameArg(resource: Resource, nameKey: string | undefined): ArgSpec[] {
+  if (!nameKey) return [];
+  const param = resource.id ? resource.params[resource.id] : undefined;
+  if (!resource.id || !param) throw new Error(`resource ${resource.path} declares no id to name a new record`);
+  return [{ name: resource.id.replace(/_/g, '-'), help: param.help, parse: param.parse }];
+}
+
+/** The service takes an empty update and changes nothing: refused here, as a slip (`--no-admin` counts as `--admin`). */
+export function requireOneField(fields: OptionSpec[], opts: Record<string, unknown>): void {
+  if (fields.some((option) => opts[attributeName(option.flags)] !== undefined)) return;
+  const long = (option: OptionSpec) => (option.flags.split(/[ ,|]+/).find((w) => w.startsWith('--')) ?? '').replace(/^--no-/, '--');
+  const flags = [...new Set(fields.map(long))];
+  throw new UsageError(`give at least one of ${flags.join(', ')} (what to change)`);
+}
