@@ -30,25 +30,25 @@ export function poolOn(http: HttpClient, run: BoundedRun): BoundedPool {
 
 /**
  * Runs `work` over the items in their order, no more at once than the throttle allows (fewer for a
- * while after the service rate limited one), and gives each outcome as soon as it is known, in the order they end.
- * Every item started is awaited, even when the reader stops early: none is left running unseen.
+ * while after the service rate limited one), and gives each outcome as soon as it is known, in the
+ * order they end. Every item started is awaited, even when the reader stops early: none is left
+ * running unseen.
  */
 export async function* settleBounded<T, R>(
   items: readonly T[],
   run: BoundedSettle<T, R>,
   work: (item: T) => Promise<R>,
 ): AsyncGenerator<Settled<T, R>> {
-  const limit = run.throttle;
   const running = new Map<number, Promise<[number, Settled<T, R>]>>();
   let next = 0;
   let stopped = false;
   try {
     for (;;) {
-      while (next < items.length && running.size < limit.current && !stopped && !run.signal.aborted) {
+      while (next < items.length && running.size < run.throttle.current && !stopped && !run.signal.aborted) {
         const index = next++;
         running.set(
           index,
-          settleOne(items[index] as T, limit, work).then((outcome) => [index, outcome]),
+          settleOne(items[index] as T, run.throttle, work).then((outcome) => [index, outcome]),
         );
       }
       if (running.size === 0) return;
@@ -63,10 +63,10 @@ export async function* settleBounded<T, R>(
 }
 
 /** Never rejects: a failure is an outcome, so every item started is accounted for. */
-async function settleOne<T, R>(item: T, limit: Throttle, work: (item: T) => Promise<R>): Promise<Settled<T, R>> {
+async function settleOne<T, R>(item: T, throttle: Throttle, work: (item: T) => Promise<R>): Promise<Settled<T, R>> {
   try {
-    const value = await limit.watch(() => work(item));
-    limit.succeeded();
+    const value = await throttle.watch(() => work(item));
+    throttle.succeeded();
     return { item, ok: true, value };
   } catch (error) {
     return { item, ok: false, error };
