@@ -103,6 +103,11 @@ export default tseslint.config(
         {
           zones: [
             ...LAYERS,
+            {
+              target: ['./src/!(http)/**', './src/*.ts'],
+              from: './src/http/rate-limit-signal.ts',
+              message: "what the service said about its rate limit is the HTTP layer's own: take slots from the client's throttle",
+            },
             ...NOUNS.map((noun) => ({
               target: `./src/commands/${noun}/**`,
               from: NOUNS.filter((other) => other !== noun).map((other) => `./src/commands/${other}/**`),

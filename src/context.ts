@@ -4,7 +4,7 @@ import { ExitCode, SvcError } from './errors.js';
 import { packageVersion } from './version.js';
 import { isCi } from './config/ci-env.js';
 import { terminalSafe } from './output/terminal-safe.js';
-import type { GlobalValues } from './global-options.js';
+import type { GlobalValues } from './config/global-options.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './http/types.js';
 import type { ConfigStore } from './config/store.js';
 import type { Target } from './config/resolve.js';

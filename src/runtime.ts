@@ -1,7 +1,8 @@
 import { type Command, CommanderError, Option } from 'commander';
 import type { Context, GlobalOptions, Io } from './context.js';
 import { ExitCode, SvcError } from './errors.js';
-import { GLOBAL_OPTIONS, globalOptionHelp } from './global-options.js';
+import { GLOBAL_OPTION_PARSERS } from './cli/parsers.js';
+import { GLOBAL_OPTIONS, globalOptionHelp } from './config/global-options.js';
 import { terminalSafe } from './output/terminal-safe.js';
 import { redactSecrets } from './http/redact.js';
 import { displayUrl } from './http/urls.js';
@@ -23,7 +24,8 @@ export function addGlobalOptions(program: Command): void {
   for (const spec of GLOBAL_OPTIONS) {
     const option = new Option(spec.flags, globalOptionHelp(spec));
     if (spec.choices) option.choices(spec.choices);
-    if (spec.parse) option.argParser(spec.parse);
+    const parse = GLOBAL_OPTION_PARSERS[spec.name];
+    if (parse) option.argParser(parse);
     program.addOption(option);
   }
 }

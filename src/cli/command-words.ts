@@ -1,4 +1,4 @@
-import { GLOBAL_FLAGS_WITH_VALUES } from '../global-options.js';
+import { GLOBAL_FLAGS_WITH_VALUES } from '../config/global-options.js';
 
 /** The command words of the line (noun, verb, …) with their positions, skipping global options and their values. */
 export function commandWords(argv: string[]): Array<{ word: string; index: number }> {

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import type { GlobalValues } from '../config/global-options.js';
 import { parseFieldList } from '../output/formats.js';
 import { parseShardSpec, type ShardSpec } from '../workflows/shared/shard.js';
 
@@ -85,3 +86,10 @@ export function shardOption(value: string): ShardSpec {
     throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
   }
 }
+
+/** The global options' parsers by name: commander's part of the options table, which is plain data. */
+export const GLOBAL_OPTION_PARSERS: Partial<Record<keyof GlobalValues, (value: string) => unknown>> = {
+  timeout: secondsOption('--timeout', 0.001),
+  retries: intOption('--retries', 0, 20),
+  fields: fieldsOption,
+};

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { GLOBAL_OPTIONS } from '../global-options.js';
+import { GLOBAL_OPTIONS } from './global-options.js';
 import { isCi } from './ci-env.js';
 import { TOKEN_TYPES, type TokenType } from '../http/types.js';
 import { displayUrl, instanceRoot, normalizeBaseUrl } from '../http/urls.js';

@@ -12,6 +12,7 @@ import { describeJson, paginate } from './pagination.js';
 import { MAX_REDIRECTS, redirectDecision } from './redirect-policy.js';
 import { remainingSignal, reportRateLimit } from './rate-limit-signal.js';
 import { planRetry, type RetryCause } from './retry-policy.js';
+import { Throttle, type ThrottleClock } from './throttle.js';
 import { attempt, dispatcherFor, NetworkFailure, pause } from './transport.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -88,6 +89,7 @@ export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private warnedInsecure = false;
   private requestCount = 0;
+  private sharedThrottle?: Throttle;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -120,6 +122,16 @@ export class HttpClient {
   /** Requests sent so far (every attempt counts), for `--debug` figures. */
   get requestsSent(): number {
     return this.requestCount;
+  }
+
+  /**
+   * The client's one throttle, which every run of many requests at once on it takes its slots from
+   * (a parallel listing, a pool of deletions, an audit): a 429 slows them all. The first run that
+   * asks for it sets its width.
+   */
+  throttle(maxInFlight: number, clock?: ThrottleClock): Throttle {
+    this.sharedThrottle ??= new Throttle(maxInFlight, clock);
+    return this.sharedThrottle;
   }
 
   url(path: string, query?: QueryParams): string {

@@ -1,6 +1,5 @@
-/** The output formats and the --fields list: light enough for start-up, which parses the options. */
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'tsv';
-export const OUTPUT_FORMATS: OutputFormat[] = ['table', 'json', 'ndjson', 'tsv'];
+/** The output formats (named with the global options) and the --fields list: light enough for start-up, which parses the options. */
+export type { OutputFormat } from '../config/global-options.js';
 
 export function parseFieldList(value: string): string[] {
   return value

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reportRateLimit } from '../../src/http/rate-limit-signal.js';
 import type { BulkItem } from '../../src/workflows/bulk/items.js';
-import { RATE_LIMIT_COOL_DOWN_MS } from '../../src/workflows/bulk/limit.js';
+import { RATE_LIMIT_COOL_DOWN_MS } from '../../src/http/throttle.js';
 import { runBulk, type ItemRun } from '../../src/workflows/bulk/run.js';
 import { sleep } from '../../src/workflows/shared/clock.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { commands as projectCommands } from '../../src/commands/projects/index.js';
-import { GLOBAL_OPTIONS, globalOptionsTable } from '../../src/global-options.js';
+import { GLOBAL_OPTIONS, globalOptionsTable } from '../../src/config/global-options.js';
 
 const readme = () => readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const longFlags = (text: string) => [...text.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]).sort();

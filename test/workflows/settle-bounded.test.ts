@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportRateLimit } from '../../src/http/rate-limit-signal.js';
-import { RATE_LIMIT_COOL_DOWN_MS } from '../../src/workflows/bulk/limit.js';
+import { RATE_LIMIT_COOL_DOWN_MS, Throttle } from '../../src/http/throttle.js';
 import { settleBounded, type BoundedSettle, type Settled } from '../../src/workflows/shared/bounded.js';
 import { FakeClock } from '../storage-move/fake-clock.js';
 
@@ -44,8 +44,8 @@ class Jobs {
 /** Lets every promise that can settle do so (no time passes). */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function runOf(clock = new FakeClock(), signal = new AbortController().signal): BoundedSettle<string, string> {
-  return { maxInFlight: 3, clock, signal };
+function runOf(clock = new FakeClock(), signal = new AbortController().signal, width = 3): BoundedSettle<string, string> {
+  return { throttle: new Throttle(width, clock), signal };
 }
 
 /** Asks for the next outcome, then ends `item`: the items under way just before, and the outcome. */
@@ -125,7 +125,10 @@ describe('settleBounded', () => {
 
   it('starts nothing new after an outcome stopAfter names, and gives the outcomes of the items already under way', async () => {
     const jobs = new Jobs();
-    const run: BoundedSettle<string, string> = { ...runOf(), maxInFlight: 2, stopAfter: (outcome) => !outcome.ok };
+    const run: BoundedSettle<string, string> = {
+      ...runOf(new FakeClock(), new AbortController().signal, 2),
+      stopAfter: (outcome) => !outcome.ok,
+    };
     const outcomes = settleBounded(['a', 'b', 'c', 'd', 'e'], run, jobs.work);
     const refused = new Error('403 Forbidden');
     expect(await endNext(outcomes, jobs, 'a', { value: 'A' })).toEqual({
@@ -166,7 +169,7 @@ describe('settleBounded', () => {
   it('halves the bound when an item hears the service rate limit, and grows it by one a success after the cool-down', async () => {
     const clock = new FakeClock();
     const jobs = new Jobs();
-    const outcomes = settleBounded(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], { ...runOf(clock), maxInFlight: 4 }, jobs.work);
+    const outcomes = settleBounded(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], runOf(clock, new AbortController().signal, 4), jobs.work);
     const step = (item: string, end: End) => endNext(outcomes, jobs, item, end);
     expect((await step('a', { value: 'A', throttled: true })).running).toEqual(['a', 'b', 'c', 'd']);
     // Bound 2: three are still under way, so nothing starts until only one is left.

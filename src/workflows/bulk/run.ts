@@ -1,10 +1,10 @@
 import { ExitCode } from '../../errors.js';
+import { Throttle } from '../../http/throttle.js';
 import { parseJson, stringifyJson } from '../../json.js';
 import type { Clock } from '../shared/clock.js';
 import { shellQuote } from '../shared/shell.js';
 import type { BulkItem } from './items.js';
 import type { Journal } from './journal.js';
-import { InFlightLimit } from './limit.js';
 import { fillTemplate, type Template } from './template.js';
 
 /** What one in-process run of `svc ARGV` gave. */
@@ -51,7 +51,8 @@ export interface BulkTally {
 
 export async function runBulk(items: AsyncIterable<BulkItem>, plan: BulkPlan): Promise<BulkTally> {
   const tally: BulkTally = { ok: 0, failed: 0, skipped: 0, repeated: 0, unsure: [], unrecorded: [], inFlight: 0, stopped: false };
-  const limit = new InFlightLimit(plan.maxInFlight, plan.clock);
+  // Each item builds its own client: this throttle hears the requests of all of them.
+  const limit = new Throttle(plan.maxInFlight, plan.clock);
   const running = new Set<Promise<void>>();
   const seen = new Set<string>();
   // Aborted by Ctrl-C, or by a journal write that failed: either way no new item starts.
@@ -106,7 +107,7 @@ const UNSURE = 'not run: an earlier run started it and ended before it did, so i
 
 interface Steps {
   plan: BulkPlan;
-  limit: InFlightLimit;
+  limit: Throttle;
   tally: BulkTally;
   halt: AbortController;
 }

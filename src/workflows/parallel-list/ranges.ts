@@ -3,9 +3,7 @@ import type { HttpClient } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
 import { parseLinkHeader } from '../../http/link.js';
 import type { Page } from '../../http/types.js';
-import { InFlightLimit } from '../bulk/limit.js';
-import { systemClock } from '../shared/clock.js';
-import { RequestSlots } from './slots.js';
+import type { Throttle } from '../../http/throttle.js';
 
 /** Most ids one range spans: a range walked ahead of its turn keeps at most this many records. */
 const MAX_RANGE_IDS = 300;
@@ -57,8 +55,7 @@ export async function* parallelIdPages<T extends { id: number }>(listing: Parall
     return;
   }
   const ranges = splitIdSpace(listing, bounds);
-  const limit = new InFlightLimit(listing.workers, systemClock);
-  const slots = new RequestSlots(limit);
+  const throttle = listing.http.throttle(listing.workers);
   const states: Array<RangeState | undefined> = ranges.map(() => ({ pages: [], finished: false }));
   let head = 0;
   let started = 0;
@@ -70,7 +67,7 @@ export async function* parallelIdPages<T extends { id: number }>(listing: Parall
       const range = ranges[started] as IdRange;
       started++;
       walking++;
-      void walkRange(listing, range, state, slots, limit, () => abandoned).finally(() => {
+      void walkRange(listing, range, state, throttle, () => abandoned).finally(() => {
         walking--;
         state.finished = true;
         wake(state);
@@ -140,8 +137,7 @@ async function walkRange(
   listing: ParallelListing<unknown>,
   range: IdRange,
   state: RangeState,
-  slots: RequestSlots,
-  limit: InFlightLimit,
+  throttle: Throttle,
   abandoned: () => boolean,
 ): Promise<void> {
   const perPage = Number(listing.query.per_page ?? 100);
@@ -157,7 +153,7 @@ async function walkRange(
         id_after: ascending ? cursor : range.first - 1,
         id_before: ascending ? range.last + 1 : cursor,
       };
-      const res = await fetchWithSlot(listing, query, slots, limit);
+      const res = await fetchWithSlot(listing, query, throttle);
       const items = res.data;
       for (const item of items) {
         if (item.id < range.first || item.id > range.last) {
@@ -191,18 +187,13 @@ function hasNextLink(headers: Record<string, string>): boolean {
   return parseLinkHeader(headers.link).next !== undefined;
 }
 
-async function fetchWithSlot(listing: ParallelListing<unknown>, query: QueryParams, slots: RequestSlots, limit: InFlightLimit) {
+async function fetchWithSlot(listing: ParallelListing<unknown>, query: QueryParams, throttle: Throttle) {
   for (let attempt = 0; ; attempt++) {
-    await slots.acquire();
     try {
       // A 429 the client retried, or a window close to spent, slows every worker, not only this one.
-      const res = await limit.watch(() => fetchPage(listing, query));
-      limit.succeeded();
-      return res;
+      return await throttle.run(() => fetchPage(listing, query));
     } catch (error) {
       if (!(error instanceof SvcError && error.exitCode === ExitCode.rateLimited) || attempt >= RATE_LIMITED_RETRIES) throw error;
-    } finally {
-      slots.release();
     }
   }
 }

@@ -3,7 +3,7 @@ import { InterruptedError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { apiPath } from '../../http/encode.js';
-import { settleBounded, type BoundedRun, type Settled } from '../shared/bounded.js';
+import { poolOn, settleBounded, type BoundedRun, type Settled } from '../shared/bounded.js';
 import type { PlannedPipeline } from './select.js';
 
 export type DeletionResult = 'deleted' | 'failed' | 'interrupted';
@@ -18,9 +18,9 @@ export interface DeletionOutcome {
 }
 
 /**
- * Deletes the pipelines, at most `maxInFlight` at once (fewer for a while after the service rate
- * limited one), and gives each outcome as soon as it is known, in the order they end. After a
- * refusal no new deletion starts.
+ * Deletes the pipelines, at most `maxInFlight` at once on the client's throttle (fewer for a while
+ * after the service rate limited one), and gives each outcome as soon as it is known, in the order
+ * they end. After a refusal no new deletion starts.
  */
 export async function* deletePipelines(
   http: HttpClient,
@@ -28,12 +28,15 @@ export async function* deletePipelines(
   pipelines: PlannedPipeline[],
   plan: BoundedRun,
 ): AsyncGenerator<DeletionOutcome> {
-  const deletions = settleBounded(pipelines, { ...plan, stopAfter: (settled) => !settled.ok && isRefusal(settled.error) }, (pipeline) =>
-    sendRequest(http, 'DELETE', apiPath`/projects/${project}/pipelines/${pipeline.id}`).catch((error: unknown) => {
-      // Whether the run was interrupted is decided when the deletion fails, not when its outcome is
-      // read: a failure the service answered before Ctrl-C stays a failure.
-      throw plan.signal.aborted ? new InterruptedError() : error;
-    }),
+  const deletions = settleBounded(
+    pipelines,
+    { ...poolOn(http, plan), stopAfter: (settled) => !settled.ok && isRefusal(settled.error) },
+    (pipeline) =>
+      sendRequest(http, 'DELETE', apiPath`/projects/${project}/pipelines/${pipeline.id}`).catch((error: unknown) => {
+        // Whether the run was interrupted is decided when the deletion fails, not when its outcome is
+        // read: a failure the service answered before Ctrl-C stays a failure.
+        throw plan.signal.aborted ? new InterruptedError() : error;
+      }),
   );
   for await (const settled of deletions) yield deletionOutcome(settled);
 }

@@ -1,6 +1,6 @@
 import { deleteRunner } from '../../api/runners.js';
 import type { HttpClient } from '../../http/client.js';
-import { settleBounded, type BoundedRun } from '../shared/bounded.js';
+import { poolOn, settleBounded, type BoundedRun } from '../shared/bounded.js';
 import type { PlannedRunner } from './plan.js';
 
 export interface PruneTally {
@@ -18,7 +18,7 @@ export async function deleteRunners(
   onDeleted: (tally: PruneTally) => void,
 ): Promise<PruneTally> {
   const tally: PruneTally = { deleted: 0, failed: [], notStarted: 0 };
-  for await (const outcome of settleBounded(plan, run, (runner) => deleteRunner(http, runner.id))) {
+  for await (const outcome of settleBounded(plan, poolOn(http, run), (runner) => deleteRunner(http, runner.id))) {
     if (outcome.ok) tally.deleted++;
     else tally.failed.push({ id: outcome.item.id, error: outcome.error });
     onDeleted(tally);

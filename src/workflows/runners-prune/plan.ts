@@ -1,6 +1,6 @@
 import { getRunner, listAllRunners, type Runner } from '../../api/runners.js';
 import type { HttpClient } from '../../http/client.js';
-import { settleBounded, type BoundedRun } from '../shared/bounded.js';
+import { poolOn, settleBounded, type BoundedRun } from '../shared/bounded.js';
 
 export interface PlannedRunner {
   id: number;
@@ -29,7 +29,7 @@ export async function planPrune(http: HttpClient, selection: PruneSelection): Pr
   if (olderThan === undefined) return stale.map(({ id, description, runner_type, status }) => ({ id, description, runner_type, status }));
   const plan: PlannedRunner[] = [];
   let failure: unknown;
-  for await (const outcome of settleBounded(stale, selection, (runner) => getRunner(http, runner.id))) {
+  for await (const outcome of settleBounded(stale, poolOn(http, selection), (runner) => getRunner(http, runner.id))) {
     if (!outcome.ok) {
       failure ??= outcome.error;
       continue;

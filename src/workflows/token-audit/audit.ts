@@ -8,9 +8,7 @@ import { ExitCode, SvcError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
 import { apiPath } from '../../http/encode.js';
 import type { HttpClient } from '../../http/client.js';
-import { InFlightLimit } from '../bulk/limit.js';
-import { RequestSlots } from '../parallel-list/slots.js';
-import { systemClock } from '../shared/clock.js';
+import type { Throttle } from '../../http/throttle.js';
 import { auditRecord, count, emptySummary, type AuditRecord, type AuditSummary, type AuditWindows } from './record.js';
 
 export interface AuditPlan extends AuditWindows {
@@ -41,7 +39,7 @@ const PAGE = { per_page: 100 };
 /** The summary of the pass, or null when it ended early because no one read the records any more. */
 export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<AuditSummary | null> {
   const summary = emptySummary();
-  const slots = new RequestSlots(new InFlightLimit(plan.maxInFlight, systemClock));
+  const slots = http.throttle(plan.maxInFlight);
   const botTokens = new Set<number>();
   const scanned: AuditProgress = { projects: 0, groups: 0, users: 0, tokens: 0 };
   const emit = async (records: AuditRecord[]): Promise<boolean> => {
@@ -107,7 +105,7 @@ export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<Au
 /** The access and deploy tokens of a page of projects or groups. */
 async function ownersTokens(
   http: HttpClient,
-  slots: RequestSlots,
+  slots: Throttle,
   owners: Owner[],
   botTokens: Set<number>,
   plan: AuditPlan,
@@ -137,18 +135,9 @@ async function allOf(http: HttpClient, path: string): Promise<AccessToken[]> {
   return out;
 }
 
-/** Runs `work` for every item, each holding one of the shared request slots. */
-async function pooled<T>(slots: RequestSlots, items: T[], work: (item: T) => Promise<void>): Promise<void> {
-  await Promise.all(
-    items.map(async (item) => {
-      await slots.acquire();
-      try {
-        await work(item);
-      } finally {
-        slots.release();
-      }
-    }),
-  );
+/** Runs `work` for every item, each holding one of the throttle's slots. */
+async function pooled<T>(slots: Throttle, items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  await Promise.all(items.map((item) => slots.run(() => work(item))));
 }
 
 /** The audit reads every user's tokens: a regular user's token is refused before the first request of the pass. */

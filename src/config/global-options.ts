@@ -1,11 +1,10 @@
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, TOKEN_TYPES } from './http/types.js';
-import { OUTPUT_FORMATS } from './output/formats.js';
-import { fieldsOption, intOption, secondsOption } from './cli/parsers.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, TOKEN_TYPES } from '../http/types.js';
 
 /**
- * The options every command takes, in one table: it drives commander, the help, completion and
- * the README's table. `env` and `config` name where a value comes from when the flag is absent
- * (flag, then environment, then the profile's config key).
+ * The options every command takes, in one table of plain data: it drives commander (which adds the
+ * parsers, in cli/parsers.ts), the help, completion, the README's table and the precedence the
+ * config resolves. `env` and `config` name where a value comes from when the flag is absent (flag,
+ * then environment, then the profile's config key).
  */
 export interface GlobalOption {
   flags: string;
@@ -14,10 +13,12 @@ export interface GlobalOption {
   help: string;
   env?: string;
   config?: string;
-  parse?: (value: string) => unknown;
   choices?: readonly string[];
   default?: unknown;
 }
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface GlobalValues {
   url?: string;
@@ -28,7 +29,7 @@ export interface GlobalValues {
   timeout?: number;
   retries?: number;
   caFile?: string;
-  output?: 'table' | 'json' | 'ndjson' | 'tsv';
+  output?: OutputFormat;
   fields?: string[];
   debug?: boolean;
   quiet?: boolean;
@@ -51,14 +52,12 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     flags: '--timeout <seconds>',
     name: 'timeout',
     help: 'per-attempt timeout in seconds',
-    parse: secondsOption('--timeout', 0.001),
     default: DEFAULT_TIMEOUT_MS / 1000,
   },
   {
     flags: '--retries <n>',
     name: 'retries',
     help: 'retries for transient failures',
-    parse: intOption('--retries', 0, 20),
     default: DEFAULT_RETRIES,
   },
   { flags: '--ca-file <path>', name: 'caFile', help: 'extra CA bundle in PEM', env: 'SVC_CA_FILE', config: 'caFile' },
@@ -67,7 +66,6 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     flags: '--fields <list>',
     name: 'fields',
     help: 'comma-separated fields to show, dot paths allowed (e.g. id,namespace.full_path)',
-    parse: fieldsOption,
   },
   { flags: '--debug', name: 'debug', help: 'print each request and response to stderr (tokens redacted)', env: 'SVC_DEBUG' },
   { flags: '-q, --quiet', name: 'quiet', help: 'no progress, hints or colour; a write prints no record on stdout' },
@@ -76,7 +74,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
 /** The help line of an option, with where else its value may come from and its default. */
 export function globalOptionHelp(option: GlobalOption): string {
   const notes: string[] = [];
-  if (option.env) notes.push(`env ${option.env}${option.parse || option.flags.includes('<') ? '' : '=1'}`);
+  if (option.env) notes.push(`env ${option.env}${option.flags.includes('<') ? '' : '=1'}`);
   if (option.default !== undefined) notes.push(`default ${String(option.default)}`);
   if (notes.length === 0) return option.help;
   const inner = /^(.*) \((.*)\)$/.exec(option.help);
