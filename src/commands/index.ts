@@ -93,6 +93,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./members/index.js'),
   },
   {
+    name: 'labels',
+    summary: "List, show, create, update and delete a project's or a group's labels",
+    load: () => import('./labels/index.js'),
+  },
+  {
     name: 'users',
     summary: 'List, show, create and update users, block, deactivate or ban them, and list their projects',
     load: () => import('./users/index.js'),

@@ -53,7 +53,7 @@ describe("the README's resource command examples", () => {
     const all = examples();
     const nouns = new Set(all.flatMap(({ command }) => [...command.matchAll(/\bsvc ([a-z-]+)/g)].map((m) => m[1])));
     expect([...nouns].sort()).toEqual(
-      ['audit-events', 'branches', 'bulk', 'commits', 'files', 'groups', 'issues', 'jobs', 'members', 'mr', 'pipeline']
+      ['audit-events', 'branches', 'bulk', 'commits', 'files', 'groups', 'issues', 'jobs', 'labels', 'members', 'mr', 'pipeline']
         .concat(['projects', 'releases', 'repo', 'runners', 'snippets', 'tags', 'tokens', 'users', 'variables'])
         .sort(),
     );
