@@ -49,7 +49,9 @@ describe('latency', () => {
 
 describe('max concurrency', () => {
   it('queues requests beyond N workers in order, and counts them in the stats', async () => {
-    const sb = await startSandbox({ projects: 3, latencyMs: 40, maxConcurrency: 2 });
+    // Each answer takes a second, so the six requests (sent at once) all arrive while the first two
+    // are still being answered, however loaded the machine: 40 ms was not always enough.
+    const sb = await startSandbox({ projects: 3, latencyMs: 1000, maxConcurrency: 2 });
     try {
       const answers = await Promise.all([1, 2, 3, 1, 2, 3].map((id) => req(sb.url, api(`/projects/${id}`), { token: sb.tokens.admin })));
       expect(answers.map((a) => a.json.id)).toEqual([1, 2, 3, 1, 2, 3]);
