@@ -16,16 +16,14 @@ import { requireAbility, requireWritable } from './guards.js';
 import { createTag, mayCreateTag, PROTECTED_TAG_CREATE } from './tags.js';
 import { type Release, releases } from './release-store.js';
 import type { Mounts } from './mounts.js';
+import { projectMilestones } from './milestones.js';
 import { addLink, dropLinks, type LinkRec, linkJson, linksOf, mountReleaseLinks } from './release-links.js';
 import { userBasic } from './users.js';
 
-/** Milestone titles of a project, by id: seeded projects have `v1.0` (the milestone of their issues). */
-function milestonesOf(p: ProjectRec): Map<number, string> {
-  return new Map(p.seeded ? [[1, 'v1.0']] : []);
-}
+const milestonesOf = (ctx: Ctx, p: ProjectRec) => projectMilestones(ctx.world, p.id);
 
 function milestoneJson(ctx: Ctx, p: ProjectRec, title: string): Record<string, unknown> {
-  const id = [...milestonesOf(p)].find(([, t]) => t === title)?.[0];
+  const id = [...milestonesOf(ctx, p)].find(([, t]) => t === title)?.[0];
   return {
     id,
     iid: id,
@@ -79,7 +77,7 @@ function milestonesParam(ctx: Ctx, p: ProjectRec): string[] | undefined {
   const hasTitles = ctx.params.milestones !== undefined;
   const hasIds = ctx.params.milestone_ids !== undefined;
   if (hasTitles && hasIds) throw new ApiError(400, { error: 'Cannot specify milestones and milestone_ids at the same time' });
-  const known = milestonesOf(p);
+  const known = milestonesOf(ctx, p);
   if (hasIds) {
     const ids = listParam(ctx, 'milestone_ids') ?? [];
     const unknown = ids.filter((id) => !known.has(Number(id)));
