@@ -56,9 +56,9 @@ function seeded(p: ProjectRec): MilestoneRec {
   return { ...base, state: 'active', dueDate: null, startDate: null, createdAt: at, updatedAt: at };
 }
 
-/** A project's milestones (id → title), for what refers to them by id or title (releases). */
-export function projectMilestones(w: World, projectId: number): ReadonlyMap<number, string> {
-  return new Map(own(w, `project:${projectId}`).map((m) => [m.id, m.title]));
+/** A project's own milestones, for what refers to them by id or title (releases). */
+export function projectMilestones(w: World, projectId: number): readonly MilestoneRec[] {
+  return own(w, `project:${projectId}`);
 }
 
 const groupOf = (w: World, o: Owner): GroupRec | null =>
@@ -98,7 +98,7 @@ function validate(w: World, o: Owner, m: MilestoneRec, self: MilestoneRec | null
   if (errors.length > 0) throw E.badRequest(`Failed to ${verb} milestone {${errors.join(', ')}}`);
 }
 
-function milestoneJson(ctx: Ctx, m: MilestoneRec): Record<string, unknown> {
+export function milestoneJson(ctx: Ctx, m: MilestoneRec): Record<string, unknown> {
   const w = ctx.world;
   const [kind, raw] = m.owner.split(':') as ['project' | 'group', string];
   const path = kind === 'project' ? `${w.projects.get(Number(raw))!.fullPath}/-` : `groups/${w.groups.get(Number(raw))!.fullPath}/-`;

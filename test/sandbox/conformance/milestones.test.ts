@@ -138,6 +138,18 @@ describe('DELETE /projects/:id/milestones/:milestone_id', () => {
   });
 });
 
+describe('releases and milestones', () => {
+  it('a release names milestones of the store, and shows them as they are now', async () => {
+    const m = await post('/projects/10/milestones', { title: 'v3.0', due_date: '2030-06-30' });
+    const rel = await post('/projects/10/releases', { tag_name: 'v3.0.0', ref: 'main', milestone_ids: [m.json.id] });
+    expect([rel.status, rel.json.milestones.map((x: { id: number; iid: number }) => [x.id, x.iid])]).toEqual([201, [[m.json.id, 2]]]);
+    await put(`/projects/10/milestones/${m.json.id}`, { state_event: 'close' });
+    const read = await c.call('/projects/10/releases/v3.0.0', { as: 'admin' });
+    expect(read.json.milestones).toEqual([(await c.call(`/projects/10/milestones/${m.json.id}`, { as: 'admin' })).json]);
+    expect(read.json.milestones[0].state).toBe('closed');
+  });
+});
+
 describe('/groups/:id/milestones', () => {
   it('creates, lists with group_id, refuses a title one of its projects has, deletes', async () => {
     const p = (await c.call('/projects/9', { as: 'admin' })).json;
