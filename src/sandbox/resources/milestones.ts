@@ -74,8 +74,9 @@ function withAncestors(w: World, o: Owner): MilestoneRec[] {
 
 /** Where a title must be unique: the project and its group, or the group and its projects. */
 function titleTaken(w: World, o: Owner, title: string, self: MilestoneRec | null): boolean {
+  const group = groupOf(w, o);
   const keys = o.project
-    ? [o.key, ...(groupOf(w, o) ? [`group:${groupOf(w, o)!.id}`] : [])]
+    ? [o.key, ...(group ? [`group:${group.id}`] : [])]
     : [o.key, ...w.allIds.filter((id) => isIn(w.projects.get(id)!, o.group!)).map((id) => `project:${id}`)];
   return keys.some((key) => own(w, key).some((m) => m !== self && m.title === title));
 }
