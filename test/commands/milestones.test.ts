@@ -20,6 +20,26 @@ describe('svc milestones', () => {
     expect(table.stdout).toBe('id\tiid\ttitle\tstate\tstart_date\tdue_date\texpired\n1\t1\tv1.0\tactive\t\t\tfalse\n');
   });
 
+  it('sends --title, --search and --include-ancestors as the service names them', async () => {
+    const listed = await suite.run([
+      'milestones',
+      'list',
+      '--project',
+      '1',
+      '--title',
+      'v1.0',
+      '--search',
+      'v1',
+      '--include-ancestors',
+      '-o',
+      'json',
+      '--fields',
+      'id,title',
+    ]);
+    expect([listed.exitCode, JSON.parse(listed.stdout)]).toEqual([0, [{ id: 1, title: 'v1.0' }]]);
+    expect(suite.requests().map((r) => r.rawQuery)).toEqual(['title=v1.0&search=v1&include_ancestors=true&per_page=100']);
+  });
+
   it('creates, updates, closes, activates and deletes a milestone, saying each on stderr', async () => {
     const created = await suite.run(
       ['milestones', 'create', '--project', '2', '--title', 'v2.0', '--start', '2026-01-05', '--due', '2026-03-31', '-o', 'json'],
