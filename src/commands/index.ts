@@ -98,6 +98,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./labels/index.js'),
   },
   {
+    name: 'milestones',
+    summary: 'List, show, create, update, close, activate and delete milestones',
+    load: () => import('./milestones/index.js'),
+  },
+  {
     name: 'users',
     summary: 'List, show, create and update users, block, deactivate or ban them, and list their projects',
     load: () => import('./users/index.js'),

@@ -47,6 +47,8 @@ const PROJECT_ABILITY = {
   read_release: GUEST,
   /** create, update and delete labels (`admin_label`: planners and reporters up) */
   admin_label: PLANNER,
+  /** create, update, close and delete milestones (`admin_milestone`: planners and reporters up) */
+  admin_milestone: PLANNER,
   create_release: DEVELOPER,
   admin_project: MAINTAINER,
   archive_project: OWNER,

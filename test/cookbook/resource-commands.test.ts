@@ -55,6 +55,7 @@ describe("the README's resource command examples", () => {
     expect([...nouns].sort()).toEqual(
       ['audit-events', 'branches', 'bulk', 'commits', 'files', 'groups', 'issues', 'jobs', 'labels', 'members', 'mr', 'pipeline']
         .concat(['projects', 'releases', 'repo', 'runners', 'snippets', 'tags', 'tokens', 'users', 'variables'])
+        .concat(['milestones'])
         .sort(),
     );
     const dir = tempDir('svc-readme-examples-');

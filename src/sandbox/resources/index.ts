@@ -17,6 +17,7 @@ import { mountJobs } from './jobs.js';
 import { mountLabelResources } from './labels.js';
 import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
+import { mountMilestoneResources } from './milestones.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
@@ -52,6 +53,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountMemberWrites,
   mountIssues,
   mountLabelResources,
+  mountMilestoneResources,
   mountNotes,
   mountMergeRequests,
   mountMergeRequestActions,

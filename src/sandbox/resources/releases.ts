@@ -16,27 +16,14 @@ import { requireAbility, requireWritable } from './guards.js';
 import { createTag, mayCreateTag, PROTECTED_TAG_CREATE } from './tags.js';
 import { type Release, releases } from './release-store.js';
 import type { Mounts } from './mounts.js';
+import { milestoneJson, projectMilestones } from './milestones.js';
 import { addLink, dropLinks, type LinkRec, linkJson, linksOf, mountReleaseLinks } from './release-links.js';
 import { userBasic } from './users.js';
 
-/** Milestone titles of a project, by id: seeded projects have `v1.0` (the milestone of their issues). */
-function milestonesOf(p: ProjectRec): Map<number, string> {
-  return new Map(p.seeded ? [[1, 'v1.0']] : []);
-}
-
-function milestoneJson(ctx: Ctx, p: ProjectRec, title: string): Record<string, unknown> {
-  const id = [...milestonesOf(p)].find(([, t]) => t === title)?.[0];
-  return {
-    id,
-    iid: id,
-    project_id: p.id,
-    title,
-    description: null,
-    state: 'active',
-    due_date: null,
-    start_date: null,
-    web_url: `${ctx.world.base()}/${p.fullPath}/-/milestones/${id}`,
-  };
+/** A release's milestones as the service embeds them: the project's milestones of those titles. */
+function milestonesJson(ctx: Ctx, p: ProjectRec, titles: string[]): unknown[] {
+  const known = projectMilestones(ctx.world, p.id);
+  return titles.flatMap((t) => known.filter((m) => m.title === t).map((m) => milestoneJson(ctx, m)));
 }
 
 function releaseJson(ctx: Ctx, p: ProjectRec, r: Release): Record<string, unknown> {
@@ -54,7 +41,7 @@ function releaseJson(ctx: Ctx, p: ProjectRec, r: Release): Record<string, unknow
     created_at: iso(r.createdAt),
     released_at: iso(r.releasedAt),
     upcoming_release: r.releasedAt > Date.now(),
-    ...(r.milestones.length ? { milestones: r.milestones.map((m) => milestoneJson(ctx, p, m)) } : {}),
+    ...(r.milestones.length ? { milestones: milestonesJson(ctx, p, r.milestones) } : {}),
     author: userBasic(w, w.users.get(r.authorId) ?? w.users.get(1)!),
     commit: commit ? commitJson(w, p, commit) : null,
     commit_path: `/${p.fullPath}/-/commit/${r.sha}`,
@@ -79,7 +66,7 @@ function milestonesParam(ctx: Ctx, p: ProjectRec): string[] | undefined {
   const hasTitles = ctx.params.milestones !== undefined;
   const hasIds = ctx.params.milestone_ids !== undefined;
   if (hasTitles && hasIds) throw new ApiError(400, { error: 'Cannot specify milestones and milestone_ids at the same time' });
-  const known = milestonesOf(p);
+  const known = new Map(projectMilestones(ctx.world, p.id).map((m) => [m.id, m.title]));
   if (hasIds) {
     const ids = listParam(ctx, 'milestone_ids') ?? [];
     const unknown = ids.filter((id) => !known.has(Number(id)));
