@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Files share a worker's loaded modules instead of importing the CLI and the sandbox again each:
+    // tests keep no module state between files (each starts its own sandbox, config dir and clock).
+    isolate: false,
     // A missing snapshot fails instead of being written: new snapshots are made on purpose with `npx vitest run -u`.
     update: 'none',
     reporters: ['default', './test/support/count-reporter.ts'],

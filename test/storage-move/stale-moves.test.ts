@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KindSummary } from '../../src/workflows/storage-move/summary.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { svc } from '../support/harness.js';
+import { startTestSandbox } from '../support/sandbox.js';
 import { env, FAST, idsOn, sandboxPerTest } from './helpers.js';
 
 // Moves that existed before the run, containers not on --from, and history that a newer move
@@ -17,9 +18,16 @@ const posts = (sb: Sandbox, path: string) => sb.requests().filter((r) => r.metho
 // second command to start on a loaded machine; each test checks that it really met that move.
 const SLOW_MOVE_MS = 4_000;
 
-describe('a move that existed before the run', () => {
-  it('is found at the start, said, and followed to its end without a second POST', async () => {
-    const sb = await sandbox({ projects: 20, moveMs: SLOW_MOVE_MS });
+/** A sandbox closed when its own test ends: the tests below wait on their slow moves side by side. */
+async function sandboxOf(onTestFinished: (close: () => Promise<void>) => void, options: SandboxOptions): Promise<Sandbox> {
+  const sb = await startTestSandbox(options);
+  onTestFinished(() => sb.close());
+  return sb;
+}
+
+describe.concurrent('a move that existed before the run', () => {
+  it('is found at the start, said, and followed to its end without a second POST', async ({ onTestFinished }) => {
+    const sb = await sandboxOf(onTestFinished, { projects: 20, moveMs: SLOW_MOVE_MS });
     const first = await svc(schedule('--project', '2'), { env: env(sb) });
     expect(first.exitCode, first.stderr).toBe(0);
     const again = await svc(schedule('--project', '2'), { env: env(sb) });
@@ -41,8 +49,8 @@ describe('a move that existed before the run', () => {
     expect(sb.state.moves('project')).toHaveLength(1);
   });
 
-  it('in bulk mode, is said, neither POSTed again nor followed by a no-op move once it finishes', async () => {
-    const sb = await sandbox({ projects: 20, moveMs: SLOW_MOVE_MS, moveConcurrency: 50 });
+  it('in bulk mode, is said, neither POSTed again nor followed by a no-op move once it finishes', async ({ onTestFinished }) => {
+    const sb = await sandboxOf(onTestFinished, { projects: 20, moveMs: SLOW_MOVE_MS, moveConcurrency: 50 });
     const first = await svc(schedule('--project', '3'), { env: env(sb) });
     expect(first.exitCode, first.stderr).toBe(0);
     const r = await svc(schedule('--kind', 'projects', '--wait', '--wait-timeout', '40', ...FAST, '-o', 'json'), { env: env(sb) });
