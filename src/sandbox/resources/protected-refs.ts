@@ -4,7 +4,7 @@
 // merged source branch may go). A rule's name may hold `*` wildcards (`release/*`). Every project
 // starts with `main` and `release/*` protected and `v*` tags protected, maintainers only. Reads and
 // writes need a maintainer; a name already protected → 409, an unknown one → `404 Not found`.
-import { projectRole } from '../access.js';
+import { can, projectRole } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { boolParam, intParam, strParam } from '../server/params.js';
@@ -92,6 +92,14 @@ function allowed(w: World, user: UserRec | null, p: ProjectRec, level: number): 
 export function mayCreateProtectedTag(w: World, user: UserRec | null, p: ProjectRec, name: string): boolean {
   const rules = rulesFor(w, p.id, 'tag', name);
   return rules.length === 0 || rules.some((r) => r.levels.create!.some((level) => allowed(w, user, p, level)));
+}
+
+/** Merging into a branch takes pushing, and, when rules protect it, a level one of them lets merge. */
+export function mayMergeInto(w: World, user: UserRec | null, p: ProjectRec, branch: string): boolean {
+  const rules = rulesFor(w, p.id, 'branch', branch);
+  return (
+    can(w, user, p, 'push_code') && (rules.length === 0 || rules.some((r) => r.levels.merge!.some((level) => allowed(w, user, p, level))))
+  );
 }
 
 function levelsJson(rule: Rule, slot: string): Record<string, unknown>[] {

@@ -4,8 +4,8 @@
 // lib/api/protected_tags.rb (`Protected tag '…' already exists`), entities/protected_branch.rb,
 // protected_tag.rb and protected_ref_access.rb (id, access_level, access_level_description, user_id,
 // group_id), and ProtectedRefAccess's descriptions (No one, Developers + Maintainers, Maintainers).
-// The rules are the one source of a branch's and a tag's `protected` field and of who may create a
-// tag. The sandbox's choices are in src/sandbox/README.md, "Protected branches and tags".
+// The rules are the one source of a branch's and a tag's `protected` field, of who may merge into a
+// branch and of who may create a tag. The sandbox's choices are in src/sandbox/README.md, "Protected branches and tags".
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from './setup.js';
 
@@ -114,6 +114,21 @@ describe('POST, PATCH and DELETE /projects/:id/protected_branches', () => {
   });
 });
 
+describe('merging follows the rules', () => {
+  it('lets a developer merge into main once its rule lets developers merge', async () => {
+    const added = await admin('POST', '/projects/1/members', { user_id: 3, access_level: 30 });
+    expect(added.status).toBe(201);
+    const as = { as: 'admin' as const, headers: { Sudo: added.json.username } };
+    const opened = await admin('GET', '/projects/1/merge_requests?state=opened&target_branch=main&per_page=1');
+    const iid = opened.json[0].iid;
+    const canMerge = async () => (await c.call(`/projects/1/merge_requests/${iid}`, as)).json.user.can_merge;
+    expect(await canMerge()).toBe(false);
+    expect((await admin('DELETE', '/projects/1/protected_branches/main')).status).toBe(204);
+    expect((await admin('POST', '/projects/1/protected_branches', { name: 'main', merge_access_level: 30 })).status).toBe(201);
+    expect(await canMerge()).toBe(true);
+  });
+});
+
 describe('/projects/:id/protected_tags', () => {
   it('lists the seeded v* rule as a ProtectedTag entity, and protects and unprotects others', async () => {
     const r = await admin('GET', '/projects/5/protected_tags');
@@ -121,7 +136,7 @@ describe('/projects/:id/protected_tags', () => {
     const made = await admin('POST', '/projects/5/protected_tags', { name: 'nightly-*', create_access_level: 30 });
     expect([made.status, made.json]).toEqual([
       201,
-      { name: 'nightly-*', create_access_levels: [level(50000110, 30, 'Developers + Maintainers')] },
+      { name: 'nightly-*', create_access_levels: [level(50000210, 30, 'Developers + Maintainers')] },
     ]);
     const taken = await admin('POST', '/projects/5/protected_tags', { name: 'v*' });
     expect([taken.status, taken.json]).toEqual([409, { message: "Protected tag 'v*' already exists" }]);
