@@ -13,9 +13,9 @@ describe('svc protected-branches and protected-tags', () => {
     expect(list).toEqual({
       exitCode: 0,
       stdout:
-        'name\tpush_access_levels\tmerge_access_levels\tunprotect_access_levels\tallow_force_push\tcode_owner_approval_required\n' +
-        'main\tmaintainer\tmaintainer\t-\tfalse\tfalse\n' +
-        'release/*\tmaintainer\tmaintainer\t-\tfalse\tfalse\n',
+        'name\tpush_access_levels\tmerge_access_levels\tallow_force_push\n' +
+        'main\tmaintainer\tmaintainer\tfalse\n' +
+        'release/*\tmaintainer\tmaintainer\tfalse\n',
       stderr: '',
     });
     const one = await suite.run(['protected-branches', 'get', '1', 'release/*', '--fields', 'id,name,push_access_levels.0.access_level']);

@@ -32,14 +32,7 @@ const PROTECTED_BRANCHES: Resource = {
   path: '/projects/:project/protected_branches',
   id: 'name',
   params: { project: PROJECT, name: nameParam('name', 'branch name or wildcard, e.g. release/* (typed as is; svc encodes it)') },
-  columns: [
-    'name',
-    levels('push_access_levels'),
-    levels('merge_access_levels'),
-    levels('unprotect_access_levels'),
-    'allow_force_push',
-    'code_owner_approval_required',
-  ],
+  columns: ['name', levels('push_access_levels'), levels('merge_access_levels'), 'allow_force_push'],
   fields: [
     'id',
     'name',
@@ -64,7 +57,7 @@ const PROTECTED_BRANCHES: Resource = {
 
 export const commands = [
   listVerb(PROTECTED_BRANCHES, {
-    description: "List a project's protected branches and who may push, merge and unprotect each",
+    description: "List a project's protected branches, who may push to and merge into each, and whether force pushes are allowed",
     examples: ['svc protected-branches list acme/platform/api', 'svc protected-branches list 42 -o json'],
   }),
   getVerb(PROTECTED_BRANCHES, {
