@@ -57,6 +57,16 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./tags/index.js'),
   },
   {
+    name: 'protected-branches',
+    summary: 'List, protect, update and unprotect branches and wildcards (release/*)',
+    load: () => import('./protected-branches/index.js'),
+  },
+  {
+    name: 'protected-tags',
+    summary: 'List, protect and unprotect tags and wildcards (v*)',
+    load: () => import('./protected-tags/index.js'),
+  },
+  {
     name: 'commits',
     summary: "List a repository's commits (by ref, path, time, author) and show one",
     load: () => import('./commits/index.js'),

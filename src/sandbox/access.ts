@@ -36,8 +36,6 @@ const PROJECT_ABILITY = {
   create_merge_request: DEVELOPER,
   update_merge_request: DEVELOPER,
   approve_merge_request: DEVELOPER,
-  /** merging into a protected branch (`main`); other targets need push_code */
-  merge_protected_branch: MAINTAINER,
   delete_merge_request: OWNER,
   read_pipeline: REPORTER,
   create_pipeline: DEVELOPER,

@@ -26,7 +26,7 @@ export interface WriteVerb<R = Record<string, unknown>> {
   examples: string[];
   notes?: string;
   /** POST unless said: PUT for update, DELETE for delete. */
-  method?: 'POST' | 'PUT' | 'DELETE';
+  method?: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The collection for create, the record otherwise, unless said (`/projects/:project/archive`). */
   path?: string;
   /** An action's own options; create and update take the declaration's fields. */

@@ -42,3 +42,24 @@ export function isoDate(flag: string): (value: string) => string {
     return text;
   };
 }
+
+/** Who a protected branch or tag lets push, merge, unprotect or create: no one (0) and admins (60) besides roles. */
+const PROTECTION_LEVELS: Record<string, number> = { 'no-one': 0, developer: 30, maintainer: 40, admin: 60 };
+
+/** A protection level by name (`maintainer`) or number (`40`), as the service's number. */
+export function protectionLevel(flag: string): (value: string) => number {
+  return (value) => {
+    const text = value.trim().toLowerCase();
+    const level = /^\d+$/.test(text) ? Number(text) : PROTECTION_LEVELS[text];
+    if (level === undefined || !Object.values(PROTECTION_LEVELS).includes(level)) {
+      const names = Object.entries(PROTECTION_LEVELS).map(([name, n]) => `${name} (${n})`);
+      throw new UsageError(`${flag} '${value}': expected one of ${names.join(', ')}`);
+    }
+    return level;
+  };
+}
+
+/** The name of a protection level in a listing (`40` → `maintainer`). */
+export function protectionLevelName(level: number): string {
+  return Object.entries(PROTECTION_LEVELS).find(([, n]) => n === level)?.[0] ?? String(level);
+}

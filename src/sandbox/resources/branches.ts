@@ -8,11 +8,11 @@ import { isKeyset, keysetNext, pageOf, pageParams } from '../server/paging.js';
 import { enumParam, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
-import { isProtectedBranch } from '../store/repository.js';
 import { commitJson } from './commits.js';
 import { startBranchFiles } from './files.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
+import { isProtectedBranch } from './protected-refs.js';
 
 function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unknown> {
   const w = ctx.world;
@@ -20,7 +20,7 @@ function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unkno
   return {
     name,
     merged: false,
-    protected: isProtectedBranch(name),
+    protected: isProtectedBranch(w, p.id, name),
     default: name === 'main',
     developers_can_push: false,
     developers_can_merge: false,
@@ -130,7 +130,7 @@ export function mountBranches({ project }: Mounts): void {
     const repos = ctx.world.repos;
     if (!repos.hasBranch(p.id, name)) throw E.notFound('Branch');
     if (name === 'main') throw new ApiError(405, { message: 'Cannot remove HEAD branch' });
-    if (isProtectedBranch(name)) throw new ApiError(405, { message: 'Protected branch cant be removed' });
+    if (isProtectedBranch(ctx.world, p.id, name)) throw new ApiError(405, { message: 'Protected branch cant be removed' });
     requireWritable(p);
     repos.removeBranch(p.id, name);
     sendJson(ctx, 204, null);

@@ -32,6 +32,7 @@ import { mountTriggers } from './triggers.js';
 import { mountProjectExport } from './project-export.js';
 import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
+import { mountProtectedRefs } from './protected-refs.js';
 import { mountReleases } from './releases.js';
 import { mountRunners } from './runners.js';
 import { mountSettings } from './settings.js';
@@ -61,6 +62,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountBranches,
   mountCommits,
   mountTags,
+  mountProtectedRefs,
   mountTree,
   mountBridges,
   mountTriggers,

@@ -3,13 +3,13 @@
 // or edited with `remove_source_branch` (MergeRequests::MergeService `delete_source_branch?`), unless the
 // branch is protected or the default one, or the merging user may not push (`can_remove_source_branch?`).
 import { can } from '../access.js';
-import { isProtectedBranch } from '../store/repository.js';
 import type { World } from '../store/world.js';
 import { defaultBranch } from './default-branches.js';
+import { isProtectedBranch } from './protected-refs.js';
 
 export function removeMergedSource(w: World, pid: number, branch: string, userId: number): void {
   const p = w.projects.get(pid);
   const user = w.users.get(userId);
-  if (!p || isProtectedBranch(branch) || branch === defaultBranch(w, pid) || !can(w, user, p, 'push_code')) return;
+  if (!p || isProtectedBranch(w, pid, branch) || branch === defaultBranch(w, pid) || !can(w, user, p, 'push_code')) return;
   w.repos.removeBranch(pid, branch);
 }

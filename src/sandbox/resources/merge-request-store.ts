@@ -6,7 +6,6 @@
 // succeed; a seeded quarter of merge requests conflict and another needs one
 // approval (shown as the EE keys `approvals_required`/`approvals_left`, see merge-request-json.ts); created
 // ones neither conflict nor need approvals; a merge changes no branch.
-import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { intSeg } from '../server/params.js';
@@ -20,6 +19,7 @@ import { checkStatus, type MergeCheck, recheck, SEEDED_CHECK } from './merge-req
 import { pipelineState } from './job-states.js';
 import { removeMergedSource } from './merge-request-cleanup.js';
 import { pipelineStore } from './pipeline-store.js';
+import { mayMergeInto } from './protected-refs.js';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 
@@ -302,5 +302,5 @@ function settleAutoMerge(w: World, mr: MergeRequestRec): MergeRequestRec {
 }
 
 export function canMerge(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec): boolean {
-  return can(ctx.world, ctx.user, p, mr.targetBranch === 'main' ? 'merge_protected_branch' : 'push_code');
+  return mayMergeInto(ctx.world, ctx.user, p, mr.targetBranch);
 }

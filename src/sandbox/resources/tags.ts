@@ -14,16 +14,12 @@ import { gitalyKeysetPage, refSearch, validRefName } from './branches.js';
 import { commitJson } from './commits.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
+import { isProtectedTag, mayCreateProtectedTag } from './protected-refs.js';
 import { releaseOf } from './release-store.js';
 
-/** The protected-tag rule of every sandbox project: `v*`. */
-function isProtectedTag(name: string): boolean {
-  return name.startsWith('v');
-}
-
-/** `Gitlab::UserAccess#can_create_tag?`: a protected tag is created by maintainers only (the default rule). */
+/** `Gitlab::UserAccess#can_create_tag?`, by the project's protected-tag rules (`v*` unless changed). */
 export function mayCreateTag(ctx: Ctx, p: ProjectRec, name: string): boolean {
-  return !isProtectedTag(name) || can(ctx.world, ctx.user, p, 'admin_project');
+  return mayCreateProtectedTag(ctx.world, ctx.user, p, name);
 }
 
 export const PROTECTED_TAG_CREATE = 'You are not allowed to create this tag as it is protected.';
@@ -38,7 +34,7 @@ function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
     target: t.message ? w.repos.fileBlob(Buffer.from(`tag ${t.name}`)).blobId : t.sha,
     commit: c ? commitJson(w, p, c) : null,
     release: rel ? { tag_name: rel.tagName, description: rel.description } : null,
-    protected: isProtectedTag(t.name),
+    protected: isProtectedTag(w, p.id, t.name),
     created_at: c && t.message ? iso(c.createdAt + 60_000) : null,
   };
 }
@@ -117,7 +113,7 @@ export function mountTags({ project }: Mounts): void {
     const name = ctx.p.tag!;
     if (!ctx.world.repos.tags(p.id).some((t) => t.name === name)) throw E.notFound('Tag');
     // Deleting a protected tag takes a maintainer (the ability maintainers hold).
-    if (isProtectedTag(name) && !can(ctx.world, ctx.user, p, 'admin_project'))
+    if (isProtectedTag(ctx.world, p.id, name) && !can(ctx.world, ctx.user, p, 'admin_project'))
       throw E.badRequest("You don't have access to delete the tag");
     ctx.world.repos.removeTag(p.id, name);
     sendJson(ctx, 204, null);

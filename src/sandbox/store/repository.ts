@@ -25,11 +25,6 @@ export interface TagRec {
   message: string | null;
 }
 
-/** Protected branches: the default branch and a `release/*` wildcard rule. */
-export function isProtectedBranch(name: string): boolean {
-  return name === 'main' || name.startsWith('release/');
-}
-
 /** The repository of a project created through the API: no synthetic history, only commits made since. */
 interface OwnRepo {
   /** branch → head sha */
