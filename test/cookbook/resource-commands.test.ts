@@ -54,7 +54,7 @@ describe("the README's resource command examples", () => {
     const nouns = new Set(all.flatMap(({ command }) => [...command.matchAll(/\bsvc ([a-z-]+)/g)].map((m) => m[1])));
     expect([...nouns].sort()).toEqual(
       ['audit-events', 'branches', 'bulk', 'commits', 'files', 'groups', 'issues', 'jobs', 'labels', 'members', 'mr', 'pipeline']
-        .concat(['projects', 'releases', 'repo', 'runners', 'snippets', 'tags', 'tokens', 'users', 'variables'])
+        .concat(['projects', 'releases', 'repo', 'runners', 'schedules', 'snippets', 'tags', 'tokens', 'users', 'variables'])
         .sort(),
     );
     const dir = tempDir('svc-readme-examples-');
