@@ -1,7 +1,8 @@
 // Pipeline schedules (lib/api/ci/pipeline_schedules.rb, entities/ci/pipeline_schedule*.rb,
 // app/models/ci/pipeline_schedule.rb, app/validators/cron_validator.rb, and
 // app/policies/ci/pipeline_schedule_policy.rb): reporters read, developers create and play, only
-// the schedule's owner updates it and its variables, a maintainer takes it over or deletes it.
+// the schedule's owner updates it and its variables, the owner or a maintainer deletes it, and a
+// maintainer who is not its owner takes it over.
 // Playing starts a pipeline at once through the `startPipeline` port (README, "Pipeline schedules").
 import { can, projectRole } from '../access.js';
 import { mountPlain, type Records } from '../engine/plain.js';
@@ -124,7 +125,8 @@ const records: Records<ProjectRec, ScheduleRec> = {
     list[list.indexOf(s)] = next;
     return next;
   },
-  drop(ctx, _p, s) {
+  drop(ctx, p, s) {
+    if (!can(ctx.world, ctx.user, p, 'admin_project') && !isOwner(ctx, s)) throw E.forbidden();
     const list = schedules(ctx.world).list;
     list.splice(list.indexOf(s), 1);
   },
@@ -210,7 +212,7 @@ export function mountPipelineSchedules({ project }: Mounts): void {
       read: mayRead,
       create: (ctx, p) => can(ctx.world, ctx.user, p, 'create_pipeline'),
       update: mayRead,
-      delete: (ctx, p) => can(ctx.world, ctx.user, p, 'admin_project'),
+      delete: (ctx, p) => can(ctx.world, ctx.user, p, 'create_pipeline'),
     },
     owner: (_ctx, p) => p,
     fields: {
@@ -235,7 +237,8 @@ export function mountPipelineSchedules({ project }: Mounts): void {
   project.post('/pipeline_schedules/:schedule_id/play', { auth: 'user' }, play);
   project.post('/pipeline_schedules/:schedule_id/take_ownership', { auth: 'user' }, (ctx, p) => {
     const s = scheduleOf(ctx, p);
-    if (!can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
+    // The policy gives it to whoever administers schedules but is not this one's owner already.
+    if (!can(ctx.world, ctx.user, p, 'admin_project') || s.ownerId === ctx.user!.id) throw E.forbidden();
     s.ownerId = ctx.user!.id;
     s.updatedAt = ctx.world.now();
     sendJson(ctx, 201, scheduleJson(ctx.world, s, true));

@@ -3,7 +3,7 @@
 // pipeline_schedule.rb and pipeline_schedule_details.rb (last_pipeline and variables on one),
 // app/validators/cron_validator.rb (`" is invalid syntax"`, `" is invalid timezone"`) and
 // app/policies/ci/pipeline_schedule_policy.rb (developers create and play, the owner updates,
-// maintainers take ownership and delete). The sandbox's choices: src/sandbox/README.md.
+// the owner or a maintainer deletes, a maintainer not the owner takes ownership). The sandbox's choices: src/sandbox/README.md.
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from './setup.js';
 
@@ -98,7 +98,7 @@ describe('play, variables, ownership', () => {
     expect([again.status, again.json]).toEqual([404, { message: '404 Variable Not Found' }]);
   });
 
-  it('a developer creates and updates their own; another developer may not update it; a maintainer takes it over', async () => {
+  it('a developer creates and updates their own; another developer may not update it; a maintainer takes it over; the owner deletes their own', async () => {
     const dev = await member(3, 30);
     const other = await member(4, 30);
     const maintainer = await member(5, 40);
@@ -109,12 +109,15 @@ describe('play, variables, ownership', () => {
     const refused = await call(path, 'PUT', { active: true }, sudo(other));
     expect([refused.status, refused.json]).toEqual([403, { message: '403 Forbidden' }]);
     expect((await call(`${path}/take_ownership`, 'POST', {}, sudo(other))).status).toBe(403);
-    expect((await call(path, 'DELETE', {}, sudo(dev))).status).toBe(403);
+    expect((await call(path, 'DELETE', {}, sudo(other))).status).toBe(403);
     const taken = await call(`${path}/take_ownership`, 'POST', {}, sudo(maintainer));
     expect([taken.status, taken.json.owner.username]).toEqual([201, maintainer]);
+    expect((await call(`${path}/take_ownership`, 'POST', {}, sudo(maintainer))).status).toBe(403);
     expect((await call(path, 'PUT', { active: true }, sudo(dev))).status).toBe(403);
     expect((await call(path, 'PUT', { active: true }, sudo(maintainer))).json.active).toBe(true);
     expect((await call(path, 'DELETE', {}, sudo(maintainer))).status).toBe(204);
     expect((await c.call(path, { as: 'admin' })).status).toBe(404);
+    const own = await call('/projects/3/pipeline_schedules', 'POST', { description: 'o', ref: 'main', cron: '0 0 * * *' }, sudo(dev));
+    expect((await call(`/projects/3/pipeline_schedules/${own.json.id}`, 'DELETE', {}, sudo(dev))).status).toBe(204);
   });
 });
