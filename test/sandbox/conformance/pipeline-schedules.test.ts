@@ -62,6 +62,25 @@ describe('POST /projects/:id/pipeline_schedules', () => {
   });
 });
 
+describe('next_run_at', () => {
+  it('reads lists, steps, Sunday as 7, either day field, and skips months without the day', async () => {
+    const next = async (cron: string) => {
+      const r = await call('/projects/2/pipeline_schedules', 'POST', { description: cron, ref: 'main', cron });
+      expect(r.status).toBe(201);
+      return r.json.next_run_at;
+    };
+    expect(await next('5,10 10 * * *')).toBe('2026-01-16T10:05:00.000Z');
+    expect(await next('0 12 * * 7')).toBe('2026-01-18T12:00:00.000Z');
+    expect(await next('0 0 1 * 5')).toBe('2026-01-16T00:00:00.000Z');
+    expect(await next('0 0 29 2 *')).toBe('2028-02-29T00:00:00.000Z');
+    expect(await next('*/20 */6 * 3-4 *')).toBe('2026-03-01T00:00:00.000Z');
+    for (const cron of ['* * * *', '0 0 * JAN *', '0 24 * * *', '0 0 0 * *']) {
+      const r = await call('/projects/2/pipeline_schedules', 'POST', { description: 'x', ref: 'main', cron });
+      expect([r.status, r.json]).toEqual([400, { message: { cron: [' is invalid syntax'] } }]);
+    }
+  });
+});
+
 describe('GET /projects/:id/pipeline_schedules', () => {
   it('lists without last_pipeline and variables; scope keeps the active or the inactive ones', async () => {
     const all = await c.call('/projects/1/pipeline_schedules', { as: 'admin' });
