@@ -102,7 +102,7 @@ describe('svc schedules', () => {
     expect(deleted).toEqual({
       exitCode: 0,
       stdout: '',
-      stderr: 'deleted variable MODE of schedule 1 (202 Accepted: scheduled for processing, not finished yet)\n',
+      stderr: 'deleted variable MODE of schedule 1\n',
     });
     const missing = await suite.run(['schedules', 'variables', 'delete', '1', '1', 'MODE']);
     expect(missing).toEqual({

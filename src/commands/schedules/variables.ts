@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
-import { writeRecordTo } from '../../api/resource.js';
+import { sendRequest, writeRecordTo } from '../../api/resource.js';
 import { addCommand } from '../../cli/build.js';
 import type { CommandSpec } from '../../cli/spec.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { encodePathSegment, type QueryParams } from '../../http/encode.js';
 import type { Runtime } from '../../runtime.js';
-import { fillPath, type Resource } from '../generic/resource.js';
-import { writeVerb } from '../generic/write.js';
+import { calledOf, fillPath, itemPath, pathArgs, type Resource } from '../generic/resource.js';
 import { idParam, nameParam, PROJECT } from '../shared/args.js';
 import { writeResult } from '../shared/outcome.js';
 
@@ -24,6 +23,8 @@ const VARIABLES: Resource = {
   called: (args) => `variable ${String(args[2])} of schedule ${String(args[1])}`,
 };
 
+const ARGS = pathArgs(VARIABLES, itemPath(VARIABLES));
+
 type Row = Record<string, unknown>;
 
 /** The service has no upsert: a change first, and the variable is added when the change finds none. */
@@ -39,11 +40,7 @@ async function putOrAdd(http: HttpClient, collection: string, key: string, param
 const set: CommandSpec<{ value?: string; variableType?: string }> = {
   name: 'set',
   description: "Set a schedule's variable: changes it if it exists, adds it otherwise (the schedule's owner only)",
-  args: [
-    { name: 'project', help: PROJECT.help, parse: PROJECT.parse },
-    { name: 'schedule', help: 'schedule id (as in the schedule URL)', parse: VARIABLES.params.schedule!.parse },
-    { name: 'key', help: 'the variable name (letters, digits and _)', parse: VARIABLES.params.key!.parse },
-  ],
+  args: ARGS,
   options: [
     { flags: '--value <value>', help: 'the value (required to add one)' },
     { flags: '--variable-type <type>', help: 'env_var (the default) or file', choices: ['env_var', 'file'] },
@@ -61,12 +58,18 @@ const set: CommandSpec<{ value?: string; variableType?: string }> = {
   },
 };
 
-const remove = writeVerb(VARIABLES, {
+// The service deletes at once and still answers 202, so the generic delete's "scheduled" line would mislead.
+const remove: CommandSpec = {
   name: 'delete',
   description: "Delete a schedule's variable (the schedule's owner only)",
-  scheduled: (args) => `deleted variable ${String(args[2])} of schedule ${String(args[1])}`,
+  args: ARGS,
   examples: ['svc schedules variables delete acme/platform/api 3 DEPLOY_ENV'],
-});
+  async run(ctx, args) {
+    const http = await ctx.http({ requireToken: true });
+    await sendRequest(http, 'DELETE', await fillPath(ctx, VARIABLES, itemPath(VARIABLES), args));
+    ctx.info(`deleted ${calledOf(VARIABLES, args)}`);
+  },
+};
 
 export function registerVariables(noun: Command, runtime: Runtime): void {
   const variables = noun.command('variables').description("Set and delete a schedule's variables");
