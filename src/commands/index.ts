@@ -45,6 +45,11 @@ export const NOUNS: NounEntry[] = [
     summary: 'List, show, trigger, cancel, retry and delete pipelines, and wait for their result',
     load: () => import('./pipeline/index.js'),
   },
+  {
+    name: 'schedules',
+    summary: 'List, show, create, update, delete and play pipeline schedules',
+    load: () => import('./schedules/index.js'),
+  },
   { name: 'files', summary: 'Read repository files (metadata, or the raw bytes)', load: () => import('./files/index.js') },
   {
     name: 'branches',

@@ -27,6 +27,7 @@ import { mountOAuth } from './oauth.js';
 import { mountPipelineActions } from './pipeline-actions.js';
 import { mountPersonalTokens } from './personal-tokens.js';
 import { mountPipelines } from './pipelines.js';
+import { mountPipelineSchedules } from './pipeline-schedules.js';
 import { mountBridges } from './bridges.js';
 import { mountTriggers } from './triggers.js';
 import { mountProjectExport } from './project-export.js';
@@ -68,6 +69,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountTriggers,
   mountPipelines,
   mountPipelineActions,
+  mountPipelineSchedules,
   mountJobs,
   mountJobArtifacts,
   mountReleases,
