@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { svc } from '../support/harness.js';
 import { useSandbox } from './support.js';
 
 // `svc commits status`, `svc commits statuses` and `svc repo compare` over the sandbox, which answers
@@ -73,7 +76,7 @@ describe('svc commits status / statuses, svc repo compare', () => {
     expect(suite.requests().map((r) => r.rawQuery)).toEqual(['name=lint&all=true&per_page=100']);
   });
 
-  it('gives the service’s refusals: a move it has no way for (6), an unknown commit (5), a role too low (4)', async () => {
+  it('takes a branch for the commit; gives the service’s refusals: a move it has no way for (6), an unknown commit (5), a role too low (4)', async () => {
     const sha = await head('develop');
     expect((await suite.run(['commits', 'status', '1', sha, '--state', 'running', '-q'])).exitCode).toBe(0);
     const twice = await suite.run(['commits', 'status', '1', sha, '--state', 'running']);
@@ -82,6 +85,8 @@ describe('svc commits status / statuses, svc repo compare', () => {
       stdout: '',
       stderr: `svc: POST /projects/1/statuses/${sha} failed: 400 Bad Request: Cannot transition status via :run from :running\n`,
     });
+    const byBranch = await suite.run(['commits', 'status', '1', 'fix/issue-1', '--state', 'pending', '-o', 'json', '--fields', 'sha,ref']);
+    expect(JSON.parse(byBranch.stdout)).toEqual({ sha: await head('fix/issue-1'), ref: 'fix/issue-1' });
     const unknown = await suite.run(['commits', 'status', '1', 'deadbeefdeadbeef', '--state', 'pending']);
     expect(unknown).toEqual({
       exitCode: 5,
@@ -136,5 +141,35 @@ describe('svc commits status / statuses, svc repo compare', () => {
 
     const missing = await suite.run(['repo', 'compare', '1', 'main', 'nope']);
     expect(missing).toEqual({ exitCode: 5, stdout: '', stderr: 'svc: GET /projects/1/repository/compare failed: 404 Ref Not Found\n' });
+  });
+
+  it('warns when the service stopped comparing early, and shows a title with control characters as escapes', async () => {
+    // The sandbox never times out a comparison; a bare server answering as the service would stands in.
+    const seen: string[] = [];
+    const body = {
+      commit: null,
+      commits: [{ short_id: 'abcdef12', title: 'fix\u001b[2Jit' }],
+      diffs: [],
+      compare_timeout: true,
+      compare_same_ref: false,
+      web_url: 'http://127.0.0.1/x',
+    };
+    const server = createServer((request, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const result = await svc(['repo', 'compare', '7', 'v1', 'v2'], { env: { SVC_URL: url, SVC_TOKEN: 'x'.repeat(20) } });
+      expect(result).toMatchObject({
+        exitCode: 0,
+        stdout: 'kind\titem\ncommit\tabcdef12 fix\\e[2Jit\n',
+        stderr: 'warning: the service stopped comparing early (compare_timeout): the lists may be short\n1 commit, 0 files changed\n',
+      });
+      expect(seen).toEqual(['GET /api/v4/projects/7/repository/compare?from=v1&to=v2']);
+    } finally {
+      server.close();
+    }
   });
 });

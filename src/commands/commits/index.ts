@@ -27,12 +27,16 @@ const COMMITS: Resource = {
 };
 
 const STATE_CHOICES = ['pending', 'running', 'success', 'failed', 'canceled'];
-const SHA = nameParam('commit', 'the full commit SHA (or a short one of 7 or more characters)');
+const SHA = nameParam('commit', 'the full commit SHA (the service reads statuses by the SHA as given)');
 
 /** A commit's statuses: what CI and other tools report on it, one per name and ref. */
 const STATUSES: Resource = {
   path: '/projects/:project/repository/commits/:sha/statuses',
-  params: { project: PROJECT, sha: SHA },
+  params: {
+    project: PROJECT,
+    sha: SHA,
+    commit: nameParam('commit', 'the commit: its SHA (a short one of 7 or more characters works too), or a branch or tag name'),
+  },
   columns: ['id', 'name', 'status', 'ref', 'description', 'target_url', 'created_at'],
   fields: ['id', 'sha', 'ref', 'status', 'name', 'description', 'target_url', 'pipeline_id', 'created_at', 'started_at', 'finished_at'],
   roles: { status: 'developer' },
@@ -66,7 +70,7 @@ export const commands = [
   }),
   writeVerb(STATUSES, {
     name: 'status',
-    path: '/projects/:project/statuses/:sha',
+    path: '/projects/:project/statuses/:commit',
     description: "Set a commit's status of one name: a new one, or the pending or running one of that name moved on",
     body: [
       { flags: '--state <state>', key: 'state', help: 'the state to set', required: true, choices: STATE_CHOICES },

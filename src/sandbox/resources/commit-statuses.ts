@@ -91,7 +91,8 @@ export function mountCommitStatuses({ project }: Mounts): void {
   project.post('/statuses/:sha', { auth: 'user', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'push_code');
     const w = ctx.world;
-    const sha = /^[0-9a-f]{7,40}$/.test(ctx.p.sha!) ? w.repos.findCommit(p.id, ctx.p.sha!)?.id : undefined;
+    // `user_project.commit(params[:sha])`: a branch, a tag or a short SHA names the commit too.
+    const sha = w.repos.resolveRef(p.id, ctx.p.sha!);
     if (!sha) throw E.notFound('Commit');
     const input = readFields(ctx, FIELDS);
     const name = String(input.name ?? input.context ?? 'default');
@@ -135,7 +136,8 @@ export function mountCommitStatuses({ project }: Mounts): void {
   });
   project.get('/repository/commits/:sha/statuses', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
-    const sha = ctx.world.repos.resolveRef(p.id, ctx.p.sha!) ?? ctx.p.sha!;
+    // Read by `sha: params[:sha]` as given, without looking the commit up: only a full SHA matches.
+    const sha = ctx.p.sha!;
     const ref = strParam(ctx, 'ref');
     const stage = strParam(ctx, 'stage');
     const name = strParam(ctx, 'name');

@@ -60,7 +60,7 @@ describe('POST …/statuses/:sha and GET …/repository/commits/:sha/statuses', 
     expect([guest.status, guest.json]).toEqual([403, { message: '403 Forbidden' }]);
   });
 
-  it('filters the list by ref, stage and name; the statuses of a commit with none are []', async () => {
+  it('filters the list by ref, stage and name; read by the full SHA only; a POST takes a branch; none is []', async () => {
     const sha = await head('feature/login');
     await post(sha, { state: 'pending', name: 'a', ref: 'feature/login' });
     await post(sha, { state: 'pending', name: 'b', ref: 'other' });
@@ -73,6 +73,10 @@ describe('POST …/statuses/:sha and GET …/repository/commits/:sha/statuses', 
     expect(await names('?stage=external')).toEqual(['a', 'b']);
     expect(await names('?stage=test')).toEqual([]);
     expect(await names('')).toEqual(['a', 'b']);
+    const short = await c.call(`/projects/1/repository/commits/${sha.slice(0, 8)}/statuses`, { as: 'user' });
+    expect([short.status, short.json]).toEqual([200, []]);
+    const byBranch = await post('develop', { state: 'pending', name: 'by-branch' });
+    expect([byBranch.status, byBranch.json.sha, byBranch.json.ref]).toEqual([201, await head('develop'), 'develop']);
     const empty = await c.call(`/projects/1/repository/commits/${await head('fix/issue-1')}/statuses`, { as: 'user' });
     expect([empty.status, empty.json]).toEqual([200, []]);
   });
