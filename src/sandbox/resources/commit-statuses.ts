@@ -1,6 +1,6 @@
 // Commit statuses (lib/api/commit_statuses.rb, app/services/ci/create_commit_status_service.rb,
-// entities/commit_status.rb): a POST finds the pending or running status of the same name, ref and
-// pipeline and moves it (pending → running → success | failed | canceled), else starts a new one; a
+// entities/commit_status.rb): a POST finds the caller's pending or running status of the same name,
+// ref and pipeline and moves it (pending → running → success | failed | canceled), else starts a new one; a
 // move the state machine has no edge for → 400 `Cannot transition status via :<event> from :<state>`.
 // The two routes live under different paths, so they are mounted here rather than by the plain engine;
 // the declared fields are still read by it. The external pipeline is kept here (README, "Commit statuses").
@@ -78,7 +78,7 @@ function pipelineFor(w: World, p: ProjectRec, sha: string, ref: string, given: n
   const store = statuses(w);
   if (given !== undefined) {
     const known = store.pipelines.get(given);
-    if (!known || known.pid !== p.id || known.sha !== sha) throw E.notFound('Pipeline');
+    if (!known || known.pid !== p.id || known.sha !== sha || known.ref !== ref) throw E.notFound('Pipeline for pipeline_id, sha and ref');
     return given;
   }
   for (const [id, x] of store.pipelines) if (x.pid === p.id && x.sha === sha && x.ref === ref) return id;
@@ -108,6 +108,7 @@ export function mountCommitStatuses({ project }: Mounts): void {
         s.name === name &&
         s.ref === ref &&
         s.pipelineId === pipelineId &&
+        s.authorId === ctx.user!.id &&
         (s.status === 'pending' || s.status === 'running'),
     );
     if (!rec) {
@@ -136,7 +137,8 @@ export function mountCommitStatuses({ project }: Mounts): void {
   });
   project.get('/repository/commits/:sha/statuses', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
-    // Read by `sha: params[:sha]` as given, without looking the commit up: only a full SHA matches.
+    if (!ctx.world.repos.resolveRef(p.id, ctx.p.sha!)) throw E.notFound('Commit');
+    // Then read by `sha: params[:sha]` as given: a short SHA or a branch names the commit, yet lists none.
     const sha = ctx.p.sha!;
     const ref = strParam(ctx, 'ref');
     const stage = strParam(ctx, 'stage');

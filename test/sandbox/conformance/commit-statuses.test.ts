@@ -1,5 +1,5 @@
 // Commit statuses and compare, as lib/api/commit_statuses.rb, app/services/ci/create_commit_status_service.rb
-// and app/models/commit_status.rb (its state machine) answer, and as lib/api/repositories.rb and
+// (read in gitlabhq/gitlabhq) and app/models/commit_status.rb (its state machine) answer, and as lib/api/repositories.rb and
 // entities/compare.rb answer compare (service-endpoints.md §7, "Compare").
 import { describe, expect, it } from 'vitest';
 import { req } from '../helpers.js';
@@ -13,7 +13,7 @@ const post = (sha: string, json: Record<string, unknown>, as: 'user' | 'admin' =
   c.call(`/projects/${project}/statuses/${sha}`, { as, method: 'POST', json });
 
 describe('POST …/statuses/:sha and GET …/repository/commits/:sha/statuses', () => {
-  it('moves one status of a name pending → running → success, then a new POST of the name starts another', async () => {
+  it('moves the caller’s status of a name pending → running → success; another user, or a finished status, starts another', async () => {
     const sha = await head('main');
     const pending = await post(sha, { state: 'pending', name: 'lint', target_url: 'https://ci.example.com/1' });
     expect(pending.status).toBe(201);
@@ -28,12 +28,17 @@ describe('POST …/statuses/:sha and GET …/repository/commits/:sha/statuses', 
     ]);
     const done = await post(sha, { state: 'success', name: 'lint', description: 'clean' });
     expect([done.json.id, done.json.status, done.json.description]).toEqual([pending.json.id, 'success', 'clean']);
+    const wrongPipeline = await post(sha, { state: 'running', name: 'lint', pipeline_id: 1 });
+    expect([wrongPipeline.status, wrongPipeline.json]).toEqual([404, { message: '404 Pipeline for pipeline_id, sha and ref Not Found' }]);
+    const byAdmin = await post(sha, { state: 'running', name: 'lint', pipeline_id: pending.json.pipeline_id }, 'admin');
+    expect([byAdmin.json.status, byAdmin.json.pipeline_id]).toEqual(['running', pending.json.pipeline_id]);
+    expect(byAdmin.json.id).not.toBe(pending.json.id);
     const again = await post(sha, { state: 'failed', name: 'lint' });
     expect(again.json.id).not.toBe(pending.json.id);
     const latest = await c.call(`/projects/1/repository/commits/${sha}/statuses`, { as: 'user' });
     expect((latest.json as Array<{ id: number; status: string }>).map((s) => [s.id, s.status])).toEqual([[again.json.id, 'failed']]);
     const all = await c.call(`/projects/1/repository/commits/${sha}/statuses?all=true`, { as: 'user' });
-    expect((all.json as Array<{ status: string }>).map((s) => s.status)).toEqual(['success', 'failed']);
+    expect((all.json as Array<{ status: string }>).map((s) => s.status)).toEqual(['success', 'running', 'failed']);
   });
 
   it('a move the state machine has no edge for: 400 "Cannot transition status via :<event> from :<state>"', async () => {
@@ -79,6 +84,8 @@ describe('POST …/statuses/:sha and GET …/repository/commits/:sha/statuses', 
     expect([byBranch.status, byBranch.json.sha, byBranch.json.ref]).toEqual([201, await head('develop'), 'develop']);
     const empty = await c.call(`/projects/1/repository/commits/${await head('fix/issue-1')}/statuses`, { as: 'user' });
     expect([empty.status, empty.json]).toEqual([200, []]);
+    const unknown = await c.call('/projects/1/repository/commits/0123456789abcdef0123456789abcdef01234567/statuses', { as: 'user' });
+    expect([unknown.status, unknown.json]).toEqual([404, { message: '404 Commit Not Found' }]);
   });
 });
 
