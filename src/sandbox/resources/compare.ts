@@ -71,7 +71,8 @@ export function mountCompare({ project }: Mounts): void {
       commits: json,
       diffs: diffs(w, p, base, toSha),
       compare_timeout: false,
-      compare_same_ref: from === to,
+      // `compare.same`: both sides are one commit, whatever the refs were called.
+      compare_same_ref: fromSha === toSha,
       web_url: `${w.base()}/${p.fullPath}/-/compare/${fromSha}...${toSha}`,
     });
   });

@@ -111,9 +111,11 @@ describe('GET …/repository/compare', () => {
     );
   });
 
-  it("the same ref: no commits, commit null, compare_same_ref true; back to main: main's newer commits, diffs only with straight", async () => {
+  it("one commit on both sides, even by two names (a tag and a branch): no commits, commit null, compare_same_ref true; back to main: main's newer commits, diffs only with straight", async () => {
     const same = await c.call('/projects/1/repository/compare?from=main&to=main', { as: 'user' });
     expect([same.json.commit, same.json.commits, same.json.diffs, same.json.compare_same_ref]).toEqual([null, [], [], true]);
+    const tagged = await c.call('/projects/1/repository/compare?from=v2.0.0-rc.1&to=develop', { as: 'user' });
+    expect([tagged.json.commits, tagged.json.compare_same_ref]).toEqual([[], true]);
     const back = await c.call('/projects/1/repository/compare?from=feature%2Flogin&to=main', { as: 'user' });
     // feature/login leaves main after its 6th commit; main has 6 more since, all of them the same files.
     expect([(back.json.commits as unknown[]).length, back.json.diffs]).toEqual([6, []]);
