@@ -73,10 +73,10 @@ export const NOUNS: NounEntry[] = [
   },
   {
     name: 'commits',
-    summary: "List a repository's commits (by ref, path, time, author) and show one",
+    summary: "List and show a repository's commits, set and list their statuses",
     load: () => import('./commits/index.js'),
   },
-  { name: 'repo', summary: 'Browse a repository: list the directories and files of its tree', load: () => import('./repo/index.js') },
+  { name: 'repo', summary: 'Browse a repository: list the files of its tree, compare two refs', load: () => import('./repo/index.js') },
   {
     name: 'jobs',
     summary: 'List and show jobs, read their logs, retry, cancel and play them, download their artifacts',

@@ -1,6 +1,7 @@
-import { isoTimeOption } from '../../cli/parsers.js';
+import { intOption, isoTimeOption } from '../../cli/parsers.js';
 import type { Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
+import { writeVerb } from '../generic/write.js';
 import { nameParam, PROJECT, requiredTextParser } from '../shared/args.js';
 
 const COMMITS: Resource = {
@@ -23,6 +24,22 @@ const COMMITS: Resource = {
     'stats.deletions',
     'web_url',
   ],
+};
+
+const STATE_CHOICES = ['pending', 'running', 'success', 'failed', 'canceled'];
+const SHA = nameParam('commit', 'the full commit SHA (the service reads statuses by the SHA as given)');
+
+/** A commit's statuses: what CI and other tools report on it, one per name and ref. */
+const STATUSES: Resource = {
+  path: '/projects/:project/repository/commits/:sha/statuses',
+  params: {
+    project: PROJECT,
+    sha: SHA,
+    commit: nameParam('commit', 'the commit: its SHA (a short one of 7 or more characters works too), or a branch or tag name'),
+  },
+  columns: ['id', 'name', 'status', 'ref', 'description', 'target_url', 'created_at'],
+  fields: ['id', 'sha', 'ref', 'status', 'name', 'description', 'target_url', 'pipeline_id', 'created_at', 'started_at', 'finished_at'],
+  roles: { status: 'developer' },
 };
 
 /** An option whose value is sent as typed, never empty. */
@@ -50,5 +67,42 @@ export const commands = [
     description: 'Show one commit, with its lines added and deleted',
     notes: 'A CI job token (CI_JOB_TOKEN) is accepted.',
     examples: ['svc commits get acme/platform/api 5f3a9c1', 'svc commits get 42 main --fields id,title,stats.additions'],
+  }),
+  writeVerb(STATUSES, {
+    name: 'status',
+    path: '/projects/:project/statuses/:commit',
+    description: "Set a commit's status of one name: a new one, or the pending or running one of that name moved on",
+    body: [
+      { flags: '--state <state>', key: 'state', help: 'the state to set', required: true, choices: STATE_CHOICES },
+      text('--name <name>', 'name', 'what reports the status, e.g. lint (the service says default when not given)'),
+      text('--target-url <url>', 'target_url', 'where the details are'),
+      { flags: '--description <text>', key: 'description', help: 'a short line about the status' },
+      text('--ref <ref>', 'ref', 'the branch or tag the status is for (default: a branch holding the commit)'),
+      {
+        flags: '--pipeline-id <id>',
+        key: 'pipeline_id',
+        help: 'the pipeline to attach the status to',
+        parse: intOption('--pipeline-id', 1),
+      },
+    ],
+    notes:
+      'A status of the same name and ref moves pending → running → success, failed or canceled; a move the service ' +
+      'has no way for (running twice, or back to pending) is refused. Once finished, the name starts a new status.',
+    done: ({ record }) => `${String(record.name)} on ${String(record.sha).slice(0, 8)} is ${String(record.status)}`,
+    examples: [
+      'svc commits status acme/platform/api 5f3a9c1e --state running --name lint --target-url https://ci.example.com/7',
+      'svc commits status 42 5f3a9c1e --state success --name lint --description "no findings"',
+    ],
+  }),
+  listVerb(STATUSES, {
+    name: 'statuses',
+    description: "List a commit's statuses (the newest of each name unless --all-statuses)",
+    filters: [
+      text('--ref <ref>', 'ref', 'only statuses for this branch or tag'),
+      text('--stage <stage>', 'stage', 'only statuses of this stage (statuses set with `commits status` are in stage external)'),
+      text('--name <name>', 'name', 'only statuses of this name'),
+      { flags: '--all-statuses', key: 'all', help: 'every status, not only the newest of each name' },
+    ],
+    examples: ['svc commits statuses acme/platform/api 5f3a9c1e', 'svc commits statuses 42 5f3a9c1e --name lint --all-statuses -o json'],
   }),
 ];

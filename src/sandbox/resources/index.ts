@@ -5,7 +5,9 @@ import { mountAccessTokens } from './access-tokens.js';
 import { mountAuditEvents } from './audit-events.js';
 import { auditWrite } from './audit-log.js';
 import { mountBranches } from './branches.js';
+import { mountCommitStatuses } from './commit-statuses.js';
 import { mountCommits } from './commits.js';
+import { mountCompare } from './compare.js';
 import { mountDeployTokens } from './deploy-tokens.js';
 import { mountFiles } from './files.js';
 import { mountGroupWrites } from './group-writes.js';
@@ -62,6 +64,8 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountFiles,
   mountBranches,
   mountCommits,
+  mountCommitStatuses,
+  mountCompare,
   mountTags,
   mountProtectedRefs,
   mountTree,
