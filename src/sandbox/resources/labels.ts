@@ -4,7 +4,7 @@
 // `Label already exists`; unknown → 404 `Label Not Found`; writes need the planner role or more.
 // Colours: CSS names as the service converts them, else `#RGB` / `#RRGGBB`. Counts come from the
 // issues and merge requests through their ports (README, "Labels").
-import { can, groupChain, groupRole, PLANNER } from '../access.js';
+import { can, groupChain } from '../access.js';
 import type { Input } from '../engine/fields.js';
 import { type Action, mountPlain, type Records } from '../engine/plain.js';
 import { ask, type Labelled } from '../engine/ports.js';
@@ -13,10 +13,10 @@ import { E } from '../server/errors.js';
 import { boolParam, strParam } from '../server/params.js';
 import type { Scope } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
-import type { GroupRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { groupSubtree } from './group-subtree.js';
 import type { Mounts } from './mounts.js';
+import { groupOwner, plansGroup, type ProjectOrGroup, projectOwner } from '../engine/owners.js';
 
 interface LabelRec {
   id: number;
@@ -29,11 +29,7 @@ interface LabelRec {
 }
 
 /** Where labels are read and written: a project (with its ancestor groups) or a group. */
-interface Owner {
-  key: string;
-  project: ProjectRec | null;
-  group: GroupRec | null;
-}
+type Owner = ProjectOrGroup;
 
 const PROJECT_SEED = [
   ['bug', '#d9534f', 'Something does not work'],
@@ -258,16 +254,6 @@ function mountLabels<P>(scope: Scope<P>, owner: (parent: P) => Owner, mayWrite: 
 }
 
 export function mountLabelResources({ project, group }: Mounts): void {
-  mountLabels(
-    project,
-    (p) => ({ key: `project:${p.id}`, project: p, group: null }),
-    (ctx, p) => can(ctx.world, ctx.user, p, 'admin_label'),
-    true,
-  );
-  mountLabels(
-    group,
-    (g) => ({ key: `group:${g.id}`, project: null, group: g }),
-    (ctx, g) => ctx.user!.isAdmin || groupRole(ctx.world, ctx.user!.id, g) >= PLANNER,
-    false,
-  );
+  mountLabels(project, projectOwner, (ctx, p) => can(ctx.world, ctx.user, p, 'admin_label'), true);
+  mountLabels(group, groupOwner, plansGroup, false);
 }

@@ -5,7 +5,7 @@
 // and its group (or the group and its projects) and a due date before the start date are answered
 // `400 Failed to create|update milestone {…}`; unknown → `404 Milestone Not Found`; writes need
 // `admin_milestone` (planner and up). Seeded projects have `v1.0` (id 1, iid 1). README, "Milestones".
-import { can, groupChain, groupRole, PLANNER } from '../access.js';
+import { can, groupChain } from '../access.js';
 import { mountPlain, type Records } from '../engine/plain.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
@@ -16,6 +16,7 @@ import type { GroupRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
+import { groupOwner, plansGroup, type ProjectOrGroup, projectOwner } from '../engine/owners.js';
 
 export interface MilestoneRec {
   id: number;
@@ -30,11 +31,7 @@ export interface MilestoneRec {
   updatedAt: number;
 }
 
-interface Owner {
-  key: string;
-  project: ProjectRec | null;
-  group: GroupRec | null;
-}
+type Owner = ProjectOrGroup;
 
 const milestones = storeFor(() => ({ byOwner: new Map<string, MilestoneRec[]>(), nextId: 2 }));
 
@@ -205,14 +202,6 @@ function mountMilestones<P>(scope: Scope<P>, owner: (parent: P) => Owner, mayWri
 }
 
 export function mountMilestoneResources({ project, group }: Mounts): void {
-  mountMilestones(
-    project,
-    (p) => ({ key: `project:${p.id}`, project: p, group: null }),
-    (ctx, p) => can(ctx.world, ctx.user, p, 'admin_milestone'),
-  );
-  mountMilestones(
-    group,
-    (g) => ({ key: `group:${g.id}`, project: null, group: g }),
-    (ctx, g) => ctx.user!.isAdmin || groupRole(ctx.world, ctx.user!.id, g) >= PLANNER,
-  );
+  mountMilestones(project, projectOwner, (ctx, p) => can(ctx.world, ctx.user, p, 'admin_milestone'));
+  mountMilestones(group, groupOwner, plansGroup);
 }
