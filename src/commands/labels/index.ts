@@ -18,7 +18,7 @@ const LABELS: Resource = {
   owners: { kinds: ['project', 'group'], noun: 'labels' },
   id: 'label',
   params: { label: nameParam('label', 'label id or name (typed as is; svc encodes it)') },
-  columns: ['id', 'name', 'color', 'description', 'open_issues_count', 'open_merge_requests_count', 'priority'],
+  columns: ['id', 'name', 'color', 'priority', 'description'],
   fields: ['id', 'name', 'color', 'text_color', 'description', 'priority', 'is_project_label'],
   called: (args) => `label ${String(args[0])}`,
   create: [
@@ -52,6 +52,9 @@ export const commands = [
         help: 'also the labels of the groups above (the service does this by default)',
       },
     ],
+    // The counts' long headers leave a narrow terminal little room: with them a label is named, not numbered.
+    columns: (_first, opts) =>
+      opts.withCounts ? ['name', 'color', 'open_issues_count', 'open_merge_requests_count'] : (LABELS.columns as string[]),
     examples: ['svc labels list --project acme/platform/api --with-counts', 'svc labels list --group acme -o json'],
   }),
   getVerb(LABELS, {
