@@ -62,6 +62,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./tags/index.js'),
   },
   {
+    name: 'registry',
+    summary: "List a project's container registry repositories and tags, and clean tags up by name, number and age",
+    load: () => import('./registry/index.js'),
+  },
+  {
     name: 'protected-branches',
     summary: 'List, protect, update and unprotect branches and wildcards (release/*)',
     load: () => import('./protected-branches/index.js'),

@@ -48,6 +48,14 @@ const PROJECT_ABILITY = {
   /** create, update, close and delete milestones (`admin_milestone`: planners and reporters up) */
   admin_milestone: PLANNER,
   create_release: DEVELOPER,
+  /** pull images and read the registry (`read_container_image`; public and internal projects: whoever sees them) */
+  read_container_image: REPORTER,
+  /** delete tags, run the bulk tag clean-up (`destroy_container_image`, `admin_container_image`) */
+  destroy_container_image: DEVELOPER,
+  /** read and pull packages (`read_package`; public and internal projects: whoever sees them) */
+  read_package: REPORTER,
+  /** delete packages and package files (`destroy_package`) */
+  destroy_package: MAINTAINER,
   admin_project: MAINTAINER,
   archive_project: OWNER,
   change_namespace: OWNER,
@@ -64,6 +72,8 @@ const NON_MEMBER: ReadonlySet<ProjectAbility> = new Set([
   'read_pipeline',
   'read_build',
   'read_release',
+  'read_container_image',
+  'read_package',
 ]);
 
 const MEMBER_ROLES = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER];

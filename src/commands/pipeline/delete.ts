@@ -10,6 +10,7 @@ import { systemClock } from '../../workflows/shared/clock.js';
 import { withRole } from '../generic/role.js';
 import { PROJECT_ARGUMENT, idDigits, projectRef, requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
+import { ageText } from '../shared/plan-options.js';
 import { PIPELINE_STATUSES } from '../shared/service-enums.js';
 
 interface DeleteOptions {
@@ -181,15 +182,4 @@ function count(n: number): string {
 
 function filterText(opts: DeleteOptions): string {
   return [opts.status && `, status ${opts.status}`, opts.ref && `, ref ${opts.ref}`].filter(Boolean).join('');
-}
-
-/** The age as typed: the largest unit that divides it. */
-function ageText(ms: number): string {
-  for (const [unit, size] of [
-    ['d', 86_400_000],
-    ['h', 3_600_000],
-  ] as const) {
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms / 60_000}m`;
 }

@@ -8,6 +8,7 @@ import { mountBranches } from './branches.js';
 import { mountCommitStatuses } from './commit-statuses.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
+import { mountContainerRegistry } from './container-registry.js';
 import { mountDeployTokens } from './deploy-tokens.js';
 import { mountFiles } from './files.js';
 import { mountGroupWrites } from './group-writes.js';
@@ -26,6 +27,7 @@ import { type Mounts, mounts } from './mounts.js';
 import { mountNamespaces } from './namespaces.js';
 import { mountNotes } from './notes.js';
 import { mountOAuth } from './oauth.js';
+import { mountPackages } from './packages.js';
 import { mountPipelineActions } from './pipeline-actions.js';
 import { mountPersonalTokens } from './personal-tokens.js';
 import { mountPipelines } from './pipelines.js';
@@ -77,6 +79,8 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountJobs,
   mountJobArtifacts,
   mountReleases,
+  mountContainerRegistry,
+  mountPackages,
   mountVariables,
   mountUsers,
   mountUserWrites,
