@@ -67,6 +67,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./registry/index.js'),
   },
   {
+    name: 'packages',
+    summary: "List, show and delete a project's packages and their files, and clean up old versions",
+    load: () => import('./packages/index.js'),
+  },
+  {
     name: 'protected-branches',
     summary: 'List, protect, update and unprotect branches and wildcards (release/*)',
     load: () => import('./protected-branches/index.js'),
