@@ -119,7 +119,7 @@ export const NOUNS: NounEntry[] = [
   },
   {
     name: 'labels',
-    summary: "List, show, create, update and delete a project's or a group's labels",
+    summary: "List, show, create, update and delete a project's or a group's labels; sync one label set across a group",
     load: () => import('./labels/index.js'),
   },
   {

@@ -3,6 +3,7 @@ import { type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { nameParam, requiredTextParser } from '../shared/args.js';
+import { SYNC } from './sync.js';
 
 const COLOR_HELP = 'a colour as #RRGGBB or #RGB, or a CSS colour name (red, navy, …)';
 const PRIORITY = {
@@ -83,4 +84,5 @@ export const commands = [
     description: 'Delete a label (it goes from every issue and merge request); asks first unless --yes',
     examples: ['svc labels delete needs-docs --project acme/platform/api', 'svc labels delete 12 --group acme --yes'],
   }),
+  SYNC,
 ];

@@ -6,7 +6,7 @@ import { poolOn, settleBounded, type BoundedRun } from './bounded.js';
 export interface AppliedTally<T> {
   done: number;
   failed: Array<{ item: T; error: unknown }>;
-  /** The service refused a write (403): it would refuse the rest, so none started after it. */
+  /** The service refused a write (403): it would refuse the rest, so none started after it (unless told to go on). */
   refusal?: ApiError;
   /** Writes cut off by Ctrl-C before the service answered: done or not. */
   cutOff: T[];
@@ -17,17 +17,17 @@ export interface AppliedTally<T> {
 /**
  * Carries out a plan's writes, at most `maxInFlight` at once on the client's throttle (fewer for a
  * while after the service rate limited one); a failure is counted and the others go on, but after a
- * refusal no new write starts. `onSettled` hears each outcome as it ends.
+ * refusal no new write starts unless `refusals` is `go-on` (writes to many owners: one may refuse alone).
  */
 export async function applyPlanned<T>(
   http: HttpClient,
   plan: readonly T[],
-  run: BoundedRun,
+  run: BoundedRun & { refusals?: 'stop' | 'go-on' },
   write: (item: T) => Promise<unknown>,
-  onSettled: (tally: AppliedTally<T>) => void = () => undefined,
 ): Promise<AppliedTally<T>> {
   const tally: AppliedTally<T> = { done: 0, failed: [], cutOff: [], notStarted: 0 };
-  const pool = { ...poolOn(http, run), stopAfter: (o: { ok: boolean; error?: unknown }) => !o.ok && isRefusal(o.error) };
+  const stopping = run.refusals !== 'go-on';
+  const pool = { ...poolOn(http, run), stopAfter: (o: { ok: boolean; error?: unknown }) => stopping && !o.ok && isRefusal(o.error) };
   const guarded = (item: T) =>
     write(item).catch((error: unknown) => {
       // Decided when the write fails, not when its outcome is read: an answer before Ctrl-C stays an answer.
@@ -38,9 +38,8 @@ export async function applyPlanned<T>(
     else if (outcome.error instanceof InterruptedError) tally.cutOff.push(outcome.item);
     else {
       tally.failed.push({ item: outcome.item, error: outcome.error });
-      if (isRefusal(outcome.error)) tally.refusal ??= outcome.error;
+      if (stopping && isRefusal(outcome.error)) tally.refusal ??= outcome.error;
     }
-    onSettled(tally);
   }
   tally.notStarted = plan.length - tally.done - tally.failed.length - tally.cutOff.length;
   return tally;

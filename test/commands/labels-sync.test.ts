@@ -1,0 +1,129 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/harness.js';
+import { useSandbox } from './support.js';
+
+// `svc labels sync` gives every project of a group one label set: it reads each project's labels, plans
+// per project (create, update, and with --prune delete its own labels), then writes on the client's
+// throttle. Group acme holds acme/nice-lynx-3 and, in acme/platform, projects 1 and 2; every seeded project
+// has bug (#d9534f, priority 1), feature, backend and documentation, and acme itself security and needs-review.
+describe('svc labels sync', () => {
+  const suite = useSandbox({ projects: 5 });
+  const writes = () =>
+    suite
+      .requests()
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.rawPath}`);
+  const file = (name: string, text: string) => {
+    const path = join(tempDir(), name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const yaml = file(
+    'labels.yml',
+    [
+      '# the labels every project of acme carries',
+      'labels:',
+      '  - name: bug',
+      "    color: '#D9534F'   # the same colour in capitals: unchanged",
+      '    description: Something is broken',
+      '    priority: 1',
+      '  - name: incident',
+      '    color: "#FF0000"',
+      '    description: "Production incident: page someone"',
+      '  - name: security # a group label: left alone',
+      "    color: '#000000'",
+      '',
+    ].join('\n'),
+  );
+  const projects = ['acme/nice-lynx-3', 'acme/platform/eager-lynx-2', 'acme/platform/icy-tiger-1'];
+
+  it('plans per project; the dry run sends no write, the real run exactly the plan’s writes, and then nothing is left to do', async () => {
+    const args = ['labels', 'sync', '--group', 'acme', '--from-file', yaml, '--include-subgroups', '--prune', '-o', 'tsv'];
+    const dry = await suite.run([...args, '--dry-run']);
+    expect(dry.exitCode).toBe(0);
+    const rows = projects.flatMap((p) => [
+      `update\t${p}\tbug\tdescription`,
+      `create\t${p}\tincident\t`,
+      `delete\t${p}\tbackend\t`,
+      `delete\t${p}\tdocumentation\t`,
+      `delete\t${p}\tfeature\t`,
+    ]);
+    expect(dry.stdout).toBe(['action\tproject\tlabel\tchanges', ...rows, ''].join('\n'));
+    expect(dry.stderr).toBe('dry run: 3 to create, 3 to update, 9 to delete in 3 projects of group acme; nothing changed\n');
+    expect(writes()).toEqual([]);
+
+    const real = await suite.run(args);
+    expect(real.exitCode).toBe(0);
+    expect(real.stdout).toBe(dry.stdout);
+    expect(real.stderr).toBe('3 to create, 3 to update, 9 to delete in 3 projects of group acme\napplied 15 changes of 15\n');
+    const expected = projects.flatMap((p, i) => {
+      const id = [3, 2, 1][i]!;
+      const first = (id - 1) * 4;
+      const labels = `/api/v4/projects/${encodeURIComponent(p)}/labels`;
+      return [
+        `PUT ${labels}/${first + 1}`,
+        `POST ${labels}`,
+        `DELETE ${labels}/${first + 2}`,
+        `DELETE ${labels}/${first + 3}`,
+        `DELETE ${labels}/${first + 4}`,
+      ];
+    });
+    expect(writes().sort()).toEqual(expected.sort());
+    const bug = suite.requests().find((r) => r.method === 'PUT')!;
+    expect(JSON.parse(bug.body)).toEqual({ description: 'Something is broken' });
+
+    const again = await suite.run([...args, '--dry-run']);
+    expect(again).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: `the labels of 3 projects of group acme already match ${yaml}: nothing to change\n`,
+    });
+  });
+
+  it('goes on past a refusal in one project and exits 8 with each failure named', async () => {
+    const add = await fetch(`${suite.sandbox.url}/api/v4/groups/1/members`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user_id: 4, access_level: 10 }),
+    });
+    const guest = ((await add.json()) as { username: string }).username;
+    const json = file('labels.json', JSON.stringify([{ name: 'triage', color: '#123456' }]));
+    const result = await suite.run([
+      'labels',
+      'sync',
+      '--group',
+      'acme',
+      '--from-file',
+      json,
+      '--include-subgroups',
+      '-q',
+      '--sudo',
+      guest,
+    ]);
+    expect(result.exitCode).toBe(8);
+    expect(writes().length).toBe(3);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('svc: applied 0 changes of 3; 3 failed');
+    expect(lines[0]).toMatch(
+      /^warning: create triage in acme\/nice-lynx-3 failed: POST .* 403 Forbidden \(this needs the planner role or administrator access\)$/,
+    );
+  });
+
+  it('refuses a file it cannot use before any request', async () => {
+    const cases: Array<[string, string]> = [
+      ['- name: x\n  color: red\n', 'label 1 (x): color must be #RGB or #RRGGBB'],
+      ['- name: x\n  color: "#fff"\n  owner: me\n', 'label 1: unknown key owner (name, color, description, priority)'],
+      ['[{"name": "x", "color": "#fff"}, {"name": "x", "color": "#000"}]', 'label x is declared twice'],
+      ['labels: [x]\n', '1: expected'],
+    ];
+    for (const [text, message] of cases) {
+      const path = file('bad.yml', text);
+      const result = await suite.run(['labels', 'sync', '--group', 'acme', '--from-file', path]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(message);
+      expect(suite.requests()).toEqual([]);
+    }
+  });
+});
