@@ -104,6 +104,7 @@ describe('the README CI cookbook', () => {
   it('has exactly the jobs this test runs, each installing svc the same way', () => {
     expect(Object.keys(jobs).sort()).toEqual([
       'archive-projects',
+      'clean-registry',
       'package',
       'release',
       'sync-variables',
@@ -113,6 +114,16 @@ describe('the README CI cookbook', () => {
     for (const job of Object.values(jobs)) expect(job.before_script).toEqual(['npm install -g ./svc-0.1.0.tgz']);
     expect(jobs.release!.rules).toEqual([{ if: '$CI_COMMIT_TAG' }]);
     expect(jobs['sync-variables']!.rules).toEqual([{ if: '$CI_COMMIT_REF_PROTECTED == "true"' }]);
+    expect(jobs['clean-registry']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
+  });
+
+  it('clean-registry: with the job token, keeps the newest five dev tags and deletes the older ones past two weeks', async () => {
+    // Project 2's root image (repository 3) has dev-1 … dev-8, 40 down to 5 days old.
+    const result = await runJob('clean-registry', runnerVariables({ CI_PIPELINE_SOURCE: 'schedule' }), tempDir());
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('name\ndev-1\ndev-2\ndev-3\n');
+    const left = await admin(['registry', 'tags', '2', '3', '-o', 'tsv', '--fields', 'name']);
+    expect(left.stdout.split('\n').filter((name) => name.startsWith('dev-'))).toEqual(['dev-4', 'dev-5', 'dev-6', 'dev-7', 'dev-8']);
   });
 
   it('trigger-downstream: triggers with the job token and exits 0 once the downstream tree succeeded', async () => {
