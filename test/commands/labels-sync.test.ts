@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/harness.js';
-import { useSandbox } from './support.js';
+import { addMember, useSandbox } from './support.js';
 
 // `svc labels sync` gives every project of a group one label set: it reads each project's labels, plans
 // per project (create, update, and with --prune delete its own labels), then writes on the client's
@@ -83,12 +83,7 @@ describe('svc labels sync', () => {
   });
 
   it('goes on past a refusal in one project and exits 8 with each failure named', async () => {
-    const add = await fetch(`${suite.sandbox.url}/api/v4/groups/1/members`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user_id: 4, access_level: 10 }),
-    });
-    const guest = ((await add.json()) as { username: string }).username;
+    const guest = await addMember(suite, '/groups/1', 4, 10);
     const json = file('labels.json', JSON.stringify([{ name: 'triage', color: '#123456' }]));
     const result = await suite.run([
       'labels',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './support.js';
+import { addMember, useSandbox } from './support.js';
 
 // `svc packages` lists, shows and deletes a project's package versions and their files, and plans a
 // clean-up per package (name and type); the sandbox answers as lib/api/project_packages.rb and
@@ -15,16 +15,6 @@ describe('svc packages', () => {
       .requests()
       .filter((r) => r.method !== 'GET')
       .map((r) => `${r.method} ${r.rawPath}`);
-
-  async function member(userId: number, level: number): Promise<string> {
-    const add = await fetch(`${suite.sandbox.url}/api/v4/projects/2/members`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user_id: userId, access_level: level }),
-    });
-    expect(add.status).toBe(201);
-    return ((await add.json()) as { username: string }).username;
-  }
 
   it('lists package versions with the service’s filters, shows one with its versions, and lists its files', async () => {
     const npm = await suite.run(['packages', 'list', '2', '--type', 'npm', '--sort', 'desc', '-o', 'tsv', '--fields', 'id,name,version']);
@@ -68,14 +58,14 @@ describe('svc packages', () => {
   });
 
   it('refuses by role: a guest cannot read, a developer cannot delete', async () => {
-    const guest = await member(4, 10);
+    const guest = await addMember(suite, '/projects/2', 4, 10);
     const read = await suite.run(['packages', 'list', '2', '--sudo', guest]);
     expect(read).toEqual({
       exitCode: 4,
       stdout: '',
       stderr: 'svc: GET /projects/2/packages failed: 403 Forbidden (this needs the reporter role or administrator access)\n',
     });
-    const developer = await member(5, 30);
+    const developer = await addMember(suite, '/projects/2', 5, 30);
     const cleanup = await suite.run([
       'packages',
       'cleanup',

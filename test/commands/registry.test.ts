@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './support.js';
+import { addMember, useSandbox } from './support.js';
 
 // `svc registry` lists a project's container repositories and tags, and plans a clean-up with the
 // service's semantics (CleanupTagsService) before deleting tag by tag or through the bulk endpoint; the
@@ -16,17 +16,6 @@ describe('svc registry', () => {
       .requests()
       .filter((r) => r.method !== 'GET')
       .map((r) => `${r.method} ${r.rawPath}`);
-
-  /** A user given `level` on project 2 directly, to run commands as through --sudo. */
-  async function member(userId: number, level: number): Promise<string> {
-    const add = await fetch(`${suite.sandbox.url}/api/v4/projects/2/members`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user_id: userId, access_level: level }),
-    });
-    expect(add.status).toBe(201);
-    return ((await add.json()) as { username: string }).username;
-  }
 
   it('lists repositories with their tag counts, the tags of one, and one tag in detail', async () => {
     const repos = await suite.run(['registry', 'repos', '2', '--tags-count', '-o', 'tsv']);
@@ -98,14 +87,14 @@ describe('svc registry', () => {
   });
 
   it('refuses by role: a guest cannot read, a reporter cannot delete', async () => {
-    const guest = await member(4, 10);
+    const guest = await addMember(suite, '/projects/2', 4, 10);
     const read = await suite.run(['registry', 'repos', '2', '--sudo', guest]);
     expect(read).toEqual({
       exitCode: 4,
       stdout: '',
       stderr: 'svc: GET /projects/2/registry/repositories failed: 403 Forbidden (this needs the reporter role or administrator access)\n',
     });
-    const reporter = await member(5, 20);
+    const reporter = await addMember(suite, '/projects/2', 5, 20);
     const cleanup = await suite.run([
       'registry',
       'cleanup',

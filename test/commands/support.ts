@@ -44,3 +44,14 @@ export function onlyRequest(suite: CommandSuite, method: string, pathPattern: Re
   }
   return matching[0] as RecordedRequest;
 }
+
+/** Makes a user a direct member of a project or group (`/projects/2`, `/groups/1`) at `level`; gives the username, to run as with --sudo. */
+export async function addMember(suite: CommandSuite, where: string, userId: number, level: number): Promise<string> {
+  const added = await fetch(`${suite.sandbox.url}/api/v4${where}/members`, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user_id: userId, access_level: level }),
+  });
+  if (added.status !== 201) throw new Error(`adding user ${userId} to ${where}: ${added.status} ${await added.text()}`);
+  return ((await added.json()) as { username: string }).username;
+}

@@ -9,7 +9,7 @@ import { ApiError, E } from '../server/errors.js';
 import { isKeyset, keysetNext, pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intParam, intSeg, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
-import { storeFor } from '../store/collection.js';
+import { perProjectStore, storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { sha256 } from '../util/digest.js';
@@ -68,7 +68,7 @@ const WORKER_TAGS: Array<[string, number]> = [
   ...Array.from({ length: 4 }, (_, k): [string, number] => [`build-${k + 1}`, (50 - 15 * k) * 24 + 5]),
 ];
 
-const store = storeFor((w: World) => ({ byProject: new Map<number, RepoRec[]>(), pending: [] as PendingCleanup[], seededAt: w.now() }));
+const pendingCleanups = storeFor(() => ({ list: [] as PendingCleanup[] }));
 
 function seededRepos(w: World, p: ProjectRec, at: number): RepoRec[] {
   if (p.id > w.seededProjects) return [];
@@ -88,15 +88,7 @@ function seededRepos(w: World, p: ProjectRec, at: number): RepoRec[] {
   return [repo(1, '', ROOT_TAGS), repo(2, 'worker', WORKER_TAGS)];
 }
 
-function reposOf(w: World, p: ProjectRec): RepoRec[] {
-  const s = store(w);
-  let list = s.byProject.get(p.id);
-  if (!list) {
-    list = seededRepos(w, p, s.seededAt);
-    s.byProject.set(p.id, list);
-  }
-  return list;
-}
+const reposOf = perProjectStore(seededRepos);
 
 function repoPath(w: World, r: RepoRec): string {
   const p = w.projects.get(r.projectId)!;
@@ -215,10 +207,10 @@ function runCleanup(w: World, job: PendingCleanup): void {
 }
 
 function runDueCleanups(w: World): void {
-  const s = store(w);
-  const due = s.pending.filter((job) => job.runAt <= w.now());
+  const s = pendingCleanups(w);
+  const due = s.list.filter((job) => job.runAt <= w.now());
   if (due.length === 0) return;
-  s.pending = s.pending.filter((job) => job.runAt > w.now());
+  s.list = s.list.filter((job) => job.runAt > w.now());
   for (const job of due) runCleanup(w, job);
 }
 
@@ -236,7 +228,7 @@ function bulkDelete(ctx: Ctx, p: ProjectRec): void {
   if (repo.leaseAt !== null && now - repo.leaseAt < LEASE_MS) throw E.badRequest(LEASE_TAKEN);
   repo.leaseAt = now;
   const params = { nameRegexDelete: (nameRegexDelete ?? nameRegex)!, nameRegexKeep, keepN, olderThan };
-  store(w).pending.push({ repo, runAt: now + CLEANUP_DELAY_MS, params });
+  pendingCleanups(w).list.push({ repo, runAt: now + CLEANUP_DELAY_MS, params });
   // Grape renders the value of `status :accepted`, the status itself.
   sendJson(ctx, 202, 202);
 }

@@ -8,7 +8,7 @@ import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intSeg, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
-import { storeFor } from '../store/collection.js';
+import { perProjectStore } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { createHash } from 'node:crypto';
@@ -81,8 +81,6 @@ const SEEDED: Array<{ name: (p: ProjectRec) => string; type: PackageRec['type'];
 ];
 const PER_PROJECT = 12;
 
-const store = storeFor((w: World) => ({ byProject: new Map<number, PackageRec[]>(), seededAt: w.now() }));
-
 function seeded(w: World, p: ProjectRec, at: number): PackageRec[] {
   if (p.id > w.seededProjects) return [];
   const list: PackageRec[] = [];
@@ -103,15 +101,7 @@ function seeded(w: World, p: ProjectRec, at: number): PackageRec[] {
   return list;
 }
 
-function packagesOf(w: World, p: ProjectRec): PackageRec[] {
-  const s = store(w);
-  let list = s.byProject.get(p.id);
-  if (!list) {
-    list = seeded(w, p, s.seededAt);
-    s.byProject.set(p.id, list);
-  }
-  return list;
-}
+const packagesOf = perProjectStore(seeded);
 
 function packageJson(ctx: Ctx, p: ProjectRec, pkg: PackageRec, single: boolean): Record<string, unknown> {
   const w = ctx.world;

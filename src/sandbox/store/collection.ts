@@ -2,6 +2,7 @@
 // pipelines of a project, …): the seeded records are derived on demand from
 // (seed, parent, key) and never stored; records created, updated or deleted
 // through the API are kept in overlays on top of them.
+import type { ProjectRec } from './records.js';
 import type { World } from './world.js';
 
 interface ChildSource<K, T> {
@@ -102,4 +103,21 @@ export function ordered<T>(list: T[], orders: Record<string, Compare<T>>, orderB
 
 export function cmp(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Records of each project, seeded on the project's first read from the seed and the sandbox's clock
+ * when the store was first used (so ages count back from one moment, whichever project is read first).
+ */
+export function perProjectStore<T>(seed: (world: World, p: ProjectRec, seededAt: number) => T[]): (world: World, p: ProjectRec) => T[] {
+  const store = storeFor((w) => ({ byProject: new Map<number, T[]>(), seededAt: w.now() }));
+  return (world, p) => {
+    const s = store(world);
+    let list = s.byProject.get(p.id);
+    if (!list) {
+      list = seed(world, p, s.seededAt);
+      s.byProject.set(p.id, list);
+    }
+    return list;
+  };
 }
