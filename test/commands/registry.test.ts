@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TestClock } from '../support/clock.js';
 import { addMember, useSandbox } from './support.js';
 
 // `svc registry` lists a project's container repositories and tags, and plans a clean-up with the
@@ -8,8 +9,9 @@ import { addMember, useSandbox } from './support.js';
 // main, v1.0.0 (120 days), v1.1.0 (60), v2.0.0 (10) and dev-1 … dev-8 (40 down to 5 days old); repository 4
 // (`worker`) has latest, stable and build-1 … build-4.
 describe('svc registry', () => {
-  const NOW = Date.now();
-  const suite = useSandbox({ projects: 5, clock: () => NOW });
+  const clock = new TestClock();
+  const NOW = clock.now();
+  const suite = useSandbox({ projects: 5, clock: clock.now });
   const sent = () => suite.requests().map((r) => `${r.method} ${r.rawPath}`);
   const writes = () =>
     suite
@@ -84,6 +86,27 @@ describe('svc registry', () => {
     expect(again.stderr.split('\n').slice(-2)[0]).toBe(
       'svc: DELETE /projects/3/registry/repositories/6/tags failed: 400 Bad Request: This request has already been made. You can run this at most once an hour for a given container repository',
     );
+  });
+
+  it('exits 8 when a planned tag is gone by the time of its delete, having deleted the others', async () => {
+    // A bulk clean-up of dev-1 is pending (its worker runs 500 ms later); each tag read of the plan moves the
+    // clock 100 ms, so the worker takes dev-1 after the plan read it and before svc deletes it.
+    const bulk = await fetch(`${suite.sandbox.url}/api/v4/projects/4/registry/repositories/7/tags`, {
+      method: 'DELETE',
+      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name_regex_delete: 'dev-1' }),
+    });
+    expect(bulk.status).toBe(202);
+    clock.stepPerRequest(suite.sandbox, 'GET /projects/:id/registry/repositories/:repository_id/tags/:tag_name', 100);
+    const result = await suite.run(['registry', 'cleanup', '4', '7', '--name-regex', 'dev-.*', '--max-in-flight', '1', '--yes', '-q']);
+    clock.hold();
+    expect(result.exitCode).toBe(8);
+    expect(writes().length).toBe(8);
+    expect(result.stderr.split('\n').slice(-3)).toEqual([
+      'warning: tag dev-1 failed: DELETE /projects/4/registry/repositories/7/tags/dev-1 failed: 400 Bad request',
+      'svc: deleted 7 tags of 8; 1 failed',
+      '',
+    ]);
   });
 
   it('refuses by role: a guest cannot read, a reporter cannot delete', async () => {
