@@ -23,6 +23,12 @@ import { mountMilestoneResources } from './milestones.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
+import { mountMarkdown } from './markdown.js';
+import { mountProjectSocial } from './project-social.js';
+import { mountRepositoryReads } from './repository-reads.js';
+import { mountTemplates } from './templates.js';
+import { mountTopics } from './topics.js';
+import { mountUserExtras } from './user-extras.js';
 import { mountNamespaces } from './namespaces.js';
 import { mountNotes } from './notes.js';
 import { mountOAuth } from './oauth.js';
@@ -93,6 +99,12 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountRunners,
   mountAuditEvents,
   mountProjectExport,
+  mountMarkdown,
+  mountProjectSocial,
+  mountRepositoryReads,
+  mountTemplates,
+  mountTopics,
+  mountUserExtras,
 ];
 
 export function mountResources(router: Router): void {
