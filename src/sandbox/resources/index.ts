@@ -23,6 +23,7 @@ import { mountMilestoneResources } from './milestones.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
+import { mountBadgeResources } from './badges.js';
 import { mountMarkdown } from './markdown.js';
 import { mountProjectSocial } from './project-social.js';
 import { mountRepositoryReads } from './repository-reads.js';
@@ -99,6 +100,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountRunners,
   mountAuditEvents,
   mountProjectExport,
+  mountBadgeResources,
   mountMarkdown,
   mountProjectSocial,
   mountRepositoryReads,
