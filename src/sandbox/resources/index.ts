@@ -24,7 +24,11 @@ import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
 import { mountBadgeResources } from './badges.js';
+import { mountIssuableExtras } from './issuable-extras.js';
+import { mountIssueLinks } from './issue-links.js';
 import { mountMarkdown } from './markdown.js';
+import { mountMergeRequestCommits } from './merge-request-commits.js';
+import { mountTimeTracking } from './time-tracking.js';
 import { mountProjectSocial } from './project-social.js';
 import { mountRepositoryReads } from './repository-reads.js';
 import { mountTemplates } from './templates.js';
@@ -101,7 +105,11 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountAuditEvents,
   mountProjectExport,
   mountBadgeResources,
+  mountIssuableExtras,
+  mountIssueLinks,
   mountMarkdown,
+  mountMergeRequestCommits,
+  mountTimeTracking,
   mountProjectSocial,
   mountRepositoryReads,
   mountTemplates,
