@@ -6,6 +6,9 @@ import type { World } from '../store/world.js';
 
 /** An issue or a merge request as far as its labels are concerned. */
 export interface Labelled {
+  iid: number;
+  title: string;
+  description: string;
   state: string;
   labels: readonly string[];
 }
@@ -43,8 +46,8 @@ export interface Ports {
   openIssueCount(w: World, projectId: number): number;
   /** the issue `iid` names (by default the route's `:issue_iid`), answering the issues resource's 404 */
   issueOf(ctx: Ctx, p: ProjectRec, iid?: number): Issuable;
-  /** the merge request the route's `:merge_request_iid` names, answering the merge requests resource's 404 */
-  mergeRequestOf(ctx: Ctx, p: ProjectRec): Issuable;
+  /** the merge request `iid` names (by default the route's `:merge_request_iid`), answering its resource's 404 */
+  mergeRequestOf(ctx: Ctx, p: ProjectRec, iid?: number): Issuable;
   /** the time tracked on an issue or merge request (by global id) */
   trackedTime(w: World, type: Issuable['type'], id: number): TrackedTime;
   /** a new pipeline on a project, answered as the full Pipeline entity */

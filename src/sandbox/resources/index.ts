@@ -6,6 +6,7 @@ import { mountAuditEvents } from './audit-events.js';
 import { auditWrite } from './audit-log.js';
 import { mountBranches } from './branches.js';
 import { mountCommitStatuses } from './commit-statuses.js';
+import { mountCommitComments } from './commit-comments.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
 import { mountDeployTokens } from './deploy-tokens.js';
@@ -30,7 +31,9 @@ import { mountMarkdown } from './markdown.js';
 import { mountMergeRequestCommits } from './merge-request-commits.js';
 import { mountTimeTracking } from './time-tracking.js';
 import { mountProjectSocial } from './project-social.js';
+import { mountProjectUploads } from './project-uploads.js';
 import { mountRepositoryReads } from './repository-reads.js';
+import { mountSearch } from './search.js';
 import { mountTemplates } from './templates.js';
 import { mountTopics } from './topics.js';
 import { mountUserExtras } from './user-extras.js';
@@ -75,6 +78,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountFiles,
   mountBranches,
   mountCommits,
+  mountCommitComments,
   mountCommitStatuses,
   mountCompare,
   mountTags,
@@ -111,7 +115,9 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountMergeRequestCommits,
   mountTimeTracking,
   mountProjectSocial,
+  mountProjectUploads,
   mountRepositoryReads,
+  mountSearch,
   mountTemplates,
   mountTopics,
   mountUserExtras,

@@ -146,8 +146,9 @@ function applyFields(ctx: Ctx, mr: MergeRequestRec): void {
 
 export function mountMergeRequests({ root, project, group }: Mounts): void {
   offer('mergeRequestsOf', projectMergeRequests);
-  offer('mergeRequestOf', (ctx, p) => {
-    const mr = findMergeRequest(ctx, p);
+  offer('mergeRequestOf', (ctx, p, wanted) => {
+    const mr = wanted === undefined ? findMergeRequest(ctx, p) : mergeRequestStore(ctx.world).mrs.get(p.id, wanted);
+    if (!mr) throw E.findNotFound();
     const { id, iid, projectId, authorId, assigneeIds, title, description, state } = mr;
     return {
       type: 'MergeRequest',
