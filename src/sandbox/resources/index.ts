@@ -10,6 +10,7 @@ import { mountCommitComments } from './commit-comments.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
 import { mountDeployTokens } from './deploy-tokens.js';
+import { mountEvents, recordEvent } from './events.js';
 import { mountFiles } from './files.js';
 import { mountGroupWrites } from './group-writes.js';
 import { mountGroups } from './groups.js';
@@ -111,6 +112,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountBadgeResources,
   mountIssuableExtras,
   mountIssueLinks,
+  mountEvents,
   mountMarkdown,
   mountMergeRequestCommits,
   mountTimeTracking,
@@ -126,5 +128,6 @@ const RESOURCES: Array<(m: Mounts) => void> = [
 export function mountResources(router: Router): void {
   const m = mounts(router);
   router.observeWrites(auditWrite);
+  router.observeWrites(recordEvent);
   for (const mount of RESOURCES) mount(m);
 }
