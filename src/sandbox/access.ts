@@ -48,6 +48,10 @@ const PROJECT_ABILITY = {
   /** create, update, close and delete milestones (`admin_milestone`: planners and reporters up) */
   admin_milestone: PLANNER,
   create_release: DEVELOPER,
+  read_snippet: GUEST,
+  create_snippet: REPORTER,
+  /** change or delete anyone's project snippet (its author may change their own) */
+  admin_snippet: MAINTAINER,
   admin_project: MAINTAINER,
   archive_project: OWNER,
   change_namespace: OWNER,
@@ -64,6 +68,7 @@ const NON_MEMBER: ReadonlySet<ProjectAbility> = new Set([
   'read_pipeline',
   'read_build',
   'read_release',
+  'read_snippet',
 ]);
 
 const MEMBER_ROLES = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER];

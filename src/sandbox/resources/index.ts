@@ -31,6 +31,7 @@ import { mountIssueLinks } from './issue-links.js';
 import { mountMarkdown } from './markdown.js';
 import { mountMergeRequestCommits } from './merge-request-commits.js';
 import { mountTimeTracking } from './time-tracking.js';
+import { mountProjectSnippets } from './project-snippets.js';
 import { mountProjectSocial } from './project-social.js';
 import { mountProjectUploads } from './project-uploads.js';
 import { mountRepositoryReads } from './repository-reads.js';
@@ -116,6 +117,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountMarkdown,
   mountMergeRequestCommits,
   mountTimeTracking,
+  mountProjectSnippets,
   mountProjectSocial,
   mountProjectUploads,
   mountRepositoryReads,
