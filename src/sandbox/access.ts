@@ -56,6 +56,10 @@ const PROJECT_ABILITY = {
   read_package: REPORTER,
   /** delete packages and package files (`destroy_package`) */
   destroy_package: MAINTAINER,
+  read_snippet: GUEST,
+  create_snippet: REPORTER,
+  /** change or delete anyone's project snippet (its author may change their own) */
+  admin_snippet: MAINTAINER,
   admin_project: MAINTAINER,
   archive_project: OWNER,
   change_namespace: OWNER,
@@ -74,6 +78,7 @@ const NON_MEMBER: ReadonlySet<ProjectAbility> = new Set([
   'read_release',
   'read_container_image',
   'read_package',
+  'read_snippet',
 ]);
 
 const MEMBER_ROLES = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER];

@@ -1,12 +1,40 @@
 // What one resource offers the others, by name: a resource asks for a port instead of importing
 // another resource's store, and the resource that owns the records offers it when it mounts.
+import type { Ctx } from '../server/context.js';
 import type { PipelineRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 
 /** An issue or a merge request as far as its labels are concerned. */
 export interface Labelled {
+  iid: number;
+  title: string;
+  description: string;
   state: string;
   labels: readonly string[];
+}
+
+/** An issue or a merge request as the resources that hang on one (awards, todos, time) see it. */
+export interface Issuable {
+  type: 'Issue' | 'MergeRequest';
+  /** the global id */
+  id: number;
+  iid: number;
+  projectId: number;
+  authorId: number;
+  assigneeIds: readonly number[];
+  title: string;
+  description: string;
+  state: string;
+  /** a merge request's source head (which outlives its branch) and target branch */
+  refs?: { sourceSha: string; target: string };
+  /** the entity its own resource answers for a single read */
+  json(): Record<string, unknown>;
+}
+
+/** Time tracked on an issue or a merge request, in seconds. */
+export interface TrackedTime {
+  estimate: number;
+  spent: number;
 }
 
 export interface Ports {
@@ -16,6 +44,12 @@ export interface Ports {
   mergeRequestsOf(w: World, projectId: number): readonly Labelled[];
   /** how many of a project's issues are open */
   openIssueCount(w: World, projectId: number): number;
+  /** the issue `iid` names (by default the route's `:issue_iid`), answering the issues resource's 404 */
+  issueOf(ctx: Ctx, p: ProjectRec, iid?: number): Issuable;
+  /** the merge request `iid` names (by default the route's `:merge_request_iid`), answering its resource's 404 */
+  mergeRequestOf(ctx: Ctx, p: ProjectRec, iid?: number): Issuable;
+  /** the time tracked on an issue or merge request (by global id) */
+  trackedTime(w: World, type: Issuable['type'], id: number): TrackedTime;
   /** a new pipeline on a project, answered as the full Pipeline entity */
   startPipeline(w: World, p: ProjectRec, input: PipelineStart): Record<string, unknown>;
 }

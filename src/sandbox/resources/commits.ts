@@ -39,7 +39,7 @@ export function commitJson(w: World, p: ProjectRec, c: CommitRec): Record<string
 }
 
 /** Files a synthetic commit changed, from its title (the first commit adds every file). */
-function touchedPaths(c: CommitRec): string[] | null {
+export function touchedPaths(c: CommitRec): string[] | null {
   if (c.paths) return c.paths;
   if (c.parentId === null) return null;
   const m = /^Update (docs|main module|tests|CI config) /.exec(c.title);

@@ -18,3 +18,8 @@ export function forkedFrom(w: World, pid: number): number | undefined {
 export function forkCount(w: World, pid: number): number {
   return forks(w).count.get(pid) ?? 0;
 }
+
+/** The ids of the projects forked from `pid`, in the order they were made. */
+export function forksOf(w: World, pid: number): number[] {
+  return [...forks(w).parent].filter(([, parent]) => parent === pid).map(([fork]) => fork);
+}

@@ -6,10 +6,12 @@ import { mountAuditEvents } from './audit-events.js';
 import { auditWrite } from './audit-log.js';
 import { mountBranches } from './branches.js';
 import { mountCommitStatuses } from './commit-statuses.js';
+import { mountCommitComments } from './commit-comments.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
 import { mountContainerRegistry } from './container-registry.js';
 import { mountDeployTokens } from './deploy-tokens.js';
+import { mountEvents, recordEvent } from './events.js';
 import { mountFiles } from './files.js';
 import { mountGroupWrites } from './group-writes.js';
 import { mountGroups } from './groups.js';
@@ -24,6 +26,20 @@ import { mountMilestoneResources } from './milestones.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
+import { mountBadgeResources } from './badges.js';
+import { mountIssuableExtras } from './issuable-extras.js';
+import { mountIssueLinks } from './issue-links.js';
+import { mountMarkdown } from './markdown.js';
+import { mountMergeRequestCommits } from './merge-request-commits.js';
+import { mountTimeTracking } from './time-tracking.js';
+import { mountProjectSnippets } from './project-snippets.js';
+import { mountProjectSocial } from './project-social.js';
+import { mountProjectUploads } from './project-uploads.js';
+import { mountRepositoryReads } from './repository-reads.js';
+import { mountSearch } from './search.js';
+import { mountTemplates } from './templates.js';
+import { mountTopics } from './topics.js';
+import { mountUserExtras } from './user-extras.js';
 import { mountNamespaces } from './namespaces.js';
 import { mountNotes } from './notes.js';
 import { mountOAuth } from './oauth.js';
@@ -66,6 +82,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountFiles,
   mountBranches,
   mountCommits,
+  mountCommitComments,
   mountCommitStatuses,
   mountCompare,
   mountTags,
@@ -97,10 +114,26 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountRunners,
   mountAuditEvents,
   mountProjectExport,
+  mountBadgeResources,
+  mountIssuableExtras,
+  mountIssueLinks,
+  mountEvents,
+  mountMarkdown,
+  mountMergeRequestCommits,
+  mountTimeTracking,
+  mountProjectSnippets,
+  mountProjectSocial,
+  mountProjectUploads,
+  mountRepositoryReads,
+  mountSearch,
+  mountTemplates,
+  mountTopics,
+  mountUserExtras,
 ];
 
 export function mountResources(router: Router): void {
   const m = mounts(router);
   router.observeWrites(auditWrite);
+  router.observeWrites(recordEvent);
   for (const mount of RESOURCES) mount(m);
 }

@@ -4,6 +4,8 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Issue } from './issue-filters.js';
 import { userBasic } from './users.js';
+import { ask } from '../engine/ports.js';
+import { timeStatsJson } from '../util/duration.js';
 
 export function issueJson(w: World, p: ProjectRec, i: Issue): Record<string, unknown> {
   const user = (id: number | null) => (id === null ? null : userBasic(w, w.users.get(id)!));
@@ -47,7 +49,7 @@ export function issueJson(w: World, p: ProjectRec, i: Issue): Record<string, unk
     discussion_locked: null,
     issue_type: 'issue',
     web_url: `${w.base()}/${p.fullPath}/-/issues/${i.iid}`,
-    time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+    time_stats: timeStatsJson(ask('trackedTime')(w, 'Issue', i.id)),
     task_completion_status: { count: 0, completed_count: 0 },
     references: { short: `#${i.iid}`, relative: `#${i.iid}`, full: `${p.fullPath}#${i.iid}` },
   };

@@ -114,9 +114,9 @@ function canSeeIssue(w: World, user: UserRec | null, p: ProjectRec, i: Issue): b
   return can(w, user, p, 'update_issue') || i.authorId === user.id || i.assigneeId === user.id;
 }
 
-/** The issue of `:issue_iid`; a missing one is `.find`'s 404 (lowercase "f"). */
-export function findIssue(ctx: Ctx, p: ProjectRec, notFound = E.findNotFound): Issue {
-  const i = issueStore(ctx.world).issues.get(p.id, intSeg(ctx, 'issue_iid'));
+/** The issue of `:issue_iid` (or `iid`); a missing one is `.find`'s 404 (lowercase "f"). */
+export function findIssue(ctx: Ctx, p: ProjectRec, notFound = E.findNotFound, iid = intSeg(ctx, 'issue_iid')): Issue {
+  const i = issueStore(ctx.world).issues.get(p.id, iid);
   if (!i || !canSeeIssue(ctx.world, ctx.user, p, i)) throw notFound();
   return i;
 }
@@ -250,6 +250,12 @@ function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRe
 export function mountIssues({ root, project, group }: Mounts): void {
   offer('issuesOf', (w, pid) => issueStore(w).issues.list(pid));
   offer('openIssueCount', openIssueCount);
+  offer('issueOf', (ctx, p, wanted) => {
+    const i = findIssue(ctx, p, E.findNotFound, wanted);
+    const { id, iid, projectId, authorId, title, description, state } = i;
+    const assigneeIds = i.assigneeId === null ? [] : [i.assigneeId];
+    return { type: 'Issue', id, iid, projectId, authorId, assigneeIds, title, description, state, json: () => issueJson(ctx.world, p, i) };
+  });
   project.get('/issues', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     sendIssues(ctx, () => [p]);

@@ -17,6 +17,7 @@ import type { World } from '../store/world.js';
 import { groupSubtree } from './group-subtree.js';
 import type { Mounts } from './mounts.js';
 import { groupOwner, plansGroup, type ProjectOrGroup, projectOwner } from '../engine/owners.js';
+import { escapeHtml } from '../util/html.js';
 
 interface LabelRec {
   id: number;
@@ -132,8 +133,6 @@ function textColor(color: string): string {
   const hex = color.length === 4 ? [...color.slice(1)].map((c) => c + c) : [color.slice(1, 3), color.slice(3, 5), color.slice(5, 7)];
   return hex.reduce((sum, h) => sum + parseInt(h, 16), 0) > 500 ? '#333333' : '#FFFFFF';
 }
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function projectsUnder(w: World, o: Owner): number[] {
   if (o.project) return [o.project.id];

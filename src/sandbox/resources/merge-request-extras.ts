@@ -7,8 +7,7 @@ import type { World } from '../store/world.js';
 import type { MergeRequestRec } from './merge-request-store.js';
 import { sourceHead } from './merge-request-store.js';
 import { userBasic } from './users.js';
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeHtml } from '../util/html.js';
 
 /** Commits of the target branch since the merge base: what the source branch lacks of it. */
 function divergedCommitsCount(w: World, mr: MergeRequestRec): number {

@@ -8,6 +8,8 @@ import { mergeStatusOf } from './merge-request-checks.js';
 import { canMerge, detailedMergeStatus, headPipeline, isDraft, type MergeRequestRec, sourceHead } from './merge-request-store.js';
 import { pipelineJson } from './pipelines.js';
 import { userBasic } from './users.js';
+import { ask } from '../engine/ports.js';
+import { timeStatsJson } from '../util/duration.js';
 
 export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, single: boolean): Record<string, unknown> {
   const w = ctx.world;
@@ -60,7 +62,7 @@ export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, s
     reference: ref,
     references: { short: ref, relative: ref, full: `${p.fullPath}${ref}` },
     web_url: `${w.base()}/${p.fullPath}/-/merge_requests/${mr.iid}`,
-    time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+    time_stats: timeStatsJson(ask('trackedTime')(w, 'MergeRequest', mr.id)),
     squash: mr.squash,
     squash_on_merge: mr.squash,
     task_completion_status: { count: 0, completed_count: 0 },

@@ -14,6 +14,7 @@ import { requireAbility } from './guards.js';
 import { MR_ORDER_KEYS, MR_ORDERS, type MergeRequestScope, mergeRequestFilter } from './merge-request-filters.js';
 import {
   findMergeRequest,
+  sourceHead,
   type MergeRequestRec,
   markMergeRequestsChanged,
   mergeRequestStore,
@@ -145,6 +146,17 @@ function applyFields(ctx: Ctx, mr: MergeRequestRec): void {
 
 export function mountMergeRequests({ root, project, group }: Mounts): void {
   offer('mergeRequestsOf', projectMergeRequests);
+  offer('mergeRequestOf', (ctx, p, wanted) => {
+    const mr = wanted === undefined ? findMergeRequest(ctx, p) : mergeRequestStore(ctx.world).mrs.get(p.id, wanted);
+    if (!mr) throw E.findNotFound();
+    const { id, iid, projectId, authorId, assigneeIds, title, description, state } = mr;
+    return {
+      type: 'MergeRequest',
+      ...{ id, iid, projectId, authorId, assigneeIds, title, description, state },
+      refs: { sourceSha: sourceHead(ctx.world, mr), target: mr.targetBranch },
+      json: () => mergeRequestJson(ctx, p, mr, true),
+    };
+  });
   root.get('/merge_requests', { auth: 'public' }, (ctx) => {
     const scope = enumParam(ctx, 'scope', [
       'created-by-me',

@@ -61,6 +61,8 @@ function listPersonal(ctx: Ctx): void {
   sendTokens(ctx, filterTokens(ctx, list), (t) => tokenJson(t));
 }
 
+const SELF_SCOPES = ['k8s_proxy'] as const;
+
 function targetUser(ctx: Ctx): UserRec {
   const id = idSeg(ctx, 'user_id');
   const u = id === null ? null : ctx.world.users.get(id);
@@ -68,9 +70,13 @@ function targetUser(ctx: Ctx): UserRec {
   return u;
 }
 
-function createForUser(ctx: Ctx, kind: 'personal' | 'impersonation'): void {
-  const u = targetUser(ctx);
-  const { name, scopes } = nameAndScopes(ctx, USER_SCOPES);
+/**
+ * `POST /users/:user_id/…` (administrators, any user scope) and `POST /user/personal_access_tokens`
+ * (the caller for itself; the service allows only `k8s_proxy` there).
+ */
+function createForUser(ctx: Ctx, kind: 'personal' | 'impersonation', self = false): void {
+  const u = self ? ctx.user! : targetUser(ctx);
+  const { name, scopes } = nameAndScopes(ctx, self ? SELF_SCOPES : USER_SCOPES);
   const made = tokenStore(ctx).create({
     kind,
     name,
@@ -130,6 +136,7 @@ export function mountPersonalTokens({ root }: Mounts): void {
     sendJson(ctx, 204, null);
   });
   root.post('/users/:user_id/personal_access_tokens', { auth: 'admin' }, (ctx) => createForUser(ctx, 'personal'));
+  root.post('/user/personal_access_tokens', { auth: 'user' }, (ctx) => createForUser(ctx, 'personal', true));
 
   root.get('/users/:user_id/impersonation_tokens', { auth: 'admin' }, (ctx) => {
     const u = targetUser(ctx);

@@ -27,15 +27,19 @@ function readWeights(ctx: Ctx): () => void {
 }
 
 export function mountSettings({ root }: Mounts): void {
-  root.get('/version', { auth: 'user' }, (ctx) => {
-    const ee = ctx.core.opts.tier === 'premium';
-    sendJson(ctx, 200, {
-      version: ee ? '17.8.1-ee' : '17.8.1',
-      revision: 'sandbox',
-      kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
-      enterprise: ee,
+  // `/metadata` (lib/api/metadata.rb) and the older `/version` answer the same entity; a token with only
+  // `read_user` may read them.
+  for (const path of ['/version', '/metadata']) {
+    root.get(path, { auth: 'user', scopes: ['read_user'] }, (ctx) => {
+      const ee = ctx.core.opts.tier === 'premium';
+      sendJson(ctx, 200, {
+        version: ee ? '17.8.1-ee' : '17.8.1',
+        revision: 'sandbox',
+        kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
+        enterprise: ee,
+      });
     });
-  });
+  }
 
   const settings = (ctx: Ctx) => {
     const w = ctx.world;

@@ -12,6 +12,7 @@ import type { SnippetRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
+import { type SnippetFile, updatedFileList } from './snippet-files.js';
 import { userBasic } from './users.js';
 
 /** Spam rule: any submitted text containing this (case-insensitive) is spam. */
@@ -21,12 +22,6 @@ const CAPTCHA_SITE_KEY = '6LeSandboxSiteKey-0000000000000000000000';
 /** A snippet's repository has one branch. */
 const SNIPPET_REF = 'main';
 const VISIBILITIES = ['public', 'internal', 'private'] as const;
-const FILE_ACTIONS = ['create', 'update', 'delete', 'move'] as const;
-
-interface SnippetFile {
-  path: string;
-  content: string;
-}
 
 /** Files of snippets created or updated with several; the others have the one their record names. */
 const fileLists = storeFor(() => new Map<number, SnippetFile[]>());
@@ -114,7 +109,7 @@ export function mountSnippets({ root }: Mounts): void {
     if (ctx.params.files !== undefined && ctx.params.content !== undefined) {
       throw new ApiError(400, { error: 'files, content are mutually exclusive' });
     }
-    const files = updatedFiles(ctx, s);
+    const files = updatedFileList(ctx, snippetFiles(ctx.world, s));
     if (title !== undefined) s.title = title;
     if (ctx.params.description !== undefined) s.description = strParam(ctx, 'description') ?? null;
     if (visibility !== undefined) s.visibility = visibility;
@@ -198,50 +193,4 @@ function ownSnippet(ctx: Ctx): SnippetRec {
   const s = ctx.world.snippets.get(intSeg(ctx, 'id'));
   if (!s || s.authorId !== ctx.user!.id) throw E.notFound('Snippet');
   return s;
-}
-
-const fileError = (text: string) => new ApiError(400, { message: { error: text } });
-
-/**
- * The files after an update, or nothing when it changes none: `files[]` actions, or the single-file
- * `content` and `file_name` (refused for a snippet with several files).
- */
-function updatedFiles(ctx: Ctx, s: SnippetRec): SnippetFile[] | undefined {
-  const current = snippetFiles(ctx.world, s);
-  const content = strParam(ctx, 'content');
-  const fileName = strParam(ctx, 'file_name');
-  if (ctx.params.files === undefined) {
-    if (content === undefined && fileName === undefined) return undefined;
-    if (current.length > 1) throw fileError('To update Snippets with multiple files, you must use the `files` parameter');
-    return [{ path: fileName ?? current[0]!.path, content: content ?? current[0]!.content }];
-  }
-  if (!Array.isArray(ctx.params.files)) throw E.invalid('files');
-  const files = current.map((f) => ({ ...f }));
-  (ctx.params.files as unknown[]).forEach((raw, i) => {
-    const change = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-    const action = change.action === undefined ? undefined : String(change.action);
-    if (action === undefined) throw E.missing(`files[${i}][action]`);
-    if (!(FILE_ACTIONS as readonly string[]).includes(action)) throw E.notValid(`files[${i}][action]`);
-    applyFileAction(files, action, change);
-  });
-  if (files.length === 0) throw fileError('Snippet files can not be empty');
-  return files;
-}
-
-function applyFileAction(files: SnippetFile[], action: string, change: Record<string, unknown>): void {
-  const path = change.file_path === undefined ? '' : String(change.file_path);
-  const content = change.content === undefined ? undefined : String(change.content);
-  const at = (p: string) => files.findIndex((f) => f.path === p);
-  const source = action === 'move' ? String(change.previous_path ?? '') : path;
-  if (!path) throw fileError('File path can not be empty');
-  if (action !== 'create' && at(source) < 0) throw fileError(`A file with the name ${source} does not exist`);
-  if ((action === 'create' || (action === 'move' && path !== source)) && at(path) >= 0) {
-    throw fileError(`A file with the name ${path} already exists`);
-  }
-  if (action === 'create') files.push({ path, content: content ?? '' });
-  else if (action === 'delete') files.splice(at(path), 1);
-  else {
-    const file = files[at(source)]!;
-    files[at(source)] = { path, content: content ?? file.content };
-  }
 }

@@ -116,6 +116,26 @@ export function mountTriggers({ root, project }: Mounts): void {
     store.list.push(rec);
     sendJson(ctx, 201, triggerJson(ctx.world, rec, ctx.user!.id));
   });
+  // One trigger (lib/api/ci/triggers.rb): `find`'s 404; `PUT` changes the description; `DELETE` answers 204.
+  const findTrigger = (ctx: Ctx, p: ProjectRec): TriggerRec => {
+    requireAbility(ctx, p, 'admin_project');
+    const t = triggers(ctx.world).list.find((x) => x.projectId === p.id && String(x.id) === ctx.p.trigger_id);
+    if (!t) throw E.findNotFound();
+    return t;
+  };
+  project.get('/triggers/:trigger_id', { auth: 'user' }, (ctx, p) =>
+    sendJson(ctx, 200, triggerJson(ctx.world, findTrigger(ctx, p), ctx.user?.id)),
+  );
+  project.put('/triggers/:trigger_id', { auth: 'user' }, (ctx, p) => {
+    const t = findTrigger(ctx, p);
+    t.description = strParam(ctx, 'description') ?? t.description;
+    sendJson(ctx, 200, triggerJson(ctx.world, t, ctx.user?.id));
+  });
+  project.delete('/triggers/:trigger_id', { auth: 'user' }, (ctx, p) => {
+    const store = triggers(ctx.world);
+    store.list.splice(store.list.indexOf(findTrigger(ctx, p)), 1);
+    sendJson(ctx, 204, null);
+  });
   // Outside the project scope: the token, not the caller, decides who may see the project.
   root.post('/projects/:id/trigger/pipeline', { auth: 'public', job: true }, (ctx) => trigger(ctx));
   root.post('/projects/:id/ref/:ref/trigger/pipeline', { auth: 'public', job: true }, (ctx) => trigger(ctx, ctx.p.ref));

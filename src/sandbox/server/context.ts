@@ -46,4 +46,6 @@ export interface Ctx {
   out: Array<[string, string]>;
   requestId: string;
   record: RecordedRequest;
+  /** the JSON a write answered, for the observers of writes (events) */
+  answer?: string;
 }

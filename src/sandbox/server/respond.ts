@@ -20,6 +20,7 @@ export function sendText(ctx: Ctx, status: number, text: string | Buffer, conten
     return;
   }
   ctx.res.setHeader('Content-Length', typeof text === 'string' ? Buffer.byteLength(text) : text.length);
+  if (ctx.method !== 'GET' && typeof text === 'string' && contentType === 'application/json') ctx.answer = text;
   ctx.res.end(text);
 }
 

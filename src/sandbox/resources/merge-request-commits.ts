@@ -1,0 +1,56 @@
+// A merge request's commits and the issues it closes (lib/api/merge_requests.rb `commits`,
+// `closes_issues`; Gitlab::ClosingIssueExtractor): the commits on the source that the target lacks,
+// newest first, as the Commit entity (paged); the issues of the project named by `Closes #N`,
+// `Fixes #N` or `Resolves #N` (any tense, several numbers separated by commas) in its description,
+// that the caller can see, in the order named, paged (README, "Merge request commits").
+import { ask } from '../engine/ports.js';
+import type { Ctx } from '../server/context.js';
+import { pageOf } from '../server/paging.js';
+import { ApiError } from '../server/errors.js';
+import { sendList } from '../server/respond.js';
+import type { CommitRec, ProjectRec } from '../store/records.js';
+import { commitJson } from './commits.js';
+import type { Mounts } from './mounts.js';
+
+const CLOSING =
+  /\b(?:clos(?:e[sd]?|ing)|fix(?:e[sd]|ing)?|resolv(?:e[sd]?|ing)|implement(?:s|ed|ing)?)\b:?\s+((?:#\d+(?:\s*(?:,|and)\s*)?)+)/gi;
+
+function mergeRequestCommits(ctx: Ctx, p: ProjectRec): CommitRec[] {
+  const mr = ask('mergeRequestOf')(ctx, p);
+  const w = ctx.world;
+  const targetSha = w.repos.resolveRef(p.id, mr.refs!.target);
+  const onTarget = new Set(targetSha ? w.repos.lineFrom(p.id, targetSha).map((c) => c.id) : []);
+  const out: CommitRec[] = [];
+  for (const c of w.repos.lineFrom(p.id, mr.refs!.sourceSha)) {
+    if (onTarget.has(c.id)) break;
+    out.push(c);
+  }
+  return out;
+}
+
+export function closingIids(text: string): number[] {
+  const iids: number[] = [];
+  for (const m of text.matchAll(CLOSING)) for (const n of m[1]!.matchAll(/#(\d+)/g)) iids.push(Number(n[1]));
+  return [...new Set(iids)];
+}
+
+export function mountMergeRequestCommits({ project }: Mounts): void {
+  project.get('/merge_requests/:merge_request_iid/commits', { auth: 'public' }, (ctx, p) => {
+    sendList(
+      ctx,
+      pageOf(ctx, mergeRequestCommits(ctx, p)).map((c) => commitJson(ctx.world, p, c)),
+    );
+  });
+  project.get('/merge_requests/:merge_request_iid/closes_issues', { auth: 'public' }, (ctx, p) => {
+    const mr = ask('mergeRequestOf')(ctx, p);
+    const issues = closingIids(mr.description).flatMap((iid) => {
+      try {
+        return [ask('issueOf')(ctx, p, iid).json()];
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return [];
+        throw error;
+      }
+    });
+    sendList(ctx, pageOf(ctx, issues));
+  });
+}
