@@ -10,6 +10,7 @@ import { mountCommitComments } from './commit-comments.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
 import { mountDeployTokens } from './deploy-tokens.js';
+import { mountDiscussions } from './discussions.js';
 import { mountEvents, recordEvent } from './events.js';
 import { mountFiles } from './files.js';
 import { mountGroupWrites } from './group-writes.js';
@@ -113,6 +114,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountBadgeResources,
   mountIssuableExtras,
   mountIssueLinks,
+  mountDiscussions,
   mountEvents,
   mountMarkdown,
   mountMergeRequestCommits,
