@@ -37,6 +37,18 @@ export interface TrackedTime {
   spent: number;
 }
 
+/** A note as the notes resource renders it. */
+export interface RenderedNote {
+  id: number;
+  json: Record<string, unknown>;
+}
+
+/** The notes of the issue or merge request the route names, oldest first, and a new one. */
+export interface NoteThread {
+  list(ctx: Ctx, p: ProjectRec): RenderedNote[];
+  add(ctx: Ctx, p: ProjectRec, body: string): RenderedNote;
+}
+
 export interface Ports {
   /** the issues of a project */
   issuesOf(w: World, projectId: number): readonly Labelled[];
@@ -48,6 +60,10 @@ export interface Ports {
   issueOf(ctx: Ctx, p: ProjectRec, iid?: number): Issuable;
   /** the merge request `iid` names (by default the route's `:merge_request_iid`), answering its resource's 404 */
   mergeRequestOf(ctx: Ctx, p: ProjectRec, iid?: number): Issuable;
+  /** an issue's notes, as the issue notes routes keep them */
+  issueNotes: NoteThread;
+  /** a merge request's notes, as the merge request notes routes keep them */
+  mergeRequestNotes: NoteThread;
   /** the time tracked on an issue or merge request (by global id) */
   trackedTime(w: World, type: Issuable['type'], id: number): TrackedTime;
   /** a new pipeline on a project, answered as the full Pipeline entity */

@@ -11,6 +11,7 @@ import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
 import { mountContainerRegistry } from './container-registry.js';
 import { mountDeployTokens } from './deploy-tokens.js';
+import { mountDiscussions } from './discussions.js';
 import { mountEvents, recordEvent } from './events.js';
 import { mountFiles } from './files.js';
 import { mountGroupWrites } from './group-writes.js';
@@ -117,6 +118,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountBadgeResources,
   mountIssuableExtras,
   mountIssueLinks,
+  mountDiscussions,
   mountEvents,
   mountMarkdown,
   mountMergeRequestCommits,

@@ -1,6 +1,7 @@
 // What is done to a merge request beyond editing it: merge (each refusal in
 // the service's order), approvals, notes, and its changes (reference endpoints §1 notes, §2).
 import { can } from '../access.js';
+import { offer, type RenderedNote } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
@@ -76,7 +77,24 @@ function notesOf(w: World, mr: MergeRequestRec): NoteRec[] {
 
 const mergeRequestNoteable = (mr: MergeRequestRec): Noteable => ({ id: mr.id, iid: mr.iid, projectId: mr.projectId, type: 'MergeRequest' });
 
+/** A note on the route's merge request (the notes route and discussions add theirs this way). */
+function addMergeRequestNote(ctx: Ctx, p: ProjectRec, body: string): RenderedNote {
+  requireAbility(ctx, p, 'read_merge_request');
+  const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
+  const note = { id: noteIds(ctx.world).next++, body, authorId: ctx.user!.id, createdAt: Date.now() };
+  saveMergeRequest(ctx.world, { ...mr, createdNotes: [...mr.createdNotes, note] });
+  return { id: note.id, json: noteJson(ctx.world, mergeRequestNoteable(mr), note) };
+}
+
 export function mountMergeRequestActions({ project }: Mounts): void {
+  offer('mergeRequestNotes', {
+    list(ctx, p) {
+      requireAbility(ctx, p, 'read_merge_request');
+      const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
+      return notesOf(ctx.world, mr).map((n) => ({ id: n.id, json: noteJson(ctx.world, mergeRequestNoteable(mr), n) }));
+    },
+    add: addMergeRequestNote,
+  });
   project.put('/merge_requests/:merge_request_iid/merge', { auth: 'user' }, (ctx, p) => {
     const mr = rechecked(ctx.world, findMergeRequest(ctx, p), true);
     if (!canMerge(ctx, p, mr)) throw E.unauthorized();
@@ -145,12 +163,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     );
   });
   project.post('/merge_requests/:merge_request_iid/notes', { auth: 'user' }, (ctx, p) => {
-    requireAbility(ctx, p, 'read_merge_request');
-    const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
-    const body = noteBody(ctx);
-    const note = { id: noteIds(ctx.world).next++, body, authorId: ctx.user!.id, createdAt: Date.now() };
-    saveMergeRequest(ctx.world, { ...mr, createdNotes: [...mr.createdNotes, note] });
-    sendJson(ctx, 201, noteJson(ctx.world, mergeRequestNoteable(mr), note));
+    sendJson(ctx, 201, addMergeRequestNote(ctx, p, noteBody(ctx)).json);
   });
   project.put('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');

@@ -7,6 +7,7 @@ import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { enumParam, intSeg, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
+import { offer, type RenderedNote } from '../engine/ports.js';
 import { ChildCollection, storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { NOTE_BODIES } from '../store/seed.js';
@@ -151,7 +152,28 @@ function findNote(ctx: Ctx, issue: Issue): NoteRec {
   return note;
 }
 
+/** A note on the route's issue, without quick actions (discussions add theirs this way). */
+function addIssueNote(ctx: Ctx, p: ProjectRec, body: string): RenderedNote {
+  requireAbility(ctx, p, 'read_issue');
+  const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+  const store = noteStore(ctx.world);
+  const note: NoteRec = { id: store.nextId++, body, authorId: ctx.user!.id, createdAt: Date.now() };
+  store.notes.insert(issue.id, note.id, note);
+  saveIssue(ctx, p, { ...issue, userNotesCount: issue.userNotesCount + 1 });
+  return { id: note.id, json: noteJson(ctx.world, issueNoteable(issue), note) };
+}
+
 export function mountNotes({ project }: Mounts): void {
+  offer('issueNotes', {
+    list(ctx, p) {
+      requireAbility(ctx, p, 'read_issue');
+      const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+      return noteStore(ctx.world)
+        .notes.list(issue.id)
+        .map((n) => ({ id: n.id, json: noteJson(ctx.world, issueNoteable(issue), n) }));
+    },
+    add: addIssueNote,
+  });
   project.get('/issues/:issue_iid/notes', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     const issue = findIssue(ctx, p, () => E.notFound('Issue'));
@@ -180,12 +202,7 @@ export function mountNotes({ project }: Mounts): void {
       return;
     }
     if (text.trim() === '') throw E.badRequest('400 Bad request - Note {:note=>["can\'t be blank"]}');
-    const store = noteStore(ctx.world);
-    const issue = findIssue(ctx, p, () => E.notFound('Issue'));
-    const note: NoteRec = { id: store.nextId++, body: text, authorId: ctx.user!.id, createdAt: Date.now() };
-    store.notes.insert(issue.id, note.id, note);
-    saveIssue(ctx, p, { ...issue, userNotesCount: issue.userNotesCount + 1 });
-    sendJson(ctx, 201, { ...noteJson(ctx.world, issueNoteable(issue), note), commands_changes: changes });
+    sendJson(ctx, 201, { ...addIssueNote(ctx, p, text).json, commands_changes: changes });
   });
   project.put('/issues/:issue_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
