@@ -63,7 +63,7 @@ describe('discussions', () => {
     expect((await c.call('/projects/1/issues/1/discussions/nope', { as: 'user' })).json).toEqual({ message: '404 Discussion Not Found' });
     expect((await call('POST', '/projects/1/issues/1/discussions', {})).json).toEqual({ error: 'body is missing' });
     expect((await c.call(`/projects/1/issues/1/discussions/${started.json.id}?resolved=true`, { as: 'admin', method: 'PUT' })).status).toBe(
-      404,
+      405,
     );
   });
 });
