@@ -54,6 +54,7 @@ import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
 import { mountProtectedRefs } from './protected-refs.js';
 import { mountReleases } from './releases.js';
+import { mountResourceLabelEvents, recordLabelEvents } from './resource-label-events.js';
 import { mountRunners } from './runners.js';
 import { mountSettings } from './settings.js';
 import { mountSharing } from './sharing.js';
@@ -95,6 +96,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountJobs,
   mountJobArtifacts,
   mountReleases,
+  mountResourceLabelEvents,
   mountVariables,
   mountUsers,
   mountUserWrites,
@@ -133,5 +135,6 @@ export function mountResources(router: Router): void {
   const m = mounts(router);
   router.observeWrites(auditWrite);
   router.observeWrites(recordEvent);
+  router.observeWrites(recordLabelEvents);
   for (const mount of RESOURCES) mount(m);
 }
