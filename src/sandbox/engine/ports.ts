@@ -25,6 +25,7 @@ export interface Issuable {
   title: string;
   description: string;
   state: string;
+  labels: readonly string[];
   /** a merge request's source head (which outlives its branch) and target branch */
   refs?: { sourceSha: string; target: string };
   /** the entity its own resource answers for a single read */
@@ -64,6 +65,8 @@ export interface Ports {
   issueNotes: NoteThread;
   /** a merge request's notes, as the merge request notes routes keep them */
   mergeRequestNotes: NoteThread;
+  /** the label a project's issues and merge requests can carry by that name (its own or a group's) */
+  labelNamed(ctx: Ctx, p: ProjectRec, name: string): { id: number; name: string; color: string; description: string | null } | null;
   /** the time tracked on an issue or merge request (by global id) */
   trackedTime(w: World, type: Issuable['type'], id: number): TrackedTime;
   /** a new pipeline on a project, answered as the full Pipeline entity */

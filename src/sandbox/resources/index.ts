@@ -56,6 +56,7 @@ import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
 import { mountProtectedRefs } from './protected-refs.js';
 import { mountReleases } from './releases.js';
+import { mountResourceLabelEvents, recordLabelEvents } from './resource-label-events.js';
 import { mountRunners } from './runners.js';
 import { mountSettings } from './settings.js';
 import { mountSharing } from './sharing.js';
@@ -99,6 +100,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountReleases,
   mountContainerRegistry,
   mountPackages,
+  mountResourceLabelEvents,
   mountVariables,
   mountUsers,
   mountUserWrites,
@@ -137,5 +139,6 @@ export function mountResources(router: Router): void {
   const m = mounts(router);
   router.observeWrites(auditWrite);
   router.observeWrites(recordEvent);
+  router.observeWrites(recordLabelEvents);
   for (const mount of RESOURCES) mount(m);
 }

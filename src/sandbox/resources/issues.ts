@@ -254,7 +254,20 @@ export function mountIssues({ root, project, group }: Mounts): void {
     const i = findIssue(ctx, p, E.findNotFound, wanted);
     const { id, iid, projectId, authorId, title, description, state } = i;
     const assigneeIds = i.assigneeId === null ? [] : [i.assigneeId];
-    return { type: 'Issue', id, iid, projectId, authorId, assigneeIds, title, description, state, json: () => issueJson(ctx.world, p, i) };
+    const labels = i.labels;
+    return {
+      type: 'Issue',
+      id,
+      iid,
+      projectId,
+      authorId,
+      assigneeIds,
+      title,
+      description,
+      state,
+      labels,
+      json: () => issueJson(ctx.world, p, i),
+    };
   });
   project.get('/issues', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');

@@ -7,7 +7,7 @@
 import { can, groupChain } from '../access.js';
 import type { Input } from '../engine/fields.js';
 import { type Action, mountPlain, type Records } from '../engine/plain.js';
-import { ask, type Labelled } from '../engine/ports.js';
+import { ask, type Labelled, offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { boolParam, strParam } from '../server/params.js';
@@ -253,6 +253,10 @@ function mountLabels<P>(scope: Scope<P>, owner: (parent: P) => Owner, mayWrite: 
 }
 
 export function mountLabelResources({ project, group }: Mounts): void {
+  offer('labelNamed', (ctx, p, name) => {
+    const l = available(ctx, projectOwner(p), true).find((x) => x.title === name);
+    return l ? { id: l.id, name: l.title, color: l.color, description: l.description } : null;
+  });
   mountLabels(project, projectOwner, (ctx, p) => can(ctx.world, ctx.user, p, 'admin_label'), true);
   mountLabels(group, groupOwner, plansGroup, false);
 }

@@ -149,10 +149,10 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
   offer('mergeRequestOf', (ctx, p, wanted) => {
     const mr = wanted === undefined ? findMergeRequest(ctx, p) : mergeRequestStore(ctx.world).mrs.get(p.id, wanted);
     if (!mr) throw E.findNotFound();
-    const { id, iid, projectId, authorId, assigneeIds, title, description, state } = mr;
+    const { id, iid, projectId, authorId, assigneeIds, title, description, state, labels } = mr;
     return {
       type: 'MergeRequest',
-      ...{ id, iid, projectId, authorId, assigneeIds, title, description, state },
+      ...{ id, iid, projectId, authorId, assigneeIds, title, description, state, labels },
       refs: { sourceSha: sourceHead(ctx.world, mr), target: mr.targetBranch },
       json: () => mergeRequestJson(ctx, p, mr, true),
     };
