@@ -8,7 +8,9 @@ import { mountBranches } from './branches.js';
 import { mountCommitStatuses } from './commit-statuses.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
+import { mountDeployments } from './deployments.js';
 import { mountDeployTokens } from './deploy-tokens.js';
+import { mountEnvironments } from './environments.js';
 import { mountFiles } from './files.js';
 import { mountGroupWrites } from './group-writes.js';
 import { mountGroups } from './groups.js';
@@ -16,6 +18,7 @@ import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
 import { mountJobArtifacts } from './job-artifacts.js';
 import { mountJobs } from './jobs.js';
+import { mountJobTokenScope } from './job-token-scope.js';
 import { mountLabelResources } from './labels.js';
 import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
@@ -74,6 +77,9 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountPipelines,
   mountPipelineActions,
   mountPipelineSchedules,
+  mountEnvironments,
+  mountDeployments,
+  mountJobTokenScope,
   mountJobs,
   mountJobArtifacts,
   mountReleases,
