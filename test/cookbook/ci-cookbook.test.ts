@@ -106,6 +106,7 @@ describe('the README CI cookbook', () => {
       'archive-projects',
       'package',
       'release',
+      'stop-stale-environments',
       'sync-variables',
       'trigger-downstream',
       'wait-for-integration',
@@ -113,6 +114,24 @@ describe('the README CI cookbook', () => {
     for (const job of Object.values(jobs)) expect(job.before_script).toEqual(['npm install -g ./svc-0.1.0.tgz']);
     expect(jobs.release!.rules).toEqual([{ if: '$CI_COMMIT_TAG' }]);
     expect(jobs['sync-variables']!.rules).toEqual([{ if: '$CI_COMMIT_REF_PROTECTED == "true"' }]);
+    expect(jobs['stop-stale-environments']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
+  });
+
+  it('stop-stale-environments: stops what the plan shows, one outcome record each, and nothing else', async () => {
+    const project = sandbox.state.project(2)!.fullPath;
+    const variables = runnerVariables({ ENVIRONMENTS_TOKEN: sandbox.tokens.user, CI_PIPELINE_SOURCE: 'schedule' });
+    const result = await runJob('stop-stale-environments', variables, tempDir());
+    expect(result.exitCode).toBe(0);
+    const [header, ...rows] = result.stdout.trimEnd().split('\n');
+    expect(header).toBe('id\tname\tstate\tupdated_at\toutcome');
+    expect(rows.map((row) => row.split('\t')).map(([id, name, , , outcome]) => `${id} ${name} ${outcome}`)).toEqual([
+      '12 review/feature-login scheduled',
+      '17 review/docs scheduled',
+      '18 canary scheduled',
+    ]);
+    expect(result.stderr.split('\n').at(-2)).toBe(`the service scheduled 3 environments of project ${project} to stop`);
+    const stopped = await admin(['environments', 'list', '2', '--states', 'stopped', '--fields', 'name']);
+    expect(stopped.stdout).toBe('name\nreview/feature-login\nreview/search-v2\nreview/docs\ncanary\n');
   });
 
   it('trigger-downstream: triggers with the job token and exits 0 once the downstream tree succeeded', async () => {
