@@ -1,4 +1,4 @@
-import { listRecords } from '../../api/resource.js';
+import { listAllRecords } from '../../api/resource.js';
 import type { HttpClient } from '../../http/client.js';
 import { ApiError } from '../../http/api-error.js';
 import { apiPath } from '../../http/encode.js';
@@ -18,23 +18,17 @@ export interface StalePlan {
   protectedUnknown: boolean;
 }
 
-async function readAll<T>(http: HttpClient, path: string, query: Record<string, string | number>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const page of listRecords<T>(http, path, { ...query, per_page: 100 })) all.push(...page.items);
-  return all;
-}
-
 /**
  * The environments the service's stop_stale stops, computed from the listings as it computes them:
  * available, last updated before `before`, no deployment updated at or after it, and not protected.
  */
 export async function planStaleEnvironments(http: HttpClient, project: string, before: Date): Promise<StalePlan> {
-  const available = await readAll<PlannedEnvironment & { updated_at: string }>(http, apiPath`/projects/${project}/environments`, {
+  const available = await listAllRecords<PlannedEnvironment & { updated_at: string }>(http, apiPath`/projects/${project}/environments`, {
     states: 'available',
   });
   // The service keeps an environment with a deployment updated at `before` or later; the listing's filter is strict.
   const since = new Date(before.getTime() - 1).toISOString();
-  const deployments = await readAll<{ environment: { id: number } | null }>(http, apiPath`/projects/${project}/deployments`, {
+  const deployments = await listAllRecords<{ environment: { id: number } | null }>(http, apiPath`/projects/${project}/deployments`, {
     updated_after: since,
     order_by: 'updated_at',
   });
@@ -42,7 +36,7 @@ export async function planStaleEnvironments(http: HttpClient, project: string, b
   let protectedNames = new Set<string>();
   let protectedUnknown = false;
   try {
-    const list = await readAll<{ name: string }>(http, apiPath`/projects/${project}/protected_environments`, {});
+    const list = await listAllRecords<{ name: string }>(http, apiPath`/projects/${project}/protected_environments`, {});
     protectedNames = new Set(list.map((pe) => pe.name));
   } catch (error) {
     if (!(error instanceof ApiError) || (error.status !== 403 && error.status !== 404)) throw error;

@@ -1,6 +1,6 @@
 import { getGroup } from '../../api/groups.js';
 import { getProject } from '../../api/projects.js';
-import { getRecord, listRecords } from '../../api/resource.js';
+import { getRecord, listAllRecords } from '../../api/resource.js';
 import type { HttpClient } from '../../http/client.js';
 import { apiPath } from '../../http/encode.js';
 
@@ -18,12 +18,6 @@ export interface Reach {
   reason: string;
 }
 
-async function readAll<T>(http: HttpClient, path: string): Promise<T[]> {
-  const all: T[] = [];
-  for await (const page of listRecords<T>(http, path, { per_page: 100 })) all.push(...page.items);
-  return all;
-}
-
 /** A group's full path from its `web_url` (`…/groups/<full path>`), the one place BasicGroupDetails gives it. */
 function groupPath(webUrl: string): string {
   return decodeURIComponent(new URL(webUrl).pathname.replace(/^.*?\/groups\//, ''));
@@ -35,8 +29,8 @@ export async function readScope(http: HttpClient, project: string): Promise<JobT
     http,
     apiPath`/projects/${project}/job_token_scope`,
   );
-  const projects = await readAll<{ path_with_namespace: string }>(http, apiPath`/projects/${project}/job_token_scope/allowlist`);
-  const groups = await readAll<{ web_url: string }>(http, apiPath`/projects/${project}/job_token_scope/groups_allowlist`);
+  const projects = await listAllRecords<{ path_with_namespace: string }>(http, apiPath`/projects/${project}/job_token_scope/allowlist`);
+  const groups = await listAllRecords<{ web_url: string }>(http, apiPath`/projects/${project}/job_token_scope/groups_allowlist`);
   return {
     inbound_enabled: setting.inbound_enabled,
     outbound_enabled: setting.outbound_enabled,
