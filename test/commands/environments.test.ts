@@ -110,6 +110,21 @@ describe('svc environments stop-stale', () => {
     expect(writes()).toEqual([]);
   });
 
+  it('warns that protected environments are unknown to a developer, whose plan may then hold one the service keeps', async () => {
+    const added = await suite.run(['api', '-X', 'POST', '/projects/5/members', '-f', 'user_id=5', '-f', 'access_level=30']);
+    const developer = JSON.parse(added.stdout).username as string;
+    const dry = await suite.run(['environments', 'stop-stale', '5', '--older-than', '30d', '--dry-run', '--sudo', developer]);
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stderr.split('\n')[0]).toBe(
+      'warning: cannot read the protected environments (maintainer role): the service keeps any of these that is protected',
+    );
+    expect(suite.requests().map((r) => `${r.method} ${r.rawPath} ${r.status}`)).toEqual([
+      'GET /api/v4/projects/5/environments 200',
+      'GET /api/v4/projects/5/deployments 200',
+      'GET /api/v4/projects/5/protected_environments 403',
+    ]);
+  });
+
   it('refuses an age the service would refuse, before any request', async () => {
     const r = await suite.run(['environments', 'stop-stale', '4', '--older-than', '3d']);
     expect(r).toEqual({

@@ -61,6 +61,14 @@ describe('GET /projects/:id/environments', () => {
     expect(names(stopped)).toEqual(['review/broken-build']);
   });
 
+  it('takes a CI job token on the job’s own project and refuses it elsewhere (reference §4.5)', async () => {
+    const own = await c.call('/projects/2/environments', { headers: { 'JOB-TOKEN': c.sb.tokens.job } });
+    expect([own.status, own.headers['x-total']]).toEqual([200, '9']);
+    const other = await c.call('/projects/1/deployments', { headers: { 'JOB-TOKEN': c.sb.tokens.job } });
+    expect(other.status).toBe(403);
+    expect(other.json.message).toMatch(/^403 Forbidden - Authentication by CI\/CD job token not allowed from /);
+  });
+
   it('refuses a short search, name with search, and an unknown state, as Grape and the endpoint do', async () => {
     const short = await c.call('/projects/1/environments?search=re', { as: 'admin' });
     expect([short.status, short.json]).toEqual([400, { message: '400 Bad request - Search query is less than 3 characters' }]);
