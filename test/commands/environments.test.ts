@@ -126,6 +126,12 @@ describe('svc environments stop-stale', () => {
   });
 
   it('refuses an age the service would refuse, before any request', async () => {
+    const unasked = await suite.run(['environments', 'stop-stale', '4', '--older-than', '30d']);
+    expect([unasked.exitCode, unasked.stderr, sent()]).toEqual([
+      2,
+      'svc: Stop the stale environments of project 4: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n',
+      [],
+    ]);
     const r = await suite.run(['environments', 'stop-stale', '4', '--older-than', '3d']);
     expect(r).toEqual({
       exitCode: 2,

@@ -55,6 +55,9 @@ async function run(ctx: Context, project: string, opts: StopStaleOptions): Promi
     throw new UsageError('--older-than must be between 7d and 3650d: the service stops nothing updated within the last week');
   }
   const http = await ctx.http({ requireToken: true });
+  // Without a terminal to ask on, a run without --yes stops before its first request.
+  if (!opts.dryRun && !opts.yes && !ctx.io.isTTY.stdin)
+    await confirmDestructive(ctx, false, `Stop the stale environments of project ${project}`);
   const before = new Date(systemClock.now() - age);
   const scope = `of project ${project} not updated or deployed to since ${before.toISOString()}`;
   const plan = await planStaleEnvironments(http, project, before);
