@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock.js';
-import { useSandbox } from './support.js';
+import { addProjectMember, useSandbox } from './support.js';
 
 // `svc deployments` over the sandbox's deployments, which answer as the service's lib/api/deployments.rb
 // and, for approvals, ee/lib/ee/api/deployments.rb with its approval service
@@ -83,8 +83,7 @@ describe('svc deployments', () => {
   });
 
   it('names the reporter role when the service refuses a guest the listing', async () => {
-    const added = await suite.run(['api', '-X', 'POST', '/projects/3/members', '-f', 'user_id=8', '-f', 'access_level=10']);
-    const guest = JSON.parse(added.stdout).username as string;
+    const guest = await addProjectMember(suite, 3, 8, 10);
     const r = await suite.run(['deployments', 'list', '3', '--sudo', guest]);
     expect(r).toEqual({
       exitCode: 4,

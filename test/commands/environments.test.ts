@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock.js';
-import { useSandbox } from './support.js';
+import { addProjectMember, useSandbox } from './support.js';
 
 // `svc environments` over the sandbox's environments, which answer as the service's
 // lib/api/environments.rb (test/sandbox/conformance/environments.test.ts). The sandbox's clock stands
@@ -54,9 +54,7 @@ describe('svc environments', () => {
   });
 
   it('says so when the service answers a reporter’s stop with the environment unchanged', async () => {
-    const added = await suite.run(['api', '-X', 'POST', '/projects/3/members', '-f', 'user_id=7', '-f', 'access_level=20']);
-    expect(added.exitCode).toBe(0);
-    const reporter = JSON.parse(added.stdout).username as string;
+    const reporter = await addProjectMember(suite, 3, 7, 20);
     const stop = await suite.run(['environments', 'stop', '3', 'review/docs', '--sudo', reporter]);
     expect(stop).toEqual({
       exitCode: 4,
@@ -111,8 +109,7 @@ describe('svc environments stop-stale', () => {
   });
 
   it('warns that protected environments are unknown to a developer, whose plan may then hold one the service keeps', async () => {
-    const added = await suite.run(['api', '-X', 'POST', '/projects/5/members', '-f', 'user_id=5', '-f', 'access_level=30']);
-    const developer = JSON.parse(added.stdout).username as string;
+    const developer = await addProjectMember(suite, 5, 5, 30);
     const dry = await suite.run(['environments', 'stop-stale', '5', '--older-than', '30d', '--dry-run', '--sudo', developer]);
     expect(dry.exitCode).toBe(0);
     expect(dry.stderr.split('\n')[0]).toBe(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './support.js';
+import { addProjectMember, useSandbox } from './support.js';
 
 // `svc job-token-scope` over the sandbox's inbound job token scope, which answers as the service's
 // lib/api/project_job_token_scope.rb (test/sandbox/conformance/job-token-scope.test.ts). Seeded
@@ -67,8 +67,7 @@ describe('svc job-token-scope', () => {
   });
 
   it('refuses a developer, naming the maintainer role, and needs a target for add and remove', async () => {
-    const added = await suite.run(['api', '-X', 'POST', '/projects/3/members', '-f', 'user_id=5', '-f', 'access_level=30']);
-    const developer = JSON.parse(added.stdout).username as string;
+    const developer = await addProjectMember(suite, 3, 5, 30);
     const r = await suite.run(['job-token-scope', 'get', '3', '--sudo', developer]);
     expect(r).toEqual({
       exitCode: 4,

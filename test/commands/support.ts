@@ -44,3 +44,19 @@ export function onlyRequest(suite: CommandSuite, method: string, pathPattern: Re
   }
   return matching[0] as RecordedRequest;
 }
+
+/** Makes a user a direct member of a project at an access level, returning the username to `--sudo` as. */
+export async function addProjectMember(suite: CommandSuite, project: number, userId: number, level: number): Promise<string> {
+  const added = await suite.run([
+    'api',
+    '-X',
+    'POST',
+    `/projects/${project}/members`,
+    '-f',
+    `user_id=${userId}`,
+    '-f',
+    `access_level=${level}`,
+  ]);
+  if (added.exitCode !== 0) throw new Error(`adding user ${userId} to project ${project}: ${added.stderr}`);
+  return (JSON.parse(added.stdout) as { username: string }).username;
+}
