@@ -10,6 +10,8 @@ export const ExitCode = {
   rateLimited: 7,
   incomplete: 8,
   captcha: 9,
+  /** A question svc answers with its exit code was answered no (`job-token-scope get --project`). */
+  answeredNo: 10,
   interrupted: 130,
 } as const;
 

@@ -6,6 +6,13 @@ export function listRecords<T>(http: HttpClient, path: string, query: QueryParam
   return http.pages<T>(path, query, options);
 }
 
+/** Every record of a listing, all pages read (100 a page). */
+export async function listAllRecords<T>(http: HttpClient, path: string, query: QueryParams = {}): Promise<T[]> {
+  const all: T[] = [];
+  for await (const page of listRecords<T>(http, path, { ...query, per_page: 100 })) all.push(...page.items);
+  return all;
+}
+
 export function getRecord<T>(http: HttpClient, path: string, query?: QueryParams): Promise<T> {
   return http.record<T>({ path, query });
 }

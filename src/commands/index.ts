@@ -50,6 +50,21 @@ export const NOUNS: NounEntry[] = [
     summary: 'List, show, create, update, delete and play pipeline schedules',
     load: () => import('./schedules/index.js'),
   },
+  {
+    name: 'environments',
+    summary: 'List, show, create, update, stop and delete environments, and stop the stale ones',
+    load: () => import('./environments/index.js'),
+  },
+  {
+    name: 'deployments',
+    summary: 'List and show deployments, approve or reject one waiting on a protected environment',
+    load: () => import('./deployments/index.js'),
+  },
+  {
+    name: 'job-token-scope',
+    summary: "Show and change which projects' CI job tokens may reach a project, and answer whether one may",
+    load: () => import('./job-token-scope/index.js'),
+  },
   { name: 'files', summary: 'Read repository files (metadata, or the raw bytes)', load: () => import('./files/index.js') },
   {
     name: 'branches',

@@ -43,6 +43,12 @@ const PROJECT_ABILITY = {
   destroy_pipeline: OWNER,
   read_build: REPORTER,
   read_release: GUEST,
+  read_environment: REPORTER,
+  read_deployment: REPORTER,
+  /** create, update and stop environments, and delete stopped ones (the policy's developer abilities) */
+  create_environment: DEVELOPER,
+  update_environment: DEVELOPER,
+  destroy_environment: DEVELOPER,
   /** create, update and delete labels (`admin_label`: planners and reporters up) */
   admin_label: PLANNER,
   /** create, update, close and delete milestones (`admin_milestone`: planners and reporters up) */

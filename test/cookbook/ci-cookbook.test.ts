@@ -107,6 +107,7 @@ describe('the README CI cookbook', () => {
       'clean-registry',
       'package',
       'release',
+      'stop-stale-environments',
       'sync-variables',
       'trigger-downstream',
       'wait-for-integration',
@@ -115,6 +116,7 @@ describe('the README CI cookbook', () => {
     expect(jobs.release!.rules).toEqual([{ if: '$CI_COMMIT_TAG' }]);
     expect(jobs['sync-variables']!.rules).toEqual([{ if: '$CI_COMMIT_REF_PROTECTED == "true"' }]);
     expect(jobs['clean-registry']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
+    expect(jobs['stop-stale-environments']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
   });
 
   it('clean-registry: with the job token, keeps the newest five dev tags and deletes the older ones past two weeks', async () => {
@@ -124,6 +126,23 @@ describe('the README CI cookbook', () => {
     expect(result.stdout).toBe('name\ndev-1\ndev-2\ndev-3\n');
     const left = await admin(['registry', 'tags', '2', '3', '-o', 'tsv', '--fields', 'name']);
     expect(left.stdout.split('\n').filter((name) => name.startsWith('dev-'))).toEqual(['dev-4', 'dev-5', 'dev-6', 'dev-7', 'dev-8']);
+  });
+
+  it('stop-stale-environments: stops what the plan shows, one outcome record each, and nothing else', async () => {
+    const project = sandbox.state.project(2)!.fullPath;
+    const variables = runnerVariables({ ENVIRONMENTS_TOKEN: sandbox.tokens.user, CI_PIPELINE_SOURCE: 'schedule' });
+    const result = await runJob('stop-stale-environments', variables, tempDir());
+    expect(result.exitCode).toBe(0);
+    const [header, ...rows] = result.stdout.trimEnd().split('\n');
+    expect(header).toBe('id\tname\tstate\tupdated_at\toutcome');
+    expect(rows.map((row) => row.split('\t')).map(([id, name, , , outcome]) => `${id} ${name} ${outcome}`)).toEqual([
+      '12 review/feature-login scheduled',
+      '17 review/docs scheduled',
+      '18 canary scheduled',
+    ]);
+    expect(result.stderr.split('\n').at(-2)).toBe(`the service scheduled 3 environments of project ${project} to stop`);
+    const stopped = await admin(['environments', 'list', '2', '--states', 'stopped', '--fields', 'name']);
+    expect(stopped.stdout).toBe('name\nreview/feature-login\nreview/search-v2\nreview/docs\ncanary\n');
   });
 
   it('trigger-downstream: triggers with the job token and exits 0 once the downstream tree succeeded', async () => {

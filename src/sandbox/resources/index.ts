@@ -13,6 +13,8 @@ import { mountContainerRegistry } from './container-registry.js';
 import { mountDeployTokens } from './deploy-tokens.js';
 import { mountDiscussions } from './discussions.js';
 import { mountEvents, recordEvent } from './events.js';
+import { mountDeployments } from './deployments.js';
+import { mountEnvironments } from './environments.js';
 import { mountFiles } from './files.js';
 import { mountGroupWrites } from './group-writes.js';
 import { mountGroups } from './groups.js';
@@ -20,6 +22,7 @@ import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
 import { mountJobArtifacts } from './job-artifacts.js';
 import { mountJobs } from './jobs.js';
+import { mountJobTokenScope } from './job-token-scope.js';
 import { mountLabelResources } from './labels.js';
 import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
@@ -95,6 +98,9 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountPipelines,
   mountPipelineActions,
   mountPipelineSchedules,
+  mountEnvironments,
+  mountDeployments,
+  mountJobTokenScope,
   mountJobs,
   mountJobArtifacts,
   mountReleases,

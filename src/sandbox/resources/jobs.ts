@@ -38,7 +38,7 @@ export function artifactArchive(w: World, jobId: number): Buffer {
   ]);
 }
 
-function jobJson(w: World, job: JobRec): Record<string, unknown> {
+export function jobJson(w: World, job: JobRec): Record<string, unknown> {
   const pl = pipelineById(w, job.pipelineId)!;
   const p = w.projects.get(job.projectId)!;
   const st = jobState(w, job);

@@ -1,0 +1,42 @@
+import { getRecord } from '../../../api/resource.js';
+import type { CommandSpec } from '../../../cli/spec.js';
+import { ExitCode, SvcError } from '../../../errors.js';
+import { ApiError } from '../../../http/api-error.js';
+import { apiPath } from '../../../http/encode.js';
+
+/**
+ * The service refuses to delete an environment that is not stopped with a bare 403, as it refuses a
+ * missing role: the environment's state tells the two apart.
+ */
+export function explainingDeleteRefusal(spec: CommandSpec): CommandSpec {
+  return {
+    ...spec,
+    run: async (ctx, args, opts) => {
+      try {
+        await spec.run(ctx, args, opts);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 403) throw error;
+        const [project, id] = args as string[];
+        const env = await getRecord<{ name: string; state: string }>(
+          await ctx.http(),
+          apiPath`/projects/${project as string}/environments/${id as string}`,
+        ).catch(() => undefined);
+        if (!env || env.state === 'stopped') throw error;
+        throw new SvcError(
+          `environment ${env.name} of project ${project} is ${env.state}: the service deletes only stopped environments ` +
+            `(svc environments stop ${project} ${env.name} first)`,
+          ExitCode.forbidden,
+        );
+      }
+    },
+  };
+}
+
+/** What a stop said: the service answers a stop it does not allow with the environment unchanged. */
+export function stopOutcome(args: unknown[], record: Record<string, unknown>): string {
+  const called = `environment ${String(record.name)} of project ${String(args[0])}`;
+  if (record.state === 'available') {
+    throw new SvcError(`the service left ${called} available: stopping it needs the developer role`, ExitCode.forbidden);
+  }
+  return `${record.state === 'stopping' ? 'stopping' : 'stopped'} ${called}`;
+}
