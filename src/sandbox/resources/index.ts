@@ -5,6 +5,7 @@ import { mountAccessTokens } from './access-tokens.js';
 import { mountAuditEvents } from './audit-events.js';
 import { auditWrite } from './audit-log.js';
 import { mountBranches } from './branches.js';
+import { mountCiLint } from './ci-lint.js';
 import { mountCommitStatuses } from './commit-statuses.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
@@ -74,6 +75,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountPipelines,
   mountPipelineActions,
   mountPipelineSchedules,
+  mountCiLint,
   mountJobs,
   mountJobArtifacts,
   mountReleases,
