@@ -104,6 +104,7 @@ describe('the README CI cookbook', () => {
   it('has exactly the jobs this test runs, each installing svc the same way', () => {
     expect(Object.keys(jobs).sort()).toEqual([
       'archive-projects',
+      'lint-ci-config',
       'package',
       'release',
       'sync-variables',
@@ -113,6 +114,7 @@ describe('the README CI cookbook', () => {
     for (const job of Object.values(jobs)) expect(job.before_script).toEqual(['npm install -g ./svc-0.1.0.tgz']);
     expect(jobs.release!.rules).toEqual([{ if: '$CI_COMMIT_TAG' }]);
     expect(jobs['sync-variables']!.rules).toEqual([{ if: '$CI_COMMIT_REF_PROTECTED == "true"' }]);
+    expect(jobs['lint-ci-config']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
   });
 
   it('trigger-downstream: triggers with the job token and exits 0 once the downstream tree succeeded', async () => {
@@ -207,6 +209,32 @@ describe('the README CI cookbook', () => {
     const missing = await runJob('package', runnerVariables({ BUILD_JOB_ID: '999999', CI_COMMIT_SHA: 'd'.repeat(40) }), tempDir());
     expect(missing.exitCode).toBe(5);
     expect(missing.stdout).toBe('');
+  });
+
+  it('lint-ci-config: lints the checkout’s .gitlab-ci.yml in a merge-request pipeline; an invalid one exits 6 with its errors', async () => {
+    const dir = tempDir();
+    const variables = runnerVariables({
+      CI_PIPELINE_SOURCE: 'merge_request_event',
+      CI_LINT_TOKEN: sandbox.tokens.admin,
+      CI_COMMIT_SHA: 'e'.repeat(40),
+    });
+    writeFileSync(
+      join(dir, '.gitlab-ci.yml'),
+      'stages: [build, test]\nbuild:\n  stage: build\n  script: make\ntest:\n  script: make test\n',
+    );
+    const valid = await runJob('lint-ci-config', variables, dir);
+    expect(valid).toEqual({
+      exitCode: 0,
+      stdout: 'name\tstage\twhen\tallow_failure\nbuild\tbuild\ton_success\tfalse\ntest\ttest\ton_success\tfalse\n',
+      stderr: '.gitlab-ci.yml is valid\n',
+    });
+    writeFileSync(join(dir, '.gitlab-ci.yml'), 'include: ci/shared.yml\nbuild:\n  script: make\n');
+    const invalid = await runJob('lint-ci-config', variables, dir);
+    expect(invalid).toEqual({
+      exitCode: 6,
+      stdout: '',
+      stderr: 'error: Local file `ci/shared.yml` does not exist!\nsvc: .gitlab-ci.yml is invalid: 1 error\n',
+    });
   });
 
   it('archive-projects: four parallel jobs archive every project of the list exactly once between them', async () => {
