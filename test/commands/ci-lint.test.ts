@@ -82,7 +82,7 @@ describe('svc ci lint', () => {
       ],
     ];
     for (const [text, lines] of cases) {
-      const result = await suite.run(['ci', 'lint', '1', '--file', '-'], { input: text });
+      const result = await suite.run(['ci', 'lint', '1', '-'], { input: text });
       const errors = lines.filter((l) => l.startsWith('error:')).length;
       const summary = `svc: the config from stdin is invalid: ${errors} error${errors === 1 ? '' : 's'}`;
       expect(result).toEqual({ exitCode: 6, stdout: '', stderr: [...lines, summary, ''].join('\n') });
@@ -128,11 +128,21 @@ describe('svc ci lint', () => {
     expect(missing).toEqual({ exitCode: 5, stdout: '', stderr: 'svc: GET /projects/1/ci/lint failed: 404 Commit Not Found\n' });
   });
 
-  it('refuses a file it cannot read, and a directory, before any request', async () => {
+  it('refuses a file it cannot read, a directory, an empty stdin and two sources, before any request', async () => {
     const missing = await suite.run(['ci', 'lint', '1', '--file', join(dir, 'nope.yml')]);
     expect(missing).toEqual({ exitCode: 2, stdout: '', stderr: `svc: --file ${join(dir, 'nope.yml')}: no such file\n` });
     const directory = await suite.run(['ci', 'lint', '1', '--file', dir]);
     expect(directory).toEqual({ exitCode: 2, stdout: '', stderr: `svc: --file ${dir}: is a directory, not a file\n` });
+    const both = await suite.run(['ci', 'lint', '1', '-', '--file', dir]);
+    expect(both).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: give either --file or -, not both\n' });
+    const empty = await suite.run(['ci', 'lint', '1', '-'], { input: '' });
+    expect(empty).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: --file -: stdin is empty; pipe the config in, or give --file PATH\n' });
+    const stray = await suite.run(['ci', 'lint', '1', 'ci.yml']);
+    expect(stray).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "svc: unexpected argument 'ci.yml': give the file as --file ci.yml, or - for stdin\n",
+    });
     expect(suite.requests()).toEqual([]);
   });
 

@@ -19,7 +19,10 @@ const JOB_COLUMNS = ['name', 'stage', 'when', 'allow_failure'];
 export const LINT = defineCommand<LintFlags>({
   name: 'lint',
   description: "Check a CI config in a project's context: exit 0 when valid, 6 when not, each error and warning on stderr",
-  args: [{ name: 'project', help: PROJECT_ARGUMENT, parse: projectRef }],
+  args: [
+    { name: 'project', help: PROJECT_ARGUMENT, parse: projectRef },
+    { name: 'stdin', help: '- reads the config from stdin (the same as --file -)', optional: true, parse: stdinMark },
+  ],
   options: [
     { flags: '--file <path>', help: "the config to check (- reads stdin); without it, the project's own .gitlab-ci.yml at --ref" },
     {
@@ -36,11 +39,19 @@ export const LINT = defineCommand<LintFlags>({
     "-o json prints the service's answer as it came: valid, errors, warnings, merged_yaml, includes (and jobs).",
   examples: [
     'svc ci lint acme/platform/api --file .gitlab-ci.yml',
-    'git show HEAD:.gitlab-ci.yml | svc ci lint acme/platform/api --file - --include-jobs',
+    'git show HEAD:.gitlab-ci.yml | svc ci lint acme/platform/api - --include-jobs',
     'svc ci lint acme/platform/api --ref feature/login --dry-run -o json',
   ],
-  run: (ctx, [project], opts) => run(ctx, project as string, opts),
+  run: (ctx, [project, stdin], opts) => {
+    if (stdin !== undefined && opts.file !== undefined) throw new UsageError('give either --file or -, not both');
+    return run(ctx, project as string, stdin === undefined ? opts : { ...opts, file: '-' });
+  },
 });
+
+function stdinMark(value: string): string {
+  if (value !== '-') throw new UsageError(`unexpected argument '${value}': give the file as --file ${value}, or - for stdin`);
+  return value;
+}
 
 async function run(ctx: Context, project: string, opts: LintFlags): Promise<void> {
   const content = opts.file === undefined ? undefined : await readConfig(ctx, opts.file);
@@ -57,11 +68,15 @@ async function run(ctx: Context, project: string, opts: LintFlags): Promise<void
 async function readConfig(ctx: Context, file: string): Promise<string> {
   if (file !== '-') return await readTextFile('--file', file, ctx.signal);
   if (ctx.io.isTTY.stdin) throw new UsageError('--file -: stdin is a terminal; pipe the config in, or give --file PATH');
+  let text: string;
   try {
-    return (await ctx.readStdin()).toString('utf8');
+    text = (await ctx.readStdin()).toString('utf8');
   } catch (error) {
     throw new UsageError(`--file -: cannot read stdin: ${describeFsError(error)}`);
   }
+  // Nothing piped in (a closed stdin, or a directory, reads as empty) is a mistake, not a config to lint.
+  if (text === '') throw new UsageError('--file -: stdin is empty; pipe the config in, or give --file PATH');
+  return text;
 }
 
 function describe(project: string, opts: LintFlags): string {

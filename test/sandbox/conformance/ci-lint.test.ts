@@ -77,13 +77,21 @@ describe('POST /projects/:id/ci/lint', () => {
     const missing = await c.call('/projects/1/ci/lint', { as: 'admin', method: 'POST', json: {} });
     expect([missing.status, missing.json]).toEqual([400, { error: 'content is missing' }]);
     const blank = await lint('  \n');
-    expect(blank.json).toEqual({ valid: false, errors: ['Please provide content of .gitlab-ci.yml'], warnings: [], merged_yaml: null, includes: null });
+    expect(blank.json).toEqual({
+      valid: false,
+      errors: ['Please provide content of .gitlab-ci.yml'],
+      warnings: [],
+      merged_yaml: null,
+      includes: null,
+    });
   });
 
   it('reports YAML it cannot parse, or that is no mapping, as the one error without merged YAML', async () => {
     const syntax = await lint('build:\n  script: [make\n');
     expect(syntax.json).toMatchObject({ valid: false, merged_yaml: null, includes: null });
-    expect(syntax.json.errors).toEqual(['(<unknown>): flow sequence in block collection must be sufficiently indented and end with a ] at line 3 column 1']);
+    expect(syntax.json.errors).toEqual([
+      '(<unknown>): flow sequence in block collection must be sufficiently indented and end with a ] at line 3 column 1',
+    ]);
     expect(await errorsOf('- build\n')).toEqual(['Invalid configuration format']);
   });
 
@@ -126,7 +134,9 @@ describe('POST /projects/:id/ci/lint', () => {
     const r = await lint('build:\n  script: make\n  rules:\n    - if: $A\n    - when: always\n');
     expect(r.json).toMatchObject({
       valid: true,
-      warnings: [`jobs:build may allow multiple pipelines to run for a single action due to \`rules:when\` clause with no \`workflow:rules\` - ${DOCS}`],
+      warnings: [
+        `jobs:build may allow multiple pipelines to run for a single action due to \`rules:when\` clause with no \`workflow:rules\` - ${DOCS}`,
+      ],
     });
     const withWorkflow = await lint('workflow:\n  rules:\n    - when: always\nbuild:\n  script: make\n  rules:\n    - when: always\n');
     expect(withWorkflow.json.warnings).toEqual([]);
@@ -143,7 +153,8 @@ describe('POST /projects/:id/ci/lint', () => {
     expect((await put(3, 'templates/lint.yml', 'lint:\n  script: lint\n')).status).toBe(201);
     const sha1 = (await c.call('/projects/1/repository/commits/main', { as: 'admin' })).json.id as string;
     const sha3 = (await c.call('/projects/3/repository/commits/main', { as: 'admin' })).json.id as string;
-    const content = 'include:\n  - local: /ci/build.yml\n  - project: acme/nice-lynx-3\n    file: templates/lint.yml\nbuild:\n  stage: test\n';
+    const content =
+      'include:\n  - local: /ci/build.yml\n  - project: acme/nice-lynx-3\n    file: templates/lint.yml\nbuild:\n  stage: test\n';
     const r = await lint(content);
     const web = `${c.sb.url}/acme/platform/icy-tiger-1`;
     expect(r.json).toEqual({
@@ -197,7 +208,9 @@ describe('POST /projects/:id/ci/lint', () => {
       ['build', ['make'], ['shell']],
     ]);
     expect(await errorsOf('build:\n  extends: .nope\n  script: make\n')).toEqual(['build: unknown key in `extends`']);
-    expect(await errorsOf('a:\n  extends: b\n  script: x\nb:\n  extends: a\n  script: y\n')).toEqual(['a: circular dependency detected in `extends`']);
+    expect(await errorsOf('a:\n  extends: b\n  script: x\nb:\n  extends: a\n  script: y\n')).toEqual([
+      'a: circular dependency detected in `extends`',
+    ]);
   });
 
   it('with dry_run reports only the first error, lists jobs without only, except and needs, and needs a branch or tag', async () => {
@@ -205,7 +218,17 @@ describe('POST /projects/:id/ci/lint', () => {
     expect(invalid.json.errors).toEqual(['jobs job config should implement the script:, run:, or trigger: keyword']);
     const valid = await lint('build:\n  script: make\n', { dry_run: true, include_jobs: true, ref: 'develop' });
     expect(valid.json.jobs).toEqual([
-      { name: 'build', stage: 'test', before_script: [], script: ['make'], after_script: [], tag_list: [], environment: null, when: 'on_success', allow_failure: false },
+      {
+        name: 'build',
+        stage: 'test',
+        before_script: [],
+        script: ['make'],
+        after_script: [],
+        tag_list: [],
+        environment: null,
+        when: 'on_success',
+        allow_failure: false,
+      },
     ]);
     const ref = await lint('build:\n  script: make\n', { dry_run: true, ref: 'nope' });
     expect(ref.json).toEqual({ valid: false, errors: ['Reference not found'], warnings: [], merged_yaml: null, includes: null });
@@ -252,6 +275,12 @@ describe('GET /projects/:id/ci/lint', () => {
       json: { branch: 'main', content: '# x\n', commit_message: 'readme' },
     });
     const noFile = await c.call(`/projects/${created.json.id}/ci/lint`, { as: 'admin' });
-    expect(noFile.json).toEqual({ valid: false, errors: ['Please provide content of .gitlab-ci.yml'], warnings: [], merged_yaml: null, includes: null });
+    expect(noFile.json).toEqual({
+      valid: false,
+      errors: ['Please provide content of .gitlab-ci.yml'],
+      warnings: [],
+      merged_yaml: null,
+      includes: null,
+    });
   });
 });
