@@ -8,7 +8,10 @@
 //   `Project `<p>` not found or access denied! Make sure any includes in the pipeline configuration are
 //   correctly defined.`, `Project `<p>` reference `<r>` does not exist!`,
 //   `Project `<p>` file `<f>` does not exist!`, `Project `<p>` file `<f>` is empty!`.
-// Remote, template and component includes cannot be fetched here (README, "CI lint").
+// Remote files and templates cannot be fetched here: after the location checks, a remote file is
+// `Remote file `<url>` could not be fetched because of a socket error!` (remote.rb) and a template
+// `Template file `<t>` is not a valid location!` or `Included file `<t>` is empty or does not exist!`
+// (template.rb, base.rb), as if the service had no such template (README, "CI lint").
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import type { ProjectRec } from '../store/records.js';
@@ -55,19 +58,22 @@ interface Included {
 }
 
 function readInclude(ctx: Ctx, entry: unknown, at: IncludeContext): Included {
-  if (typeof entry === 'string') {
-    if (/^https?:\/\//.test(entry)) throw new ConfigError(`Remote file \`${entry}\` could not be fetched because of a socket error!`);
-    return readLocal(ctx, entry, at);
-  }
+  if (typeof entry === 'string') return /^https?:\/\//.test(entry) ? unreachable(entry) : readLocal(ctx, entry, at);
   if (isHash(entry) && entry.local !== undefined) return readLocal(ctx, entry.local, at);
   if (isHash(entry) && entry.project !== undefined) return readProjectFile(ctx, entry, at);
-  if (isHash(entry) && typeof entry.remote === 'string') {
-    throw new ConfigError(`Remote file \`${entry.remote}\` could not be fetched because of a socket error!`);
-  }
-  if (isHash(entry) && typeof entry.template === 'string') {
-    throw new ConfigError(`Included file \`${entry.template}\` is empty or does not exist!`);
+  if (isHash(entry) && entry.remote !== undefined) return unreachable(entry.remote);
+  if (isHash(entry) && entry.template !== undefined) {
+    const name = checkLocation(entry.template);
+    if (!name.endsWith('.gitlab-ci.yml')) throw new ConfigError(`Template file \`${name}\` is not a valid location!`);
+    throw new ConfigError(`Included file \`${name}\` is empty or does not exist!`);
   }
   throw new ConfigError(`Include \`${JSON.stringify(entry)}\` needs to match exactly one accessor!`);
+}
+
+/** The sandbox reaches no other host: a remote file fails as a lookup that finds no address does. */
+function unreachable(url: unknown): never {
+  const location = checkLocation(url);
+  throw new ConfigError(`Remote file \`${location}\` could not be fetched because of a socket error!`);
 }
 
 function checkLocation(location: unknown): string {

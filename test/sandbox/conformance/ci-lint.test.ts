@@ -8,7 +8,8 @@
 // lib/gitlab/ci/config/entry/jobs.rb, job.rb and processable.rb (`config should implement the script:,
 // run:, or trigger: keyword`, `config contains unknown keys: …`, `config key may not be used with
 // `rules`: …`, the `rules:when` warning), lib/gitlab/config/loader/yaml.rb (`Invalid configuration
-// format`) and lib/gitlab/ci/config/external/file/base.rb, local.rb and project.rb (the include errors).
+// format`) and lib/gitlab/ci/config/external/file/base.rb, local.rb, project.rb, remote.rb and template.rb
+// (the include errors).
 // The sandbox's choices are in src/sandbox/README.md, "CI lint".
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from './setup.js';
@@ -198,6 +199,13 @@ describe('POST /projects/:id/ci/lint', () => {
     expect(await errorsOf(`include:\n  project: acme/nice-lynx-3\n  file: missing.yml\n${job}`)).toEqual([
       'Project `acme/nice-lynx-3` file `missing.yml` does not exist!',
     ]);
+    expect(await errorsOf(`include:\n  remote: https://example.com/ci/shared.yml\n${job}`)).toEqual([
+      'Remote file `https://example.com/ci/shared.yml` could not be fetched because of a socket error!',
+    ]);
+    expect(await errorsOf(`include: https://example.com/ci/shared.txt\n${job}`)).toEqual([
+      'Included file `https://example.com/ci/shared.txt` does not have YAML extension!',
+    ]);
+    expect(await errorsOf(`include:\n  template: Nope.yml\n${job}`)).toEqual(['Template file `Nope.yml` is not a valid location!']);
     const r = await lint(`include: ci/missing.yml\n${job}`);
     expect([r.json.merged_yaml, r.json.includes]).toEqual([null, null]);
   });
