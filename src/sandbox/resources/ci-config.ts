@@ -16,7 +16,8 @@
 //   `rules`: only, except`, `jobs:<name> dependencies should be an array of strings`,
 //   `jobs:<name>:script config should be a string or a nested array of strings up to 10 levels deep`,
 //   `jobs:<name>:stage config should be a string`, `stages config should be an array of strings`.
-// - lib/gitlab/ci/config/extendable/entry.rb: `<job>: unknown key in `extends``,
+// - lib/gitlab/ci/config/extendable/entry.rb: `<job>: unknown keys in `extends` (<bases>)`,
+//   `<job>: invalid base hashes in `extends` (<bases>)`, `<job>: nesting too deep in `extends``,
 //   `<job>: circular dependency detected in `extends``.
 // - entry/processable.rb (warning): `jobs:<name> may allow multiple pipelines to run for a single action
 //   due to `rules:when` clause with no `workflow:rules` - read more: <docs>`.
@@ -66,26 +67,24 @@ export function deepMerge(into: Config, from: Config): Config {
   return out;
 }
 
-/** `extends:` resolved (the base jobs merged under the job, which keeps its own `extends` key). */
+/** `extends:` resolved as extendable/entry.rb does: the bases merged in order, the job over them (keeping `extends`). */
 export function applyExtends(config: Config): Config {
   const out: Config = { ...config };
-  const resolving = new Set<string>();
-  const resolve = (name: string, depth: number): Config => {
+  const extend = (name: string, ancestors: string[]): Config => {
     const job = out[name];
-    if (!isHash(job) || job.extends === undefined) return isHash(job) ? job : {};
-    if (resolving.has(name)) throw new ConfigError(`${name}: circular dependency detected in \`extends\``);
-    if (depth > MAX_NESTING) throw new ConfigError(`${name}: nesting too deep in \`extends\``);
-    resolving.add(name);
-    let merged: Config = {};
-    for (const base of [job.extends].flat()) {
-      if (!isString(base) || !isHash(out[base])) throw new ConfigError(`${name}: unknown key in \`extends\``);
-      merged = deepMerge(merged, resolve(base, depth + 1));
-    }
-    resolving.delete(name);
+    if (!isHash(job) || job.extends === undefined) return job as Config;
+    const bases = [job.extends].flat().map(String);
+    const unknown = bases.filter((base) => !Object.hasOwn(out, base));
+    if (unknown.length > 0) throw new ConfigError(`${name}: unknown keys in \`extends\` (${unknown.join(', ')})`);
+    const invalid = bases.filter((base) => !isHash(out[base]));
+    if (invalid.length > 0) throw new ConfigError(`${name}: invalid base hashes in \`extends\` (${invalid.join(', ')})`);
+    if (ancestors.length > MAX_NESTING) throw new ConfigError(`${name}: nesting too deep in \`extends\``);
+    if (ancestors.includes(name)) throw new ConfigError(`${name}: circular dependency detected in \`extends\``);
+    const merged = bases.reduce<Config>((into, base) => deepMerge(into, extend(base, [...ancestors, name])), {});
     out[name] = deepMerge(merged, job);
     return out[name] as Config;
   };
-  for (const name of Object.keys(out)) if (!RESERVED.includes(name)) resolve(name, 0);
+  for (const name of Object.keys(out)) extend(name, []);
   return out;
 }
 

@@ -5,7 +5,7 @@
 // The message texts come from lib/gitlab/ci/yaml_processor.rb (`Please provide content of
 // .gitlab-ci.yml`, `chosen stage … does not exist; available stages are …`, `undefined need: …`,
 // `undefined dependency: …`), lib/gitlab/config/entry/validator.rb and validators.rb with
-// lib/gitlab/ci/config/entry/jobs.rb, job.rb and processable.rb (`config should implement the script:,
+// lib/gitlab/ci/config/entry/jobs.rb, job.rb and processable.rb, lib/gitlab/ci/config/extendable/entry.rb (`config should implement the script:,
 // run:, or trigger: keyword`, `config contains unknown keys: …`, `config key may not be used with
 // `rules`: …`, the `rules:when` warning), lib/gitlab/config/loader/yaml.rb (`Invalid configuration
 // format`) and lib/gitlab/ci/config/external/file/base.rb, local.rb, project.rb, remote.rb and template.rb
@@ -210,12 +210,17 @@ describe('POST /projects/:id/ci/lint', () => {
     expect([r.json.merged_yaml, r.json.includes]).toEqual([null, null]);
   });
 
-  it('resolves extends, and reports an unknown or circular base', async () => {
+  it('resolves extends, and reports an unknown, invalid or circular base', async () => {
     const r = await lint('.base:\n  script: make\n  tags: [docker]\nbuild:\n  extends: .base\n  tags: [shell]\n', { include_jobs: true });
     expect(r.json.jobs.map((j: { name: string; script: string[]; tag_list: string[] }) => [j.name, j.script, j.tag_list])).toEqual([
       ['build', ['make'], ['shell']],
     ]);
-    expect(await errorsOf('build:\n  extends: .nope\n  script: make\n')).toEqual(['build: unknown key in `extends`']);
+    expect(await errorsOf('build:\n  extends: [.nope, .base, .none]\n  script: make\n.base: {}\n')).toEqual([
+      'build: unknown keys in `extends` (.nope, .none)',
+    ]);
+    expect(await errorsOf('.base: [make]\nbuild:\n  extends: .base\n  script: make\n')).toEqual([
+      'build: invalid base hashes in `extends` (.base)',
+    ]);
     expect(await errorsOf('a:\n  extends: b\n  script: x\nb:\n  extends: a\n  script: y\n')).toEqual([
       'a: circular dependency detected in `extends`',
     ]);
