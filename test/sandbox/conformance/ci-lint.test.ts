@@ -22,6 +22,10 @@ const errorsOf = async (content: string) => {
   expect([r.status, r.json.valid]).toEqual([200, false]);
   return r.json.errors as string[];
 };
+/** Each config's one error is the one given. */
+const expectFirstErrors = async (cases: Array<[string, string]>) => {
+  for (const [content, error] of cases) expect(await errorsOf(content)).toEqual([error]);
+};
 const DOCS = 'read more: https://docs.gitlab.com/ee/ci/troubleshooting.html#pipeline-warnings';
 
 describe('POST /projects/:id/ci/lint', () => {
@@ -116,17 +120,19 @@ describe('POST /projects/:id/ci/lint', () => {
   });
 
   it('then reports the first logical error: a stage not declared, a need or dependency naming no job or a later one', async () => {
-    expect(await errorsOf('stages: [build]\nbuild:\n  stage: build\n  script: make\nunit:\n  script: t\n')).toEqual([
-      'unit job: chosen stage test does not exist; available stages are .pre, build, .post',
+    await expectFirstErrors([
+      [
+        'stages: [build]\nbuild:\n  stage: build\n  script: make\nunit:\n  script: t\n',
+        'unit job: chosen stage test does not exist; available stages are .pre, build, .post',
+      ],
+      ['build:\n  stage: build\n  script: make\ntest:\n  script: t\n  needs: [buidl, build]\n', 'test job: undefined need: buidl'],
+      [
+        'build:\n  stage: deploy\n  script: make\ntest:\n  script: t\n  dependencies: [build]\n',
+        'test job: dependency build is not defined in current or prior stages',
+      ],
+      ['test:\n  script: t\n  dependencies: [compile]\n', 'test job: undefined dependency: compile'],
+      ['a:\n  script: t\nb:\n  script: t\n  needs: [a, a]\n', 'b has the following needs duplicated: a.'],
     ]);
-    expect(await errorsOf('build:\n  stage: build\n  script: make\ntest:\n  script: t\n  needs: [buidl, build]\n')).toEqual([
-      'test job: undefined need: buidl',
-    ]);
-    expect(await errorsOf('build:\n  stage: deploy\n  script: make\ntest:\n  script: t\n  dependencies: [build]\n')).toEqual([
-      'test job: dependency build is not defined in current or prior stages',
-    ]);
-    expect(await errorsOf('test:\n  script: t\n  dependencies: [compile]\n')).toEqual(['test job: undefined dependency: compile']);
-    expect(await errorsOf('a:\n  script: t\nb:\n  script: t\n  needs: [a, a]\n')).toEqual(['b has the following needs duplicated: a.']);
     const optional = await lint('test:\n  script: t\n  needs: [{job: lint, optional: true}]\n');
     expect(optional.json.valid).toBe(true);
   });
@@ -188,24 +194,31 @@ describe('POST /projects/:id/ci/lint', () => {
 
   it('reports the first include it cannot resolve as the one error', async () => {
     const job = 'build:\n  script: make\n';
-    expect(await errorsOf(`include: ci/missing.yml\n${job}`)).toEqual(['Local file `ci/missing.yml` does not exist!']);
-    expect(await errorsOf(`include: ci/notes.txt\n${job}`)).toEqual(['Included file `ci/notes.txt` does not have YAML extension!']);
-    expect(await errorsOf(`include:\n  project: acme/nowhere\n  file: ci.yml\n${job}`)).toEqual([
-      'Project `acme/nowhere` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.',
+    await expectFirstErrors([
+      [`include: ci/missing.yml\n${job}`, 'Local file `ci/missing.yml` does not exist!'],
+      [`include: ci/notes.txt\n${job}`, 'Included file `ci/notes.txt` does not have YAML extension!'],
+      [
+        `include:\n  project: acme/nowhere\n  file: ci.yml\n${job}`,
+        'Project `acme/nowhere` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.',
+      ],
+      [
+        `include:\n  project: acme/nice-lynx-3\n  ref: nope\n  file: ci.yml\n${job}`,
+        'Project `acme/nice-lynx-3` reference `nope` does not exist!',
+      ],
+      [
+        `include:\n  project: acme/nice-lynx-3\n  file: missing.yml\n${job}`,
+        'Project `acme/nice-lynx-3` file `missing.yml` does not exist!',
+      ],
+      [
+        `include:\n  remote: https://example.com/ci/shared.yml\n${job}`,
+        'Remote file `https://example.com/ci/shared.yml` could not be fetched because of a socket error!',
+      ],
+      [
+        `include: https://example.com/ci/shared.txt\n${job}`,
+        'Included file `https://example.com/ci/shared.txt` does not have YAML extension!',
+      ],
+      [`include:\n  template: Nope.yml\n${job}`, 'Template file `Nope.yml` is not a valid location!'],
     ]);
-    expect(await errorsOf(`include:\n  project: acme/nice-lynx-3\n  ref: nope\n  file: ci.yml\n${job}`)).toEqual([
-      'Project `acme/nice-lynx-3` reference `nope` does not exist!',
-    ]);
-    expect(await errorsOf(`include:\n  project: acme/nice-lynx-3\n  file: missing.yml\n${job}`)).toEqual([
-      'Project `acme/nice-lynx-3` file `missing.yml` does not exist!',
-    ]);
-    expect(await errorsOf(`include:\n  remote: https://example.com/ci/shared.yml\n${job}`)).toEqual([
-      'Remote file `https://example.com/ci/shared.yml` could not be fetched because of a socket error!',
-    ]);
-    expect(await errorsOf(`include: https://example.com/ci/shared.txt\n${job}`)).toEqual([
-      'Included file `https://example.com/ci/shared.txt` does not have YAML extension!',
-    ]);
-    expect(await errorsOf(`include:\n  template: Nope.yml\n${job}`)).toEqual(['Template file `Nope.yml` is not a valid location!']);
     const r = await lint(`include: ci/missing.yml\n${job}`);
     expect([r.json.merged_yaml, r.json.includes]).toEqual([null, null]);
   });
@@ -215,14 +228,10 @@ describe('POST /projects/:id/ci/lint', () => {
     expect(r.json.jobs.map((j: { name: string; script: string[]; tag_list: string[] }) => [j.name, j.script, j.tag_list])).toEqual([
       ['build', ['make'], ['shell']],
     ]);
-    expect(await errorsOf('build:\n  extends: [.nope, .base, .none]\n  script: make\n.base: {}\n')).toEqual([
-      'build: unknown keys in `extends` (.nope, .none)',
-    ]);
-    expect(await errorsOf('.base: [make]\nbuild:\n  extends: .base\n  script: make\n')).toEqual([
-      'build: invalid base hashes in `extends` (.base)',
-    ]);
-    expect(await errorsOf('a:\n  extends: b\n  script: x\nb:\n  extends: a\n  script: y\n')).toEqual([
-      'a: circular dependency detected in `extends`',
+    await expectFirstErrors([
+      ['build:\n  extends: [.nope, .base, .none]\n  script: make\n.base: {}\n', 'build: unknown keys in `extends` (.nope, .none)'],
+      ['.base: [make]\nbuild:\n  extends: .base\n  script: make\n', 'build: invalid base hashes in `extends` (.base)'],
+      ['a:\n  extends: b\n  script: x\nb:\n  extends: a\n  script: y\n', 'a: circular dependency detected in `extends`'],
     ]);
   });
 
