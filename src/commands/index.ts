@@ -46,6 +46,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./pipeline/index.js'),
   },
   {
+    name: 'ci',
+    summary: "Check a CI config (a file, or the project's own .gitlab-ci.yml) in a project's context",
+    load: () => import('./ci/index.js'),
+  },
+  {
     name: 'schedules',
     summary: 'List, show, create, update, delete and play pipeline schedules',
     load: () => import('./schedules/index.js'),

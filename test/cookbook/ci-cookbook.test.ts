@@ -105,6 +105,7 @@ describe('the README CI cookbook', () => {
     expect(Object.keys(jobs).sort()).toEqual([
       'archive-projects',
       'clean-registry',
+      'lint-ci-config',
       'package',
       'release',
       'stop-stale-environments',
@@ -117,6 +118,7 @@ describe('the README CI cookbook', () => {
     expect(jobs['sync-variables']!.rules).toEqual([{ if: '$CI_COMMIT_REF_PROTECTED == "true"' }]);
     expect(jobs['clean-registry']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
     expect(jobs['stop-stale-environments']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
+    expect(jobs['lint-ci-config']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
   });
 
   it('clean-registry: with the job token, keeps the newest five dev tags and deletes the older ones past two weeks', async () => {
@@ -237,6 +239,32 @@ describe('the README CI cookbook', () => {
     const missing = await runJob('package', runnerVariables({ BUILD_JOB_ID: '999999', CI_COMMIT_SHA: 'd'.repeat(40) }), tempDir());
     expect(missing.exitCode).toBe(5);
     expect(missing.stdout).toBe('');
+  });
+
+  it('lint-ci-config: lints the checkout’s .gitlab-ci.yml in a merge-request pipeline; an invalid one exits 6 with its errors', async () => {
+    const dir = tempDir();
+    const variables = runnerVariables({
+      CI_PIPELINE_SOURCE: 'merge_request_event',
+      CI_LINT_TOKEN: sandbox.tokens.admin,
+      CI_COMMIT_SHA: 'e'.repeat(40),
+    });
+    writeFileSync(
+      join(dir, '.gitlab-ci.yml'),
+      'stages: [build, test]\nbuild:\n  stage: build\n  script: make\ntest:\n  script: make test\n',
+    );
+    const valid = await runJob('lint-ci-config', variables, dir);
+    expect(valid).toEqual({
+      exitCode: 0,
+      stdout: 'name\tstage\twhen\tallow_failure\nbuild\tbuild\ton_success\tfalse\ntest\ttest\ton_success\tfalse\n',
+      stderr: '.gitlab-ci.yml is valid\n',
+    });
+    writeFileSync(join(dir, '.gitlab-ci.yml'), 'include: ci/shared.yml\nbuild:\n  script: make\n');
+    const invalid = await runJob('lint-ci-config', variables, dir);
+    expect(invalid).toEqual({
+      exitCode: 6,
+      stdout: '',
+      stderr: 'error: Local file `ci/shared.yml` does not exist!\nsvc: .gitlab-ci.yml is invalid: 1 error\n',
+    });
   });
 
   it('archive-projects: four parallel jobs archive every project of the list exactly once between them', async () => {

@@ -5,6 +5,7 @@ import { mountAccessTokens } from './access-tokens.js';
 import { mountAuditEvents } from './audit-events.js';
 import { auditWrite } from './audit-log.js';
 import { mountBranches } from './branches.js';
+import { mountCiLint } from './ci-lint.js';
 import { mountCommitStatuses } from './commit-statuses.js';
 import { mountCommitComments } from './commit-comments.js';
 import { mountCommits } from './commits.js';
@@ -101,6 +102,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountEnvironments,
   mountDeployments,
   mountJobTokenScope,
+  mountCiLint,
   mountJobs,
   mountJobArtifacts,
   mountReleases,

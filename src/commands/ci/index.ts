@@ -1,0 +1,3 @@
+import { LINT } from './lint.js';
+
+export const commands = [LINT];
