@@ -44,6 +44,7 @@ import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
 import { mountTree } from './tree.js';
+import { mountUserDeletion } from './user-deletion.js';
 import { mountUserWrites } from './user-writes.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
@@ -80,6 +81,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountVariables,
   mountUsers,
   mountUserWrites,
+  mountUserDeletion,
   mountGroups,
   mountGroupWrites,
   mountNamespaces,

@@ -342,3 +342,15 @@ export function mountIssues({ root, project, group }: Mounts): void {
     sendJson(ctx, 204, null);
   });
 }
+
+/** A hard user deletion: every issue the user authored goes, in every project. */
+export function removeIssuesAuthoredBy(w: World, userId: number): void {
+  const store = issueStore(w);
+  for (const pid of w.allIds) {
+    for (const i of store.issues.list(pid)) {
+      if (i.authorId !== userId) continue;
+      markChanged(store, pid);
+      store.issues.remove(pid, i.iid);
+    }
+  }
+}

@@ -304,3 +304,15 @@ function settleAutoMerge(w: World, mr: MergeRequestRec): MergeRequestRec {
 export function canMerge(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec): boolean {
   return mayMergeInto(ctx.world, ctx.user, p, mr.targetBranch);
 }
+
+/** A hard user deletion: every merge request the user authored goes, in every project. */
+export function removeMergeRequestsAuthoredBy(w: World, userId: number): void {
+  const store = mergeRequestStore(w);
+  for (const pid of w.allIds) {
+    for (const mr of store.mrs.list(pid)) {
+      if (mr.authorId !== userId) continue;
+      markMergeRequestsChanged(w, pid);
+      store.mrs.remove(pid, mr.iid);
+    }
+  }
+}
