@@ -119,8 +119,19 @@ export const NOUNS: NounEntry[] = [
   },
   {
     name: 'users',
-    summary: 'List, show, create and update users, block, deactivate or ban them, and list their projects',
+    summary:
+      'List, show, create, update and delete users, block, deactivate or ban them, list their projects and memberships, offboard them',
     load: () => import('./users/index.js'),
+  },
+  {
+    name: 'instance',
+    summary: 'Show the statistics of the instance (counts of users, projects, issues and more)',
+    load: () => import('./instance/index.js'),
+  },
+  {
+    name: 'license',
+    summary: "Show the instance's license (plan, dates, seats)",
+    load: () => import('./license/index.js'),
   },
   {
     name: 'tokens',

@@ -18,3 +18,7 @@ export function forkedFrom(w: World, pid: number): number | undefined {
 export function forkCount(w: World, pid: number): number {
   return forks(w).count.get(pid) ?? 0;
 }
+
+export function forkTotal(w: World): number {
+  return forks(w).parent.size;
+}

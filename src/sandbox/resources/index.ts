@@ -38,6 +38,7 @@ import { mountProjects } from './projects.js';
 import { mountProtectedRefs } from './protected-refs.js';
 import { mountReleases } from './releases.js';
 import { mountRunners } from './runners.js';
+import { mountInstanceStatistics } from './instance-statistics.js';
 import { mountSettings } from './settings.js';
 import { mountSharing } from './sharing.js';
 import { mountSnippets } from './snippets.js';
@@ -88,6 +89,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountSnippets,
   mountStorageMoves,
   mountSettings,
+  mountInstanceStatistics,
   mountOAuth,
   mountPersonalTokens,
   mountAccessTokens,

@@ -354,3 +354,17 @@ export function removeIssuesAuthoredBy(w: World, userId: number): void {
     }
   }
 }
+
+/** Issues of the whole instance, and their notes (`GET /application/statistics`). */
+export function issueTotals(w: World): { issues: number; notes: number } {
+  const store = issueStore(w);
+  let issues = 0;
+  let notes = 0;
+  for (const pid of w.allIds) {
+    for (const i of store.issues.list(pid)) {
+      issues++;
+      notes += i.userNotesCount;
+    }
+  }
+  return { issues, notes };
+}

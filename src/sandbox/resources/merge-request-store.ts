@@ -316,3 +316,9 @@ export function removeMergeRequestsAuthoredBy(w: World, userId: number): void {
     }
   }
 }
+
+/** Merge requests of the whole instance (`GET /application/statistics`). */
+export function mergeRequestTotal(w: World): number {
+  const store = mergeRequestStore(w);
+  return w.allIds.reduce((n, pid) => n + store.mrs.count(pid), 0);
+}

@@ -19,10 +19,12 @@ import { targetUser, userChanged } from './user-writes.js';
 const GHOST_BIO =
   'This is a "Ghost User", created to hold all issues authored by users that have since been deleted. This user cannot be removed.';
 
+export const isGhost = (u: UserRec) => u.profile?.bio === GHOST_BIO;
+
 /** The ghost user (`Users::Internal.ghost`), created by the first deletion. */
 function ghostUser(w: World): UserRec {
   const found = w.findUser('ghost');
-  if (found?.profile?.bio === GHOST_BIO) return found;
+  if (found && isGhost(found)) return found;
   let username = 'ghost';
   for (let n = 1; w.usersByName.has(username); n++) username = `ghost${n}`;
   const now = Date.now();
