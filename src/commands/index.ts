@@ -124,6 +124,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./users/index.js'),
   },
   {
+    name: 'settings',
+    summary: "Show and change the instance's application settings, each typed and shown before → after",
+    load: () => import('./settings/index.js'),
+  },
+  {
     name: 'instance',
     summary: 'Show the statistics of the instance (counts of users, projects, issues and more)',
     load: () => import('./instance/index.js'),
