@@ -129,6 +129,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./settings/index.js'),
   },
   {
+    name: 'broadcast',
+    summary: 'List, show, create, update and delete the broadcast messages shown to the users of the instance',
+    load: () => import('./broadcast/index.js'),
+  },
+  {
     name: 'instance',
     summary: 'Show the statistics of the instance (counts of users, projects, issues and more)',
     load: () => import('./instance/index.js'),

@@ -31,6 +31,7 @@ import { mountPersonalTokens } from './personal-tokens.js';
 import { mountPipelines } from './pipelines.js';
 import { mountPipelineSchedules } from './pipeline-schedules.js';
 import { mountBridges } from './bridges.js';
+import { mountBroadcastMessages } from './broadcast-messages.js';
 import { mountTriggers } from './triggers.js';
 import { mountProjectExport } from './project-export.js';
 import { mountProjectLifecycle } from './project-lifecycle.js';
@@ -90,6 +91,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountStorageMoves,
   mountSettings,
   mountInstanceStatistics,
+  mountBroadcastMessages,
   mountOAuth,
   mountPersonalTokens,
   mountAccessTokens,
