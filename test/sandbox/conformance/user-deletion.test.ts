@@ -38,6 +38,14 @@ describe('GET /users/:id/memberships', () => {
   });
 });
 
+describe('DELETE /projects/:id/members/:user_id of a personal project', () => {
+  it("refuses to remove the project's owner (403, ProjectMemberPolicy target_is_owner)", async () => {
+    const personal = Array.from({ length: 10 }, (_, i) => c.sb.state.project(i + 1)!).find((p) => p.nsKind === 'user')!;
+    const r = await admin(`/projects/${personal.id}/members/${personal.nsOwner}`, 'DELETE');
+    expect([r.status, r.json]).toEqual([403, { message: '403 Forbidden' }]);
+  });
+});
+
 describe('DELETE /users/:id', () => {
   it('refuses a non-administrator (403), an unknown user (404) and a non-integer id (400)', async () => {
     const user = await c.call('/users/4', { as: 'user', method: 'DELETE' });
