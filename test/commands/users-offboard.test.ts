@@ -85,6 +85,8 @@ describe('users delete', () => {
     const hard = await suite.run(['users', 'delete', String(id), '--hard-delete', '--yes']);
     expect([hard.exitCode, hard.stderr]).toEqual([0, `deleted user solo (${id}) and their contributions\n`]);
     expect(writes()).toEqual([`DELETE /api/v4/users/${id}?hard_delete=true`]);
+    // The service deletes the groups the user alone owned along with them.
+    expect((await req(suite.sandbox.url, '/api/v4/groups/5', { token: suite.sandbox.tokens.admin })).status).toBe(404);
   });
 
   it('names the role a non-administrator lacks (exit 4)', async () => {

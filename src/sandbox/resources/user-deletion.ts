@@ -1,7 +1,7 @@
 // Deleting a user and listing a user's memberships (lib/api/users.rb `delete ":id"`, `get ":user_id/memberships"`;
 // app/services/users/destroy_service.rb, migrate_records_to_ghost_user_service.rb). Admin only. A deleted user's id
 // resolves to the ghost user from then on, which is how the service's records end up once it has moved them; a hard
-// delete removes the issues and merge requests the user authored instead.
+// delete removes the issues and merge requests the user authored instead, and the groups they alone own.
 import { groupDirectLevel, OWNER, projectDirectLevel } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
@@ -10,6 +10,7 @@ import { pageOf } from '../server/paging.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { GroupRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
+import { groupSubtree } from './group-subtree.js';
 import { instanceSettings } from './instance-settings.js';
 import { removeIssuesAuthoredBy } from './issues.js';
 import { removeMergeRequestsAuthoredBy } from './merge-request-store.js';
@@ -63,13 +64,33 @@ function directMemberships(w: World, userId: number): Array<Record<string, unkno
   return out;
 }
 
+/** `Groups::DestroyService` at once: the group, its subgroups and every project in them. */
+function destroyGroup(w: World, g: GroupRec): void {
+  const ids = groupSubtree(w, g.id);
+  for (const id of [...w.allIds]) {
+    const p = w.projects.get(id)!;
+    if (p.nsKind === 'group' && ids.has(p.nsOwner)) w.removeProject(p);
+  }
+  for (const id of ids) {
+    const sub = w.groups.get(id)!;
+    w.groupsByPath.delete(sub.fullPath.toLowerCase());
+    w.groups.remove(id);
+  }
+  if (g.parentId !== null)
+    w.groupChildren.set(
+      g.parentId,
+      (w.groupChildren.get(g.parentId) ?? []).filter((id) => id !== g.id),
+    );
+}
+
 function deleteUser(ctx: Ctx): void {
   const w = ctx.world;
   const user = targetUser(ctx);
   const hard = boolParam(ctx, 'hard_delete') === true;
-  if (!hard && soloOwnedGroups(w, user.id).length > 0) {
-    throw new ApiError(409, { message: 'User cannot be removed while is the sole-owner of a group' });
-  }
+  const solo = soloOwnedGroups(w, user.id);
+  if (!hard && solo.length > 0) throw new ApiError(409, { message: 'User cannot be removed while is the sole-owner of a group' });
+  // A hard delete takes the groups the user alone owns with it (`delete_solo_owned_groups`); a subgroup may go with its parent.
+  for (const g of solo) if (w.groups.get(g.id)) destroyGroup(w, g);
   for (const g of w.groups) if (groupDirectLevel(w, user.id, g) > 0) w.memberships.set('group', g.id, user.id, removed(ctx));
   for (const id of [...w.allIds]) {
     const p = w.projects.get(id)!;

@@ -75,17 +75,22 @@ describe('DELETE /users/:id', () => {
     expect((await admin('/users/8', 'DELETE')).status).toBe(404);
   });
 
-  it('answers 409 for the sole owner of a group; a hard delete goes ahead and removes their issues', async () => {
+  it('answers 409 for the sole owner of a group; a hard delete goes ahead, with their issues and that group', async () => {
     const owner = await admin('/groups/2/members', 'POST', { user_id: 4, access_level: 50 });
     expect(owner.status).toBe(201);
     const refused = await admin('/users/4', 'DELETE');
     expect([refused.status, refused.json]).toEqual([409, { message: 'User cannot be removed while is the sole-owner of a group' }]);
-    const before = Number((await admin('/issues?scope=all')).headers['x-total']);
-    const authored = (await issuesBy(4)).length;
-    expect(authored).toBeGreaterThan(0);
+    const inGroup = ((await admin('/groups/2/projects')).json as Array<{ id: number }>).map((p) => p.id);
+    expect(inGroup.length).toBeGreaterThan(0);
+    const all = (await admin('/issues?scope=all&per_page=100')).json as Array<{ author: { id: number }; project_id: number }>;
+    const kept = all.filter((i) => i.author.id !== 4 && !inGroup.includes(i.project_id)).length;
+    expect(kept).toBeLessThan(all.length - (await issuesBy(4)).length);
     const r = await admin('/users/4?hard_delete=true', 'DELETE');
     expect(r.status).toBe(204);
-    expect(Number((await admin('/issues?scope=all')).headers['x-total'])).toBe(before - authored);
+    expect(Number((await admin('/issues?scope=all')).headers['x-total'])).toBe(kept);
+    expect((await admin('/groups/2')).status).toBe(404);
+    for (const id of inGroup) expect((await admin(`/projects/${id}`)).status).toBe(404);
+    expect((await admin('/groups/1')).status).toBe(200);
   });
 
   it("refuses a deleted user's token (401)", async () => {
