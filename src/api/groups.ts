@@ -1,4 +1,4 @@
-import type { ApiResponse, HttpClient } from '../http/client.js';
+import type { ApiResponse, HttpClient, Page } from '../http/client.js';
 import { apiPath, type QueryParams } from '../http/encode.js';
 import type { Group } from './types.js';
 
@@ -21,4 +21,9 @@ export function deleteGroup(http: HttpClient, group: string | number): Promise<A
 /** Under another group (`group_id`), or to the top level without it. */
 export function transferGroup(http: HttpClient, group: string | number, body: QueryParams): Promise<GroupState> {
   return http.record<GroupState>({ method: 'POST', path: apiPath`/groups/${group}/transfer`, json: body });
+}
+
+/** The projects of a group and of its subgroups, as ids and paths. */
+export function listGroupProjectIds(http: HttpClient, group: number): AsyncGenerator<Page<{ id: number; path_with_namespace: string }>> {
+  return http.pages(apiPath`/groups/${group}/projects`, { include_subgroups: true, simple: true, per_page: 100 });
 }

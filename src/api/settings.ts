@@ -18,3 +18,8 @@ export async function updateStorageWeights(http: HttpClient, weights: Record<str
     json: { repository_storages_weighted: weights },
   });
 }
+
+/** Changes the given settings; the answer is every setting as it now is. */
+export function updateApplicationSettings(http: HttpClient, body: Record<string, unknown>): Promise<ApplicationSettings> {
+  return http.record<ApplicationSettings>({ method: 'PUT', path: '/application/settings', json: body });
+}

@@ -1,5 +1,5 @@
 import { ExitCode, SvcError } from '../errors.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpClient, Page } from '../http/client.js';
 import type { QueryParams } from '../http/encode.js';
 
 export interface CurrentUser {
@@ -50,4 +50,22 @@ export type UserStateAction = 'block' | 'unblock' | 'deactivate' | 'activate' | 
 /** The service answers `true`, `false` or `null` (201): read the user afterwards to see what changed. */
 export async function changeUserState(http: HttpClient, id: number, action: UserStateAction): Promise<void> {
   await http.request({ method: 'POST', path: `/users/${id}/${action}` });
+}
+
+/** A direct membership as `GET /users/:id/memberships` lists it (a group is a `Namespace`). */
+export interface UserMembership {
+  source_id: number;
+  source_name: string;
+  source_type: 'Project' | 'Namespace';
+  access_level: number;
+}
+
+export function listMemberships(http: HttpClient, id: number, query: QueryParams): AsyncGenerator<Page<UserMembership>> {
+  return http.pages<UserMembership>(`/users/${id}/memberships`, query);
+}
+
+/** The service answers 204 and deletes the user in the background; `hardDelete` removes their contributions too. */
+export async function deleteUser(http: HttpClient, id: number, hardDelete: boolean): Promise<number> {
+  const response = await http.request({ method: 'DELETE', path: `/users/${id}`, query: hardDelete ? { hard_delete: true } : undefined });
+  return response.status;
 }

@@ -46,7 +46,8 @@ export function addWrappedHelp(command: Command, text: string): void {
 export function addCommand<O>(parent: Command, spec: CommandSpec<O>, runtime: Runtime): Command {
   const command = parent.command(spec.name).description(spec.description);
   for (const arg of spec.args ?? []) {
-    const argument = new Argument(arg.optional ? `[${arg.name}]` : `<${arg.name}>`, arg.help);
+    const name = arg.variadic ? `${arg.name}...` : arg.name;
+    const argument = new Argument(arg.optional ? `[${name}]` : `<${name}>`, arg.help);
     if (arg.choices) argument.choices(arg.choices);
     if (arg.parse) argument.argParser(arg.parse);
     command.addArgument(argument);

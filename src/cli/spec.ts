@@ -8,6 +8,8 @@ export interface ArgSpec {
   parse?: (value: string) => unknown;
   choices?: readonly string[];
   optional?: boolean;
+  /** Takes every remaining word (the last argument only): the command gets an array. */
+  variadic?: boolean;
 }
 
 /**

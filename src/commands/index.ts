@@ -149,8 +149,29 @@ export const NOUNS: NounEntry[] = [
   },
   {
     name: 'users',
-    summary: 'List, show, create and update users, block, deactivate or ban them, and list their projects',
+    summary:
+      'List, show, create, update and delete users, block, deactivate or ban them, list their projects and memberships, offboard them',
     load: () => import('./users/index.js'),
+  },
+  {
+    name: 'settings',
+    summary: "Show and change the instance's application settings, each typed and shown before → after",
+    load: () => import('./settings/index.js'),
+  },
+  {
+    name: 'broadcast',
+    summary: 'List, show, create, update and delete the broadcast messages shown to the users of the instance',
+    load: () => import('./broadcast/index.js'),
+  },
+  {
+    name: 'instance',
+    summary: 'Show the statistics of the instance (counts of users, projects, issues and more)',
+    load: () => import('./instance/index.js'),
+  },
+  {
+    name: 'license',
+    summary: "Show the instance's license (plan, dates, seats)",
+    load: () => import('./license/index.js'),
   },
   {
     name: 'tokens',

@@ -106,6 +106,7 @@ describe('the README CI cookbook', () => {
       'archive-projects',
       'clean-registry',
       'lint-ci-config',
+      'offboard',
       'package',
       'release',
       'stop-stale-environments',
@@ -115,6 +116,7 @@ describe('the README CI cookbook', () => {
     ]);
     for (const job of Object.values(jobs)) expect(job.before_script).toEqual(['npm install -g ./svc-0.1.0.tgz']);
     expect(jobs.release!.rules).toEqual([{ if: '$CI_COMMIT_TAG' }]);
+    expect(jobs.offboard!.rules).toEqual([{ if: '$LEAVER', when: 'manual' }]);
     expect(jobs['sync-variables']!.rules).toEqual([{ if: '$CI_COMMIT_REF_PROTECTED == "true"' }]);
     expect(jobs['clean-registry']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
     expect(jobs['stop-stale-environments']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
@@ -294,5 +296,39 @@ describe('the README CI cookbook', () => {
     expect([...archived].sort()).toEqual([...created].sort());
     const posts = sandbox.requests().filter((r) => r.origin === 'api' && r.method === 'POST' && /\/archive$/.test(r.rawPath));
     expect(posts.map((r) => r.rawPath).sort()).toEqual(created.map((id) => `/api/v4/projects/${id}/archive`).sort());
+  });
+
+  it('offboard: a refused step exits 8 naming what is left; the retried job, with the journal, does only that', async () => {
+    const api = (path: string, method: string, json: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${sandbox.url}/api/v4${path}`, {
+        method,
+        headers: { 'PRIVATE-TOKEN': sandbox.tokens.admin, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(json),
+      }).then((r) => r.json() as Promise<{ id: number }>);
+    const leaver = await api('/users', 'POST', { email: 'gone@example.com', username: 'gone', name: 'Gone', reset_password: true });
+    await api('/groups/1/members', 'POST', { user_id: leaver.id, access_level: 30 });
+    await api('/groups/2/members', 'POST', { user_id: leaver.id, access_level: 50 });
+    const schedule = await api(
+      '/projects/2/pipeline_schedules',
+      'POST',
+      { description: 'nightly', ref: 'main', cron: '0 1 * * *' },
+      { sudo: 'gone' },
+    );
+    const dir = tempDir();
+    const variables = runnerVariables({ ADMIN_TOKEN: sandbox.tokens.admin, LEAVER: 'gone', HEIR: 'jdoe' });
+    const first = await runJob('offboard', variables, dir);
+    expect(first.exitCode).toBe(8);
+    expect(first.stdout).toContain(`take over\tschedule ${schedule.id} "nightly" of project 2\n`);
+    expect(first.stderr.trimEnd().split('\n').pop()).toMatch(
+      /^svc: offboarding gone \(\d+\): \d+ of \d+ steps done; left: remove from group Platform \(2\)$/,
+    );
+    await api('/groups/2/members', 'POST', { user_id: 2, access_level: 50 });
+    const retried = await runJob('offboard', variables, dir);
+    expect(retried).toEqual({
+      exitCode: 0,
+      stdout: 'step\ttarget\nremove from\tgroup Platform (2)\n',
+      stderr: `offboarding gone (${leaver.id}): 1 of 1 steps done\n`,
+    });
+    expect(sandbox.state.user('gone')!.state).toBe('blocked');
   });
 });

@@ -2,7 +2,9 @@ import { listRecords } from '../../api/resource.js';
 import type { Resource } from '../generic/resource.js';
 import { listVerb } from '../generic/verbs.js';
 import { CREATE, STATE_VERBS, UPDATE } from './admin.js';
+import { OFFBOARD } from './offboard.js';
 import { GET, ME, PROJECTS } from './read.js';
+import { DELETE, LIST_MEMBERSHIPS } from './removal.js';
 
 const USERS: Resource = { path: '/users', params: {}, columns: ['id', 'username', 'name', 'state'] };
 
@@ -32,4 +34,7 @@ export const commands = [
   CREATE,
   UPDATE,
   ...STATE_VERBS,
+  DELETE,
+  LIST_MEMBERSHIPS,
+  OFFBOARD,
 ];

@@ -23,3 +23,7 @@ export function forkCount(w: World, pid: number): number {
 export function forksOf(w: World, pid: number): number[] {
   return [...forks(w).parent].filter(([, parent]) => parent === pid).map(([fork]) => fork);
 }
+
+export function forkTotal(w: World): number {
+  return forks(w).parent.size;
+}

@@ -54,6 +54,7 @@ import { mountPersonalTokens } from './personal-tokens.js';
 import { mountPipelines } from './pipelines.js';
 import { mountPipelineSchedules } from './pipeline-schedules.js';
 import { mountBridges } from './bridges.js';
+import { mountBroadcastMessages } from './broadcast-messages.js';
 import { mountTriggers } from './triggers.js';
 import { mountProjectExport } from './project-export.js';
 import { mountProjectLifecycle } from './project-lifecycle.js';
@@ -62,12 +63,14 @@ import { mountProtectedRefs } from './protected-refs.js';
 import { mountReleases } from './releases.js';
 import { mountResourceLabelEvents, recordLabelEvents } from './resource-label-events.js';
 import { mountRunners } from './runners.js';
+import { mountInstanceStatistics } from './instance-statistics.js';
 import { mountSettings } from './settings.js';
 import { mountSharing } from './sharing.js';
 import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
 import { mountTree } from './tree.js';
+import { mountUserDeletion } from './user-deletion.js';
 import { mountUserWrites } from './user-writes.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
@@ -112,12 +115,15 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountVariables,
   mountUsers,
   mountUserWrites,
+  mountUserDeletion,
   mountGroups,
   mountGroupWrites,
   mountNamespaces,
   mountSnippets,
   mountStorageMoves,
   mountSettings,
+  mountInstanceStatistics,
+  mountBroadcastMessages,
   mountOAuth,
   mountPersonalTokens,
   mountAccessTokens,

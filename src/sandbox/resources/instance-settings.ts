@@ -13,6 +13,7 @@ export interface InstanceSettings {
   default_projects_limit: number;
   default_project_visibility: Visibility;
   default_group_visibility: Visibility;
+  default_snippet_visibility: Visibility;
   signup_enabled: boolean;
   max_attachment_size: number;
   max_import_size: number;
@@ -22,6 +23,7 @@ export const instanceSettings = storeFor((): InstanceSettings => ({
   default_projects_limit: 100000,
   default_project_visibility: 'private',
   default_group_visibility: 'private',
+  default_snippet_visibility: 'private',
   signup_enabled: false,
   max_attachment_size: 100,
   max_import_size: 0,
@@ -35,6 +37,7 @@ export const SETTING_NAMES = [
   'default_projects_limit',
   'default_project_visibility',
   'default_group_visibility',
+  'default_snippet_visibility',
   'signup_enabled',
   'max_attachment_size',
   'max_import_size',
@@ -66,6 +69,8 @@ export function updateInstanceSettings(ctx: Ctx, applyWeights: () => void): void
   if (project !== undefined) next.default_project_visibility = project;
   const group = enumParam(ctx, 'default_group_visibility', VISIBILITY);
   if (group !== undefined) next.default_group_visibility = group;
+  const snippet = enumParam(ctx, 'default_snippet_visibility', VISIBILITY);
+  if (snippet !== undefined) next.default_snippet_visibility = snippet;
   const signup = boolParam(ctx, 'signup_enabled');
   if (signup !== undefined) next.signup_enabled = signup;
   for (const name of ['max_attachment_size', 'max_import_size'] as const) {

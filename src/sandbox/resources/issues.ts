@@ -35,7 +35,7 @@ export function deriveIssue(w: World, pid: number, iid: number): IssueRec | null
   const created = p.createdAt + iid * 3 * 3_600_000 + (h % 1000);
   const closed = iid % 4 === 0;
   const updated = created + ((h >>> 4) % (5 * DAY));
-  const authorId = 1 + ((h >>> 8) % w.users.size);
+  const authorId = 1 + ((h >>> 8) % w.seededUserCount);
   const labels = (h >>> 16) % 2 ? ['bug'] : ['feature'];
   if ((h >>> 18) % 3 === 0) labels.push('backend');
   return {
@@ -52,7 +52,7 @@ export function deriveIssue(w: World, pid: number, iid: number): IssueRec | null
     labels,
     milestone: (h >>> 22) % 3 === 0 ? 'v1.0' : null,
     authorId,
-    assigneeId: (h >>> 24) % 3 === 0 ? 1 + ((h >>> 26) % w.users.size) : null,
+    assigneeId: (h >>> 24) % 3 === 0 ? 1 + ((h >>> 26) % w.seededUserCount) : null,
     upvotes: (h >>> 20) % 5,
     userNotesCount: pid === 1 && iid === 1 ? 45 : w.h(51, pid, iid) % 6,
   };
@@ -360,4 +360,30 @@ export function mountIssues({ root, project, group }: Mounts): void {
     store.issues.remove(p.id, i.iid);
     sendJson(ctx, 204, null);
   });
+}
+
+/** A hard user deletion: every issue the user authored goes, in every project. */
+export function removeIssuesAuthoredBy(w: World, userId: number): void {
+  const store = issueStore(w);
+  for (const pid of w.allIds) {
+    for (const i of store.issues.list(pid)) {
+      if (i.authorId !== userId) continue;
+      markChanged(store, pid);
+      store.issues.remove(pid, i.iid);
+    }
+  }
+}
+
+/** Issues of the whole instance, and their notes (`GET /application/statistics`). */
+export function issueTotals(w: World): { issues: number; notes: number } {
+  const store = issueStore(w);
+  let issues = 0;
+  let notes = 0;
+  for (const pid of w.allIds) {
+    for (const i of store.issues.list(pid)) {
+      issues++;
+      notes += i.userNotesCount;
+    }
+  }
+  return { issues, notes };
 }

@@ -69,7 +69,7 @@ function targetUser(ctx: Ctx): UserRec {
   if (!byId && !byName) throw E.atLeastOne('user_id', 'username');
   const w = ctx.world;
   const id = byId ? intParam(ctx, 'user_id') : w.usersByName.get(strParam(ctx, 'username')!.toLowerCase());
-  const user = id === undefined ? null : w.users.get(id);
+  const user = id === undefined ? null : w.users.own(id);
   if (!user) throw E.notFound('User');
   return user;
 }
@@ -124,7 +124,9 @@ function removeMember(ctx: Ctx, source: MemberSource): void {
   if (!member) throw E.findNotFound();
   // Anyone may leave; removing someone else takes a maintainer, or an owner for an owner.
   if (ctx.user!.id !== userId) requireRole(ctx, source, member.level === OWNER ? OWNER : MAINTAINER);
-  if (isLastOwner(w, source, userId)) throw E.forbidden();
+  // ProjectMemberPolicy: the owner of a personal project is never removed from it.
+  if (isLastOwner(w, source, userId) || (source.kind === 'project' && source.rec.nsKind === 'user' && source.rec.nsOwner === userId))
+    throw E.forbidden();
   write(ctx, source, userId, 0, null);
   sendJson(ctx, 204, null);
 }

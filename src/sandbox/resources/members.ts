@@ -41,7 +41,7 @@ function directLevels(
 ): Levels {
   const levels: Levels = new Map();
   const written = w.memberships.of(kind, id);
-  for (const userId of seededIds) if (!written.has(userId)) addLevel(levels, userId, seeded(userId));
+  for (const userId of seededIds) if (!written.has(userId) && w.users.own(userId)) addLevel(levels, userId, seeded(userId));
   for (const [userId, rec] of written) addLevel(levels, userId, rec.level, rec);
   return levels;
 }

@@ -65,7 +65,7 @@ function notesOf(w: World, mr: MergeRequestRec): NoteRec[] {
     out.push({
       id: NOTE_ID_BASE + ((mr.projectId - 1) * 8 + mr.iid) * NOTE_SLOTS + n,
       body: NOTE_BODIES[(h >>> 8) % NOTE_BODIES.length]!,
-      authorId: 1 + (h % w.users.size),
+      authorId: 1 + (h % w.seededUserCount),
       createdAt: mr.createdAt + n * 600_000,
     });
   }

@@ -137,7 +137,7 @@ function deriveMergeRequest(w: World, pid: number, iid: number): MergeRequestRec
   const title = fixture?.title ?? `${(h >>> 4) % 5 === 0 ? 'Draft: ' : ''}${ISSUE_TITLES[(h >>> 6) % ISSUE_TITLES.length]}`;
   const created = p.createdAt + 2 * 86_400_000 + iid * HOUR + (h % 1000);
   const updated = created + ((h >>> 10) % 48) * HOUR;
-  const authorId = 1 + ((h >>> 14) % w.users.size);
+  const authorId = 1 + ((h >>> 14) % w.seededUserCount);
   const ended = state === 'merged' || state === 'closed';
   const source = fixture?.sourceBranch ?? BRANCHES[iid]!;
   return {
@@ -158,8 +158,8 @@ function deriveMergeRequest(w: World, pid: number, iid: number): MergeRequestRec
     mergeCommitSha: state === 'merged' ? sha1(`${w.seed}:${pid}:merge:${iid}`) : null,
     squashCommitSha: null,
     authorId,
-    assigneeIds: (h >>> 18) % 2 ? [1 + ((h >>> 19) % w.users.size)] : [],
-    reviewerIds: (h >>> 23) % 2 ? [1 + ((h >>> 24) % w.users.size)] : [],
+    assigneeIds: (h >>> 18) % 2 ? [1 + ((h >>> 19) % w.seededUserCount)] : [],
+    reviewerIds: (h >>> 23) % 2 ? [1 + ((h >>> 24) % w.seededUserCount)] : [],
     labels: (h >>> 28) % 2 ? ['bug'] : ['feature'],
     conflicts: fixture ? fixture.conflicts : !ended && (h >>> 8) % 4 === 0,
     approvalsRequired: fixture ? fixture.approvalsRequired : (h >>> 12) % 4 === 0 ? 1 : 0,
@@ -303,4 +303,22 @@ function settleAutoMerge(w: World, mr: MergeRequestRec): MergeRequestRec {
 
 export function canMerge(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec): boolean {
   return mayMergeInto(ctx.world, ctx.user, p, mr.targetBranch);
+}
+
+/** A hard user deletion: every merge request the user authored goes, in every project. */
+export function removeMergeRequestsAuthoredBy(w: World, userId: number): void {
+  const store = mergeRequestStore(w);
+  for (const pid of w.allIds) {
+    for (const mr of store.mrs.list(pid)) {
+      if (mr.authorId !== userId) continue;
+      markMergeRequestsChanged(w, pid);
+      store.mrs.remove(pid, mr.iid);
+    }
+  }
+}
+
+/** Merge requests of the whole instance (`GET /application/statistics`). */
+export function mergeRequestTotal(w: World): number {
+  const store = mergeRequestStore(w);
+  return w.allIds.reduce((n, pid) => n + store.mrs.count(pid), 0);
 }

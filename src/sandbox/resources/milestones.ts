@@ -205,3 +205,12 @@ export function mountMilestoneResources({ project, group }: Mounts): void {
   mountMilestones(project, projectOwner, (ctx, p) => can(ctx.world, ctx.user, p, 'admin_milestone'));
   mountMilestones(group, groupOwner, plansGroup);
 }
+
+/** Milestones of the whole instance, seeded ones included (`GET /application/statistics`). */
+export function milestoneTotal(w: World): number {
+  const { byOwner } = milestones(w);
+  let n = 0;
+  for (const pid of w.allIds) n += byOwner.get(`project:${pid}`)?.length ?? (w.projects.get(pid)!.seeded ? 1 : 0);
+  for (const [key, list] of byOwner) if (key.startsWith('group:')) n += list.length;
+  return n;
+}

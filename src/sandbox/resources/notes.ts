@@ -53,7 +53,7 @@ function deriveNote(w: World, issueId: number, noteId: number): NoteRec | null {
   return {
     id: noteId,
     body: NOTE_BODIES[(h >>> 8) % NOTE_BODIES.length]!,
-    authorId: 1 + (h % w.users.size),
+    authorId: 1 + (h % w.seededUserCount),
     createdAt: w.projects.get(pid)!.createdAt + iid * 3 * 3_600_000 + n * 600_000 + (h % 1000),
   };
 }

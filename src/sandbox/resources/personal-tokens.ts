@@ -55,7 +55,7 @@ function listPersonal(ctx: Ctx): void {
     if (userId !== undefined && userId !== user.id) throw E.unauthorized();
     list = store.personalOf(user.id).filter((t) => t.kind === 'personal');
   } else if (userId !== undefined) {
-    if (!ctx.world.users.get(userId)) throw E.notFound();
+    if (!ctx.world.users.own(userId)) throw E.notFound();
     list = store.personalOf(userId);
   } else list = [...store.tokens];
   sendTokens(ctx, filterTokens(ctx, list), (t) => tokenJson(t));
@@ -65,7 +65,7 @@ const SELF_SCOPES = ['k8s_proxy'] as const;
 
 function targetUser(ctx: Ctx): UserRec {
   const id = idSeg(ctx, 'user_id');
-  const u = id === null ? null : ctx.world.users.get(id);
+  const u = id === null ? null : ctx.world.users.own(id);
   if (!u) throw E.notFound('User');
   return u;
 }

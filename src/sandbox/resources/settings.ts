@@ -47,7 +47,6 @@ export function mountSettings({ root }: Mounts): void {
     return {
       id: 1,
       ...instanceSettings(w),
-      default_snippet_visibility: 'private',
       repository_storages_weighted: { ...w.weights },
       repository_storages: [...w.storages],
       rate_limiting_response_text: ctx.core.rateLimiter.responseText,

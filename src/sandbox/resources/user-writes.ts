@@ -17,16 +17,16 @@ import { listTexts, userJson } from './users.js';
 
 const MIN_PASSWORD = 8;
 
-function targetUser(ctx: Ctx): UserRec {
+export function targetUser(ctx: Ctx): UserRec {
   const id = ctx.p.id!;
   if (!/^\d+$/.test(id)) throw E.invalid('id');
-  const user = ctx.world.users.get(Number(id));
+  const user = ctx.world.users.own(Number(id));
   if (!user) throw E.notFound('User');
   return user;
 }
 
 /** A change to a user: cached list entries and orderings are rebuilt. */
-function changed(ctx: Ctx, user: UserRec): void {
+export function userChanged(ctx: Ctx, user: UserRec): void {
   user.updatedAt = Date.now();
   listTexts(ctx.world).clear();
   ctx.world.usersChanged();
@@ -75,7 +75,7 @@ function createUser(ctx: Ctx): void {
   // A new user's limit is the instance default of the moment.
   user.profile = { projects_limit: instanceSettings(ctx.world).default_projects_limit };
   profile(user);
-  changed(ctx, user);
+  userChanged(ctx, user);
   sendJson(ctx, 201, userJson(ctx.world, user, ctx.user));
 }
 
@@ -97,7 +97,7 @@ function updateUser(ctx: Ctx): void {
   user.isAdmin = boolParam(ctx, 'admin') ?? user.isAdmin;
   user.external = boolParam(ctx, 'external') ?? user.external;
   profile(user);
-  changed(ctx, user);
+  userChanged(ctx, user);
   sendJson(ctx, 200, userJson(w, user, ctx.user));
 }
 
@@ -166,7 +166,7 @@ export function mountUserWrites({ root }: Mounts): void {
       const outcome = action(ctx, user);
       if (outcome.state) {
         user.state = outcome.state;
-        changed(ctx, user);
+        userChanged(ctx, user);
       }
       sendJson(ctx, 201, outcome.body);
     });

@@ -168,7 +168,7 @@ export function mountUsers({ root }: Mounts): void {
   root.get('/users/:id', { auth: 'public' }, (ctx) => {
     const v = ctx.p.id!;
     if (!/^\d+$/.test(v)) throw E.invalid('id');
-    const u = ctx.world.users.get(Number(v));
+    const u = ctx.world.users.own(Number(v));
     if (!u) throw E.notFound('User');
     sendJson(ctx, 200, userJson(ctx.world, u, ctx.user));
   });

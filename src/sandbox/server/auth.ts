@@ -26,7 +26,7 @@ export function authenticate(ctx: Ctx, tokens: Map<string, TokenRec>): void {
     if (rec.accessToken) useAccessToken(rec.accessToken);
     if (!scopeAllows(ctx, rec.scopes)) throw E.insufficientScope('api');
     ctx.token = rec;
-    ctx.user = ctx.world.users.get(rec.userId) ?? null;
+    ctx.user = ctx.world.users.own(rec.userId);
   }
   const sudo = sudoIdentifier(ctx);
   if (sudo !== null) {
@@ -39,7 +39,7 @@ export function authenticate(ctx: Ctx, tokens: Map<string, TokenRec>): void {
     if (!target) throw new ApiError(404, { message: `404 User with ID or username '${sudo}' Not Found` });
     ctx.user = target;
   }
-  if (ctx.token) admitAccount(ctx.world, ctx.world.users.get(ctx.token.userId));
+  if (ctx.token) admitAccount(ctx.world, ctx.world.users.own(ctx.token.userId));
   if (route.auth !== 'public' && !ctx.user) throw E.unauthorized();
   if (route.auth === 'admin' && !ctx.user!.isAdmin) throw E.forbidden();
 }

@@ -3,8 +3,16 @@
 export class Table<T extends { id: number }> {
   private readonly rows: Array<T | undefined> = [undefined];
   private live = 0;
+  /** Removed ids whose references now resolve to another record (a deleted user's to the ghost user). */
+  private readonly merged = new Map<number, T>();
 
+  /** The record of `id`, or the one it was merged into. */
   get(id: number): T | null {
+    return this.own(id) ?? this.merged.get(id) ?? null;
+  }
+
+  /** The record of `id` itself, never the one a removed id was merged into. */
+  own(id: number): T | null {
     return Number.isInteger(id) && id > 0 ? (this.rows[id] ?? null) : null;
   }
 
@@ -15,10 +23,15 @@ export class Table<T extends { id: number }> {
 
   /** Deletes a record; its id is never given out again. */
   remove(id: number): boolean {
-    if (this.get(id) === null) return false;
+    if (this.own(id) === null) return false;
     this.rows[id] = undefined;
     this.live--;
     return true;
+  }
+
+  /** Removes a record; what still refers to its id sees `into` from now on. */
+  mergeInto(id: number, into: T): void {
+    if (this.remove(id)) this.merged.set(id, into);
   }
 
   nextId(): number {

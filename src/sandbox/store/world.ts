@@ -311,7 +311,7 @@ export class World {
   }
 
   findUser(ident: string): UserRec | null {
-    if (/^\d+$/.test(ident)) return this.users.get(Number(ident));
+    if (/^\d+$/.test(ident)) return this.users.own(Number(ident));
     const id = this.usersByName.get(ident.toLowerCase());
     return id ? this.users.get(id) : null;
   }

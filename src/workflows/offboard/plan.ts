@@ -1,0 +1,89 @@
+import { listGroupProjectIds } from '../../api/groups.js';
+import { listSchedules } from '../../api/schedules.js';
+import { listTokens } from '../../api/tokens.js';
+import { listMemberships, type UserMembership } from '../../api/users.js';
+import type { HttpClient, Page } from '../../http/client.js';
+
+export interface OffboardUser {
+  id: number;
+  username: string;
+  state: string;
+}
+
+export type StepKind = 'revoke-token' | 'take-schedule' | 'remove-membership' | 'block';
+
+/** One write of the plan; `key` names it in the journal. */
+export interface OffboardStep {
+  key: string;
+  kind: StepKind;
+  /** What the step acts on, as a person reads it. */
+  target: string;
+  id: number;
+  /** The project of a schedule. */
+  project?: number;
+  sourceType?: UserMembership['source_type'];
+}
+
+export interface OffboardPlan {
+  user: OffboardUser;
+  /** Tokens, then schedules, then memberships, then the block. */
+  steps: OffboardStep[];
+  /** Schedules the user owns that no step takes over (no one to give them to). */
+  keptSchedules: string[];
+}
+
+async function all<T>(pages: AsyncGenerator<Page<T>>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const page of pages) out.push(...page.items);
+  return out;
+}
+
+/**
+ * What offboarding `user` takes, read from the service: their active personal and impersonation tokens, the
+ * schedules they own in the projects their memberships reach, and their direct memberships (bar their own
+ * projects, whose owner the service never removes). Schedules are taken over before memberships go,
+ * as the memberships are how they are found: a rerun after a failure finds the ones still left.
+ */
+export async function planOffboard(http: HttpClient, user: OffboardUser, heir: string | undefined): Promise<OffboardPlan> {
+  const key = (what: string) => `user ${user.id}: ${what}`;
+  // Memberships first: only administrators may read them, and that refusal says so (the tokens' would say 401).
+  const memberships = await all(listMemberships(http, user.id, { per_page: 100 }));
+  const tokens = await all(listTokens(http, { owner: { type: 'user', id: user.id }, kind: 'personal' }, 'active', { per_page: 100 }));
+  const own = new Set(
+    (await all(http.pages<{ id: number }>(`/users/${user.id}/projects`, { simple: true, per_page: 100 }))).map((p) => p.id),
+  );
+  const projects = new Set(memberships.filter((m) => m.source_type === 'Project').map((m) => m.source_id));
+  for (const group of memberships.filter((m) => m.source_type === 'Namespace')) {
+    for (const p of await all(listGroupProjectIds(http, group.source_id))) projects.add(p.id);
+  }
+  const schedules: OffboardStep[] = [];
+  for (const project of [...projects].sort((a, b) => a - b)) {
+    for (const s of await all(listSchedules(http, project))) {
+      if (s.owner?.id !== user.id) continue;
+      const target = `schedule ${s.id} "${s.description}" of project ${project}`;
+      schedules.push({ key: key(`take schedule ${s.id} of project ${project}`), kind: 'take-schedule', target, id: s.id, project });
+    }
+  }
+  const steps: OffboardStep[] = [
+    ...tokens.map((t): OffboardStep => ({
+      key: key(`revoke token ${t.id}`),
+      kind: 'revoke-token',
+      target: `token ${t.name} (${t.id})`,
+      id: t.id,
+    })),
+    ...(heir === undefined ? [] : schedules),
+    ...memberships
+      .filter((m) => !(m.source_type === 'Project' && own.has(m.source_id)))
+      .map((m): OffboardStep => ({
+        key: key(`remove membership of ${m.source_type} ${m.source_id}`),
+        kind: 'remove-membership',
+        target: `${m.source_type === 'Project' ? 'project' : 'group'} ${m.source_name} (${m.source_id})`,
+        id: m.source_id,
+        sourceType: m.source_type,
+      })),
+  ];
+  if (user.state !== 'blocked' && user.state !== 'banned') {
+    steps.push({ key: key('block'), kind: 'block', target: `user ${user.username} (${user.id})`, id: user.id });
+  }
+  return { user, steps, keptSchedules: heir === undefined ? schedules.map((s) => s.target) : [] };
+}
