@@ -21,6 +21,7 @@ import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
 import { mountMilestoneResources } from './milestones.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
+import { mountAutoMerge } from './merge-request-auto-merge.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
 import { mountNamespaces } from './namespaces.js';
@@ -61,6 +62,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountNotes,
   mountMergeRequests,
   mountMergeRequestActions,
+  mountAutoMerge,
   mountFiles,
   mountBranches,
   mountCommits,

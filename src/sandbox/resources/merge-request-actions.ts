@@ -6,12 +6,12 @@ import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intSeg, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList, sendText } from '../server/respond.js';
-import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { NOTE_BODIES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
+import { enableAutoMerge, nextMergeRequestNoteId } from './merge-request-auto-merge.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
 import { approvalStateJson } from './merge-request-extras.js';
 import {
@@ -33,7 +33,6 @@ import { userBasic } from './users.js';
 const REBASE_LOCKED = 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.';
 const NOTE_ID_BASE = 5_000_000;
 const NOTE_SLOTS = 16;
-const noteIds = storeFor(() => ({ next: 50_000_000 }));
 
 function shaMismatch(ctx: Ctx, mr: MergeRequestRec): void {
   const sha = strParam(ctx, 'sha');
@@ -87,7 +86,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     const status = detailedMergeStatus(ctx.world, mr);
     const ready = { ...mr, squash, removeSourceBranch: removeSource ?? mr.removeSourceBranch };
     if (auto && status === 'ci_still_running') {
-      const waiting = { ...ready, autoMerge: true, updatedAt: Date.now() };
+      const waiting = enableAutoMerge(ctx.world, ready, ctx.user!.id);
       saveMergeRequest(ctx.world, waiting);
       return sendJson(ctx, 200, mergeRequestJson(ctx, p, waiting, true));
     }
@@ -148,7 +147,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     requireAbility(ctx, p, 'read_merge_request');
     const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
     const body = noteBody(ctx);
-    const note = { id: noteIds(ctx.world).next++, body, authorId: ctx.user!.id, createdAt: Date.now() };
+    const note = { id: nextMergeRequestNoteId(ctx.world), body, authorId: ctx.user!.id, createdAt: Date.now() };
     saveMergeRequest(ctx.world, { ...mr, createdNotes: [...mr.createdNotes, note] });
     sendJson(ctx, 201, noteJson(ctx.world, mergeRequestNoteable(mr), note));
   });
