@@ -22,6 +22,7 @@ import { mountMembers } from './members.js';
 import { mountMilestoneResources } from './milestones.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountAutoMerge } from './merge-request-auto-merge.js';
+import { mountMergeRequestVersions } from './merge-request-versions.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
 import { mountNamespaces } from './namespaces.js';
@@ -63,6 +64,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountMergeRequests,
   mountMergeRequestActions,
   mountAutoMerge,
+  mountMergeRequestVersions,
   mountFiles,
   mountBranches,
   mountCommits,
