@@ -1,8 +1,9 @@
 import { getMergeRequest, type MergeRequest } from '../../api/merge-requests.js';
 import type { Context } from '../../context.js';
-import { IncompleteError } from '../../errors.js';
+import { ExitCode, IncompleteError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { isFinalStatus } from '../../workflows/pipelines/tree.js';
+import { type EventFlags, WaitEvents } from '../shared/events.js';
 import { type WaitFlags, watchUntilFinal } from '../shared/wait.js';
 import { MR_FIELDS, mergeStatusWords } from './shared/resource.js';
 
@@ -42,10 +43,11 @@ export async function followAutoMerge(
   ctx: Context,
   http: HttpClient,
   project: string,
-  flags: WaitFlags,
+  flags: WaitFlags & EventFlags,
   initial: MergeRequest,
 ): Promise<MergeRequest> {
   const name = `!${initial.iid}`;
+  const events = new WaitEvents(ctx, Boolean(flags.events));
   const result = await watchUntilFinal(ctx, flags, {
     subject: name,
     fetch: () => getMergeRequest(http, project, String(initial.iid)),
@@ -53,12 +55,14 @@ export async function followAutoMerge(
     isFinal: (mr) => mr.state !== 'opened' || refusal(mr) !== undefined,
     onInterrupt: `${name} stays set to merge when its pipeline succeeds; \`svc mr get ${project} ${initial.iid}\` shows it`,
     initial,
+    events,
+    event: (mr) => ({ type: 'merge_request', id: mr.id, extra: { iid: mr.iid } }),
   });
   const mr = result.record;
-  await ctx.printRecord(mr, [...MR_FIELDS, 'merge_commit_sha']);
-  if (result.timedOut)
-    throw new IncompleteError(`${name} not merged after ${result.elapsedS} s (${autoMergeStatus(mr)}); it stays set to merge`);
-  const why = refusal(mr);
+  const why = result.timedOut
+    ? `${name} not merged after ${result.elapsedS} s (${autoMergeStatus(mr)}); it stays set to merge`
+    : refusal(mr);
+  await events.end(mr, [...MR_FIELDS, 'merge_commit_sha'], why === undefined ? 0 : ExitCode.incomplete, why);
   if (why !== undefined) throw new IncompleteError(why);
   ctx.info(`merged ${name} into ${mr.target_branch}`);
   return mr;

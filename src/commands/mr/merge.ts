@@ -9,8 +9,9 @@ import { MERGE_REQUESTS, MR_FIELDS, mergeStatusWords, MR_ARGS } from './shared/r
 import { writeResult } from '../shared/outcome.js';
 import { checkWaitFlags, WAIT_OPTIONS, type WaitFlags } from '../shared/wait.js';
 import { followAutoMerge } from './auto-merge.js';
+import { EVENTS_OPTION, type EventFlags } from '../shared/events.js';
 
-interface MergeOptions extends WaitFlags {
+interface MergeOptions extends WaitFlags, EventFlags {
   squash?: boolean;
   removeSourceBranch?: boolean;
   sha?: string;
@@ -29,6 +30,7 @@ export const MERGE = defineCommand<MergeOptions>({
     { flags: '--auto', help: 'if its pipeline is still running, merge once it succeeds (also --when-pipeline-succeeds)' },
     { flags: '--wait', help: 'with --auto: wait until it merged (exit 0), or its pipeline failed or the merge was canceled (exit 8)' },
     ...WAIT_OPTIONS,
+    EVENTS_OPTION,
   ],
   ownSpellings: { '--when-pipeline-succeeds': '--auto' },
   notes:
