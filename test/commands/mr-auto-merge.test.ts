@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MERGE_CHECK_MS } from '../../src/sandbox/resources/merge-request-checks.js';
 import { TestClock } from '../support/clock.js';
-import { useSandbox } from './support.js';
+import { apiCaller, useSandbox } from './support.js';
 
 const clock = new TestClock();
 const suite = useSandbox({ projects: 4, clock: clock.now });
@@ -14,14 +14,7 @@ const MR_POLL = 'GET /projects/:id/merge_requests/:merge_request_iid';
 const stepPerPoll = () => clock.stepPerRequest(suite.sandbox, MR_POLL, 100);
 beforeEach(() => clock.hold());
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${suite.sandbox.url}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.user, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.status === 204 ? null : res.json();
-}
+const api = apiCaller(suite, (sandbox) => sandbox.tokens.user);
 
 /** A fork of project 1 with one merge request from `source` into develop, checked, and a pipeline running on its source. */
 async function waitingMergeRequest(name: string, source: string, variables: object[] = []): Promise<{ pid: string; pipeline: number }> {

@@ -1,19 +1,12 @@
 // svc mr diff reads the merge request's versions as the service's clients do: the list (newest first),
 // then the newest version or the one --version numbers as the web UI does.
 import { describe, expect, it } from 'vitest';
-import { onlyRequest, useSandbox } from './support.js';
+import { apiCaller, onlyRequest, useSandbox } from './support.js';
 
 const suite = useSandbox({ projects: 4 });
 const asJdoe = () => ({ token: suite.sandbox.tokens.user });
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${suite.sandbox.url}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.user, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json();
-}
+const api = apiCaller(suite, (sandbox) => sandbox.tokens.user);
 
 const LOGIN_FILE =
   'diff --git a/src/app/login.ts b/src/app/login.ts\nnew file mode 100644\n--- /dev/null\n+++ b/src/app/login.ts\n' +

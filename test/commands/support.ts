@@ -44,3 +44,15 @@ export function onlyRequest(suite: CommandSuite, method: string, pathPattern: Re
   }
   return matching[0] as RecordedRequest;
 }
+
+/** Calls the sandbox's API directly (to set a scene or read it back) with the token `token()` names; the JSON answer, null for 204. */
+export function apiCaller(suite: CommandSuite, token: (sandbox: Sandbox) => string) {
+  return async (method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await fetch(`${suite.sandbox.url}/api/v4${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': token(suite.sandbox), 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.status === 204 ? null : res.json();
+  };
+}

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { MERGE_CHECK_MS } from '../../src/sandbox/resources/merge-request-checks.js';
 import { JOB_STEP_MS } from '../../src/sandbox/resources/job-states.js';
 import { PIPELINE_POLL, TestClock } from '../support/clock.js';
-import { useSandbox } from './support.js';
+import { apiCaller, useSandbox } from './support.js';
 
 const clock = new TestClock();
 const suite = useSandbox({ projects: 4, clock: clock.now });
@@ -13,14 +13,7 @@ beforeEach(() => clock.hold());
 const withClock = { now: clock.now };
 const at = (ms: number) => new Date(ms).toISOString();
 
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${suite.sandbox.url}/api/v4${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json();
-}
+const api = apiCaller(suite, (sandbox) => sandbox.tokens.admin);
 
 const lines = (stdout: string) => stdout.split('\n').slice(0, -1);
 
