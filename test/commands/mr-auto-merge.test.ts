@@ -123,11 +123,30 @@ describe('svc mr merge --auto --wait', () => {
     );
   });
 
+  it('a pipeline that already succeeded: merged at once, and the wait ends at its first look', async () => {
+    const { pid, pipeline } = await waitingMergeRequest('auto-at-once', 'feature/login');
+    clock.advance(60_000);
+    const r = await suite.run(['mr', 'merge', pid, '1', '--auto', '--wait', '--events', '--fields', 'state'], {
+      ...asJdoe(),
+      now: clock.now,
+    });
+    expect(suite.requests().map((q) => q.method)).toEqual(['PUT']);
+    const mr = await api('GET', `/projects/${pid}/merge_requests/1`);
+    expect([r.exitCode, r.stderr]).toEqual([0, '!1: merged\nmerged !1 into develop\n']);
+    expect(r.stdout).toBe(
+      `{"type":"merge_request","id":${mr.id},"status":"merged","iid":1,"at":"${new Date(clock.now()).toISOString()}"}\n` +
+        '{"type":"result","exit_code":0,"record":{"state":"merged"}}\n',
+    );
+    expect(pipeline).toBe(mr.head_pipeline.id);
+  });
+
   it('--wait without --auto, and --interval without --wait, are usage errors (exit 2, no request)', async () => {
     const bare = await suite.run(['mr', 'merge', '1', '1', '--wait'], asJdoe());
     expect([bare.exitCode, bare.stderr]).toEqual([2, 'svc: --wait only applies with --auto (a merge without it ends at once)\n']);
     const interval = await suite.run(['mr', 'merge', '1', '1', '--auto', '--interval', '1'], asJdoe());
     expect([interval.exitCode, interval.stderr]).toEqual([2, 'svc: --interval only applies with --wait\n']);
+    const events = await suite.run(['mr', 'merge', '1', '1', '--auto', '--events'], asJdoe());
+    expect([events.exitCode, events.stderr]).toEqual([2, 'svc: --events only applies with --wait\n']);
     expect(suite.requests()).toEqual([]);
   });
 });

@@ -64,14 +64,14 @@ async function run(ctx: Context, project: string, iid: string, opts: MergeOption
   } catch (error) {
     throw await explainRefusal(http, project, iid, error);
   }
-  if (mr.state === 'merged') ctx.info(`merged !${mr.iid} into ${mr.target_branch}`);
-  else if (mr.merge_when_pipeline_succeeds) {
-    ctx.info(`!${mr.iid} will be merged into ${mr.target_branch} when its pipeline succeeds`);
-    if (opts.wait) {
-      await followAutoMerge(ctx, http, project, opts, mr);
-      return;
-    }
+  const waiting = mr.state !== 'merged' && mr.merge_when_pipeline_succeeds;
+  if (waiting) ctx.info(`!${mr.iid} will be merged into ${mr.target_branch} when its pipeline succeeds`);
+  // A merge done at once ends the wait at its first look, so --events still tells it.
+  if (opts.wait) {
+    await followAutoMerge(ctx, http, project, opts, mr);
+    return;
   }
+  if (mr.state === 'merged') ctx.info(`merged !${mr.iid} into ${mr.target_branch}`);
   await writeResult(ctx, mr, [...MR_FIELDS, 'merge_commit_sha']);
 }
 
