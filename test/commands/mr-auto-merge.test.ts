@@ -134,7 +134,8 @@ describe('svc mr merge --auto --wait', () => {
     const mr = await api('GET', `/projects/${pid}/merge_requests/1`);
     expect([r.exitCode, r.stderr]).toEqual([0, '!1: merged\nmerged !1 into develop\n']);
     expect(r.stdout).toBe(
-      `{"type":"merge_request","id":${mr.id},"status":"merged","iid":1,"at":"${new Date(clock.now()).toISOString()}"}\n` +
+      `{"type":"merge_request","id":${mr.id},"status":"merged","iid":1,"state":"merged","pipeline":{"id":${pipeline},"status":"success"},` +
+        `"at":"${new Date(clock.now()).toISOString()}"}\n` +
         '{"type":"result","exit_code":0,"record":{"state":"merged"}}\n',
     );
     expect(pipeline).toBe(mr.head_pipeline.id);

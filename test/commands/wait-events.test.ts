@@ -112,14 +112,15 @@ describe('mr merge --auto --wait --events', () => {
     );
     expect(r.exitCode).toBe(0);
     const polls = suite.requests().filter((q) => q.method === 'GET').length;
-    const event = (status: string, stamp: number) =>
-      `{"type":"merge_request","id":${mr.id},"status":"${status}","iid":1,"at":"${at(stamp)}"}`;
+    const event = (status: string, state: string, pipelineStatus: string, stamp: number) =>
+      `{"type":"merge_request","id":${mr.id},"status":"${status}","iid":1,"state":"${state}",` +
+      `"pipeline":{"id":${pipeline.id},"status":"${pipelineStatus}"},"at":"${at(stamp)}"}`;
     expect(lines(r.stdout)).toEqual([
       // the first status is the merge's own answer, before any poll
-      event(`pipeline ${pipeline.id} created`, start),
-      event(`pipeline ${pipeline.id} pending`, start + JOB_STEP_MS),
-      event(`pipeline ${pipeline.id} running`, start + 2 * JOB_STEP_MS),
-      event('merged', start + polls * JOB_STEP_MS),
+      event(`pipeline ${pipeline.id} created`, 'opened', 'created', start),
+      event(`pipeline ${pipeline.id} pending`, 'opened', 'pending', start + JOB_STEP_MS),
+      event(`pipeline ${pipeline.id} running`, 'opened', 'running', start + 2 * JOB_STEP_MS),
+      event('merged', 'merged', 'success', start + polls * JOB_STEP_MS),
       '{"type":"result","exit_code":0,"record":{"iid":1,"state":"merged"}}',
     ]);
   });

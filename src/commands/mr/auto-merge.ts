@@ -16,6 +16,11 @@ const pipelineFailed = (mr: MergeRequest) => {
   return pipeline !== null && isFinalStatus(pipeline.status) && pipeline.status !== 'success';
 };
 
+const pipelineBrief = (mr: MergeRequest) => {
+  const pipeline = pipelineOf(mr);
+  return pipeline && { id: pipeline.id, status: pipeline.status };
+};
+
 /** Why an auto-merge will not happen, or undefined while it still may. */
 function refusal(mr: MergeRequest): string | undefined {
   const name = `!${mr.iid}`;
@@ -56,7 +61,7 @@ export async function followAutoMerge(
     onInterrupt: `${name} stays set to merge when its pipeline succeeds; \`svc mr get ${project} ${initial.iid}\` shows it`,
     initial,
     events,
-    event: (mr) => ({ type: 'merge_request', id: mr.id, extra: { iid: mr.iid } }),
+    event: (mr) => ({ type: 'merge_request', id: mr.id, extra: { iid: mr.iid, state: mr.state, pipeline: pipelineBrief(mr) } }),
   });
   const mr = result.record;
   const why = result.timedOut
