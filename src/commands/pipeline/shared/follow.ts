@@ -91,12 +91,9 @@ export async function followPipeline(
   }
   const { nodes } = result;
   const record = nodes[0]!.record as Pipeline;
-  const unsuccessful = nodes.slice(1).filter((node) => node.record.status !== 'success');
   const message = result.timedOut
     ? timedOutMessage(nodes, rootName, Math.round((Date.now() - started) / 100) / 10)
-    : record.status === 'success' && unsuccessful.length === 0
-      ? undefined
-      : `${rootName} ended ${record.status}: ${record.web_url}${unsuccessful.length ? `; not successful: ${unsuccessful.map((node) => `${nodeName(node)} ${node.record.status}`).join(', ')}` : ''}`;
+    : failureMessage(nodes, rootName);
   await events.end(record, PIPELINE_FIELDS, message === undefined ? 0 : ExitCode.incomplete, message);
   if (result.timedOut) throw new IncompleteError(message!);
   if (message === undefined) {
@@ -107,6 +104,15 @@ export async function followPipeline(
   if (flags.logFailed !== undefined)
     await logFailedJobs(ctx, http, nodes, flags.logFailed === true ? DEFAULT_FAILED_LOG_LINES : flags.logFailed);
   throw new IncompleteError(message);
+}
+
+/** Why the tree did not succeed, or undefined when every pipeline in it did. */
+function failureMessage(nodes: Array<TreeNode<PipelineView>>, rootName: string): string | undefined {
+  const root = nodes[0]!.record;
+  const unsuccessful = nodes.slice(1).filter((node) => node.record.status !== 'success');
+  if (root.status === 'success' && unsuccessful.length === 0) return undefined;
+  const downstream = unsuccessful.map((node) => `${nodeName(node)} ${node.record.status}`).join(', ');
+  return `${rootName} ended ${root.status}: ${root.web_url}${downstream ? `; not successful: ${downstream}` : ''}`;
 }
 
 function timedOutMessage(nodes: Array<TreeNode<PipelineView>>, rootName: string, elapsedS: number): string {
