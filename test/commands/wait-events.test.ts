@@ -87,6 +87,27 @@ describe('pipeline wait|create --events', () => {
     expect(created.stderr).toContain(`svc: ${result.message}\n`);
   });
 
+  it('pipeline trigger --wait --events: the answer of the trigger is the first line, before any poll', async () => {
+    const { token } = await api('POST', '/projects/2/triggers', { description: 'events' });
+    const start = clock.now();
+    clock.stepPerRequest(suite.sandbox, PIPELINE_POLL, JOB_STEP_MS);
+    const r = await suite.run(
+      ['pipeline', 'trigger', '2', '--ref', 'main', '--token', token, '--wait', '--events', '--interval', '0.05', '--fields', 'status'],
+      { ...withClock, secrets: [token] },
+    );
+    expect(r.exitCode).toBe(0);
+    const polls = suite.requests().filter((q) => q.method === 'GET').length;
+    const id = JSON.parse(r.stdout.split('\n')[0]!).id as number;
+    const event = (status: string, stamp: number) => `{"type":"pipeline","id":${id},"status":"${status}","at":"${at(stamp)}"}`;
+    expect(lines(r.stdout)).toEqual([
+      event('created', start),
+      event('pending', start + JOB_STEP_MS),
+      event('running', start + 2 * JOB_STEP_MS),
+      event('success', start + polls * JOB_STEP_MS),
+      '{"type":"result","exit_code":0,"record":{"status":"success"}}',
+    ]);
+  });
+
   it('--events without --wait is a usage error (exit 2, no request)', async () => {
     const r = await suite.run(['pipeline', 'create', '1', '--ref', 'main', '--events']);
     expect([r.exitCode, r.stderr]).toEqual([2, 'svc: --events only applies with --wait\n']);
