@@ -26,6 +26,8 @@ export interface Io {
    * clean up; returns the function that forgets it. Given by bin/, which owns the process.
    */
   onForcedExit?: (cleanup: () => void) => () => void;
+  /** The time stamped on wait events (ms since the epoch); default the system clock. */
+  now?: () => number;
 }
 
 export interface Spinner {
@@ -59,6 +61,11 @@ export class Context {
 
   get signal(): AbortSignal {
     return this.io.signal;
+  }
+
+  /** Now, as wait events stamp it. */
+  now(): number {
+    return this.io.now?.() ?? Date.now();
   }
 
   get debugEnabled(): boolean {

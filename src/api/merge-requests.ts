@@ -77,6 +77,31 @@ export function setApproval(
   return http.request({ method: 'POST', path: `${mrPath(project, iid)}/${action}` });
 }
 
-export function mergeRequestDiffs(http: HttpClient, project: string, iid: string): AsyncGenerator<Page<MergeRequestDiff>> {
-  return http.pages<MergeRequestDiff>(`${mrPath(project, iid)}/diffs`, { per_page: 100 });
+/** A version of a merge request's diff: the service makes one per push to its source branch. */
+export interface MergeRequestVersion {
+  id: number;
+  head_commit_sha: string;
+  base_commit_sha: string;
+  start_commit_sha: string;
+  created_at: string;
+  [key: string]: unknown;
+}
+
+export interface MergeRequestVersionFull extends MergeRequestVersion {
+  diffs: MergeRequestDiff[];
+}
+
+/** The versions, newest first. */
+export function mergeRequestVersions(http: HttpClient, project: string, iid: string): AsyncGenerator<Page<MergeRequestVersion>> {
+  return http.pages<MergeRequestVersion>(`${mrPath(project, iid)}/versions`, { per_page: 100 });
+}
+
+/** The newest version alone: one page of one. */
+export async function newestMergeRequestVersion(http: HttpClient, project: string, iid: string): Promise<MergeRequestVersion | undefined> {
+  const res = await http.request<MergeRequestVersion[]>({ path: `${mrPath(project, iid)}/versions`, query: { per_page: 1 } });
+  return res.data[0];
+}
+
+export function getMergeRequestVersion(http: HttpClient, project: string, iid: string, id: number): Promise<MergeRequestVersionFull> {
+  return http.record<MergeRequestVersionFull>({ path: `${mrPath(project, iid)}/versions/${id}` });
 }

@@ -375,7 +375,7 @@ describe('svc mr merge: one line per refusal, with its exit code', () => {
     const running = await suite.run(['mr', 'merge', pid, '1'], asJdoe());
     expect(running.exitCode).toBe(6);
     expect(running.stderr).toBe(
-      `svc: cannot merge !1: it must wait: pipeline ${id} is created, not finished (--when-pipeline-succeeds merges it once it passes)\n`,
+      `svc: cannot merge !1: it must wait: pipeline ${id} is created, not finished (--auto merges it once it passes)\n`,
     );
     clock.advance(60_000);
     const failed = await suite.run(['mr', 'merge', pid, '1'], asJdoe());

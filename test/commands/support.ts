@@ -55,3 +55,15 @@ export async function addMember(suite: CommandSuite, where: string, userId: numb
   if (added.status !== 201) throw new Error(`adding user ${userId} to ${where}: ${added.status} ${await added.text()}`);
   return ((await added.json()) as { username: string }).username;
 }
+
+/** Calls the sandbox's API directly (to set a scene or read it back) with the token `token()` names; the JSON answer, null for 204. */
+export function apiCaller(suite: CommandSuite, token: (sandbox: Sandbox) => string) {
+  return async (method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await fetch(`${suite.sandbox.url}/api/v4${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': token(suite.sandbox), 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.status === 204 ? null : res.json();
+  };
+}

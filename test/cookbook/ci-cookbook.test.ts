@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { assertNoSecrets, BIN, cleanupTempDirs, svc, tempDir, type RunResult } from '../support/harness.js';
 import { sandboxEnv, startTestSandbox } from '../support/sandbox.js';
+import { MERGE_CHECK_MS } from '../../src/sandbox/resources/merge-request-checks.js';
 
 /**
  * The README's "In CI" section is the cookbook: every ```yaml block in it is one GitLab CI job,
@@ -106,6 +107,7 @@ describe('the README CI cookbook', () => {
       'archive-projects',
       'clean-registry',
       'lint-ci-config',
+      'merge-when-green',
       'offboard',
       'package',
       'release',
@@ -180,6 +182,23 @@ describe('the README CI cookbook', () => {
     expect(result.stderr).toContain(job!.web_url);
     const log = await admin(['jobs', 'log', other, String(job!.id), '--tail', '1']);
     expect(result.stderr).toContain(log.stdout.trimEnd());
+  });
+
+  it('merge-when-green: sets the automatic merge, waits for the pipeline, and ends with the merged result line', async () => {
+    const fork = await admin(['projects', 'fork', '1', '--name', 'green', '--path', 'green', '-o', 'json']);
+    const project = (JSON.parse(fork.stdout) as { path_with_namespace: string }).path_with_namespace;
+    await admin(['mr', 'create', project, '--source', 'feature/login', '--target', 'develop', '--title', 'Bump deps']);
+    await new Promise((done) => setTimeout(done, MERGE_CHECK_MS + 30));
+    await admin(['pipeline', 'create', project, '--ref', 'feature/login']);
+    const variables = runnerVariables({ MERGE_TOKEN: sandbox.tokens.admin, TARGET_PROJECT: project, TARGET_MR: '1' });
+    const dir = tempDir();
+    const result = await runJob('merge-when-green', variables, dir);
+    expect(result.exitCode).toBe(0);
+    const last = JSON.parse(result.stdout) as { type: string; exit_code: number; record: { state: string } };
+    expect([last.type, last.exit_code, last.record.state]).toEqual(['result', 0, 'merged']);
+    const events = readFileSync(join(dir, 'merge.ndjson'), 'utf8').trimEnd().split('\n');
+    expect(events.at(-1)).toBe(result.stdout.trimEnd());
+    expect(events.slice(0, -1).every((line) => (JSON.parse(line) as { type: string }).type === 'merge_request')).toBe(true);
   });
 
   it('release: publishes the tag with the changelog as notes using only the job token; a second run exits 6', async () => {

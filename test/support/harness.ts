@@ -19,6 +19,8 @@ export interface RunOptions {
   secrets?: string[];
   timeout?: number;
   cwd?: string;
+  /** In process only: the clock wait events are stamped with (a TestClock's, for exact lines). */
+  now?: () => number;
 }
 
 export interface RunResult {
@@ -76,7 +78,7 @@ export function spawnSvc(args: string[], options: RunOptions = {}): ResultPromis
  */
 export async function svc(args: string[], options: RunOptions = {}): Promise<RunResult> {
   if (!options.process && options.cwd === undefined) {
-    const out = await runInProcess(args, isolatedEnv(options), options.input);
+    const out = await runInProcess(args, isolatedEnv(options), options.input, options.now);
     assertNoSecrets(out, options.secrets);
     return out;
   }

@@ -1,8 +1,9 @@
+import { StringDecoder } from 'node:string_decoder';
 import type { Context } from '../../context.js';
 import { getJob, getJobLog, streamJobLog } from '../../api/jobs.js';
 import { intOption, secondsOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
-import { IncompleteError, InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode, IncompleteError, InterruptedError, UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { write } from '../../output/writer.js';
 import { followLog, type FollowResult } from '../../workflows/pipelines/follow-log.js';
@@ -10,10 +11,11 @@ import { lastLines, LogFilter, type LogMode } from '../../workflows/pipelines/lo
 import { systemClock } from '../../workflows/shared/clock.js';
 import { Deadline } from '../../workflows/shared/deadline.js';
 import { idDigits, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
+import { EVENTS_OPTION, type EventFlags, WaitEvents } from '../shared/events.js';
 
 const DEFAULT_LOG_INTERVAL_S = 2;
 
-interface LogOptions {
+interface LogOptions extends EventFlags {
   tail?: number;
   follow?: boolean;
   raw?: boolean;
@@ -46,6 +48,7 @@ export const LOG = defineCommand<LogOptions>({
       help: 'with --follow: give up waiting after this many seconds (exit 8; the job keeps running); default: no limit',
       parse: secondsOption('--wait-timeout', 0.05),
     },
+    { ...EVENTS_OPTION, help: `with --follow: ${EVENTS_OPTION.help}; the log comes as {"type":"log","id","text"} lines` },
   ],
   notes:
     "On a terminal the runner's colours and collapsible-section markers are kept (other control characters are shown as escapes); " +
@@ -60,25 +63,48 @@ export const LOG = defineCommand<LogOptions>({
 });
 
 async function run(ctx: Context, project: string, jobId: string, opts: LogOptions): Promise<void> {
-  const followOnly = [opts.interval !== undefined && '--interval', opts.waitTimeout !== undefined && '--wait-timeout'].find(Boolean);
+  const followOnly = [
+    opts.interval !== undefined && '--interval',
+    opts.waitTimeout !== undefined && '--wait-timeout',
+    opts.events && '--events',
+  ].find(Boolean);
   if (followOnly && !opts.follow) throw new UsageError(`${followOnly} applies only with --follow`);
   const http = await ctx.http();
   const mode: LogMode = ctx.io.isTTY.stdout ? 'terminal' : opts.raw ? 'raw' : 'plain';
   const filter = new LogFilter(mode);
-  const out = (bytes: Buffer) => write(ctx.stdout, filter.push(bytes));
+  const events = new WaitEvents(ctx, Boolean(opts.events));
+  const text = new StringDecoder('utf8');
+  const emit = (bytes: Buffer) => {
+    if (!events.enabled) return write(ctx.stdout, bytes);
+    const decoded = text.write(bytes);
+    return decoded ? events.line({ type: 'log', id: Number(jobId), text: decoded }) : Promise.resolve();
+  };
+  const out = (bytes: Buffer) => emit(filter.push(bytes));
   if (!opts.follow) {
     if (opts.tail !== undefined) await out(lastLines(await getJobLog(http, project, jobId), opts.tail));
     else for await (const chunk of streamJobLog(http, project, jobId)) await out(chunk);
     await write(ctx.stdout, filter.end());
     return;
   }
-  const { status, timedOut } = await follow(ctx, http, project, jobId, opts, out, () => write(ctx.stdout, filter.restart()));
-  await write(ctx.stdout, filter.end());
-  // A read may not have answered by then, so the status is not named.
-  if (timedOut)
-    throw new IncompleteError(`job ${jobId} did not end within --wait-timeout ${opts.waitTimeout} s; it keeps running on the server`);
-  if (status === 'manual') throw new IncompleteError(`job ${jobId} is manual: it runs once started (svc jobs play ${project} ${jobId})`);
-  if (status !== 'success') throw new IncompleteError(`job ${jobId} ended ${status}`);
+  let job: Record<string, unknown> = { id: Number(jobId) };
+  const jobStatus = async () => {
+    job = await getJob(http, project, jobId);
+    const status = String(job.status);
+    await events.status('job', Number(jobId), status);
+    return status;
+  };
+  const { status, timedOut } = await follow(ctx, http, project, jobId, opts, jobStatus, out, () => emit(filter.restart()));
+  await emit(Buffer.concat([filter.end(), Buffer.from(text.end())]));
+  const failure = timedOut
+    ? // A read may not have answered by then, so the status is not named.
+      `job ${jobId} did not end within --wait-timeout ${opts.waitTimeout} s; it keeps running on the server`
+    : status === 'manual'
+      ? `job ${jobId} is manual: it runs once started (svc jobs play ${project} ${jobId})`
+      : status !== 'success'
+        ? `job ${jobId} ended ${status}`
+        : undefined;
+  if (events.enabled) await events.end(job, Object.keys(job), failure === undefined ? 0 : ExitCode.incomplete, failure);
+  if (failure !== undefined) throw new IncompleteError(failure);
   ctx.info(`job ${jobId} succeeded`);
 }
 
@@ -88,6 +114,7 @@ async function follow(
   project: string,
   jobId: string,
   opts: LogOptions,
+  status: () => Promise<string>,
   out: (bytes: Buffer) => Promise<void>,
   restart: () => Promise<void>,
 ): Promise<FollowResult> {
@@ -99,7 +126,7 @@ async function follow(
   try {
     return await followLog(
       {
-        status: async () => String((await getJob(http, project, jobId)).status),
+        status,
         log: () => getJobLog(http, project, jobId),
       },
       {

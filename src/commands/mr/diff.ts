@@ -1,22 +1,66 @@
-import { type MergeRequestDiff, mergeRequestDiffs } from '../../api/merge-requests.js';
+import {
+  getMergeRequestVersion,
+  type MergeRequestDiff,
+  type MergeRequestVersion,
+  mergeRequestVersions,
+  newestMergeRequestVersion,
+} from '../../api/merge-requests.js';
+import { intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
+import { ExitCode, SvcError } from '../../errors.js';
+import type { HttpClient } from '../../http/client.js';
+import { itemPath, withHints } from '../generic/resource.js';
 import { write } from '../../output/writer.js';
 import { terminalSafe } from '../../output/terminal-safe.js';
-import { MR_ARGS } from './shared/resource.js';
+import { MERGE_REQUESTS, MR_ARGS } from './shared/resource.js';
 
-export const DIFF = defineCommand({
+export const DIFF = defineCommand<{ diffVersion?: number }>({
   name: 'diff',
   description: 'Print the changes of a merge request as a unified diff (coloured only on a terminal)',
   args: MR_ARGS,
-  examples: ['svc mr diff acme/platform/api 12', 'svc mr diff acme/platform/api 12 > change.patch && git apply --check change.patch'],
-  run: async (ctx, [project, iid]) => {
+  options: [
+    {
+      flags: '--diff-version <n>',
+      help: 'the diff as it was at version N, numbered as the web UI does (1 = the first push), also written --version after the verb; default: the newest',
+      parse: intOption('--version', 1),
+    },
+  ],
+  ownSpellings: { '--version': '--diff-version' },
+  notes:
+    "Read as the service's own clients do: its list of versions (one per push to the source branch), then " +
+    'the newest version, or the one --version names. Exit 5 when the merge request or that version does not exist.',
+  examples: [
+    'svc mr diff acme/platform/api 12',
+    'svc mr diff acme/platform/api 12 > change.patch && git apply --check change.patch',
+    'svc mr diff acme/platform/api 12 --version 1',
+  ],
+  run: async (ctx, args, opts) => {
+    const [project, iid] = args as [string, string];
     const http = await ctx.http();
-    for await (const page of mergeRequestDiffs(http, project as string, iid as string)) {
-      for (const file of page.items) await write(ctx.stdout, render(ctx, file));
-    }
+    const version = await withHints(MERGE_REQUESTS, itemPath(MERGE_REQUESTS), args, () =>
+      chosenVersion(http, project, iid, opts.diffVersion),
+    );
+    const full = await getMergeRequestVersion(http, project, iid, version.id);
+    for (const file of full.diffs) await write(ctx.stdout, render(ctx, file));
   },
 });
+
+async function chosenVersion(http: HttpClient, project: string, iid: string, number: number | undefined): Promise<MergeRequestVersion> {
+  if (number === undefined) {
+    const newest = await newestMergeRequestVersion(http, project, iid);
+    if (!newest) throw new SvcError(`!${iid} has no diff version yet; try again in a few seconds`, ExitCode.notFound);
+    return newest;
+  }
+  const newestFirst: MergeRequestVersion[] = [];
+  for await (const page of mergeRequestVersions(http, project, iid)) newestFirst.push(...page.items);
+  const version = newestFirst[newestFirst.length - number];
+  if (!version) {
+    const count = `${newestFirst.length} version${newestFirst.length === 1 ? '' : 's'}`;
+    throw new SvcError(`!${iid} has ${count}; there is no version ${number}`, ExitCode.notFound);
+  }
+  return version;
+}
 
 /** One file as git prints it: header, mode lines, then the hunks the service sent. */
 function render(ctx: Context, file: MergeRequestDiff): string {

@@ -12,5 +12,5 @@ export const register = registerNoteVerbs;
 export const examples = [
   'svc mr list acme/platform/api --state opened',
   'svc mr create acme/platform/api --source feature/login --target main --title "Add login"',
-  'svc mr merge acme/platform/api 12 --when-pipeline-succeeds',
+  'svc mr merge acme/platform/api 12 --auto --wait',
 ];

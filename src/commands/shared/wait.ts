@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { DEFAULT_INTERVAL_S, sleep, systemClock } from '../../workflows/shared/clock.js';
 import { Deadline } from '../../workflows/shared/deadline.js';
+import type { EventType, WaitEvents } from './events.js';
 
 export interface WaitFlags {
   interval?: number;
@@ -31,11 +32,13 @@ export const WAIT_OPTIONS: OptionSpec[] = [
 export const WAIT_RENAMES = { '--timeout': '--wait-timeout' };
 
 /** On a command where waiting is optional (it has `--wait`), the wait's settings make sense only with it. */
-export function checkWaitFlags(flags: WaitFlags & { wait?: boolean }): void {
+export function checkWaitFlags(flags: WaitFlags & { wait?: boolean; events?: boolean }): void {
   if (flags.wait) return;
-  const given = [flags.interval !== undefined && '--interval', flags.waitTimeout !== undefined && '--wait-timeout'].filter(
-    (name): name is string => Boolean(name),
-  );
+  const given = [
+    flags.interval !== undefined && '--interval',
+    flags.waitTimeout !== undefined && '--wait-timeout',
+    flags.events && '--events',
+  ].filter((name): name is string => Boolean(name));
   if (given.length === 0) return;
   throw new UsageError(`${given.join(' and ')} only ${given.length > 1 ? 'apply' : 'applies'} with --wait`);
 }
@@ -50,6 +53,9 @@ export interface Watch<T> {
   onInterrupt: string;
   /** A record already in hand (from the create request), checked before the first fetch. */
   initial?: T;
+  /** With --events: where status changes go, and what the record is as an event. */
+  events?: WaitEvents;
+  event?: (record: T) => { type: EventType; id: number | string; extra?: Record<string, unknown> };
 }
 
 export interface WatchResult<T> {
@@ -68,24 +74,28 @@ export async function watchUntilFinal<T>(ctx: Context, flags: WaitFlags, watch: 
   const intervalMs = (flags.interval ?? DEFAULT_INTERVAL_S) * 1000;
   const spinner = await ctx.spinner(`${watch.subject}: waiting`);
   let lastStatus: string | undefined;
-  const show = (record: T) => {
+  const show = async (record: T) => {
     const status = watch.status(record);
     spinner.update(`${watch.subject}: ${status} (${Math.round(elapsedS())} s)`);
     if (status !== lastStatus && !ctx.animated) ctx.info(`${watch.subject}: ${status}`);
     lastStatus = status;
+    if (watch.events && watch.event) {
+      const { type, id, extra } = watch.event(record);
+      await watch.events.status(type, id, status, extra);
+    }
   };
   try {
     // The deadline bounds the whole wait, a poll that hangs included.
     const deadline = Deadline.after(systemClock, flags.waitTimeout === undefined ? undefined : flags.waitTimeout * 1000);
     let record: T = watch.initial ?? (await watch.fetch());
-    show(record);
+    await show(record);
     while (!watch.isFinal(record)) {
       if (deadline.expired()) return { record, timedOut: true, elapsedS: elapsedS() };
       await sleep(Math.min(intervalMs, deadline.remainingMs()), ctx.signal);
       const next = await deadline.race(watch.fetch());
       if (next.expired) return { record, timedOut: true, elapsedS: elapsedS() };
       record = next.value;
-      show(record);
+      await show(record);
     }
     return { record, timedOut: false, elapsedS: elapsedS() };
   } catch (error) {

@@ -15,8 +15,10 @@ import { WATCH_OPTIONS, checkStorages, kindOption, MOVE_RENAMES } from './shared
 import { MOVE_COLUMNS, withContainer } from './shared/records.js';
 import { reportSummary } from './shared/report.js';
 import { defineCommand } from '../../cli/spec.js';
+import { UsageError } from '../../errors.js';
+import { type EventFlags, WaitEvents } from '../shared/events.js';
 
-interface ScheduleOptions extends Omit<WatchRequest, 'kind'> {
+interface ScheduleOptions extends Omit<WatchRequest, 'kind'>, EventFlags {
   /** Absent: all kinds, or the kinds of the named containers. */
   kind?: MoveKind[];
   wait?: boolean;
@@ -64,7 +66,9 @@ function namedContainers(opts: ScheduleOptions): NamedContainer[] {
 }
 
 async function run(ctx: Context, opts: ScheduleOptions): Promise<void> {
-  const host = hostFor(ctx);
+  if (opts.events && !opts.wait && opts.maxInFlight === undefined) throw new UsageError('--events only applies with --wait');
+  const events = new WaitEvents(ctx, Boolean(opts.events));
+  const host = hostFor(ctx, undefined, events);
   const startedAt = host.clock.now();
   const deadline = Deadline.after(host.clock, opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000);
   checkStorages(opts.from, opts.to, opts.force);
@@ -92,7 +96,7 @@ async function run(ctx: Context, opts: ScheduleOptions): Promise<void> {
     deadline,
     plan: { intervalMs: plan.settings.intervalMs, maxInFlight: opts.maxInFlight ?? Number.POSITIVE_INFINITY, rebuild: false },
   });
-  return reportSummary(ctx, summary, plan.named);
+  return reportSummary(ctx, summary, plan.named, events);
 }
 
 /** Lists what would move and counts it per kind; a kind the instance cannot list is named once, in that count line. */

@@ -7,8 +7,9 @@ import { hostFor } from './shared/host.js';
 import { WATCH_OPTIONS, checkStorages, kindOption, parseSince, MOVE_RENAMES } from './shared/options.js';
 import { reportSummary } from './shared/report.js';
 import { defineCommand } from '../../cli/spec.js';
+import { type EventFlags, WaitEvents } from '../shared/events.js';
 
-interface WaitOptions extends WatchRequest {
+interface WaitOptions extends WatchRequest, EventFlags {
   force?: boolean;
 }
 
@@ -37,7 +38,8 @@ export const WAIT = defineCommand<WaitOptions>({
 });
 
 async function run(ctx: Context, opts: WaitOptions): Promise<void> {
-  const host = hostFor(ctx);
+  const events = new WaitEvents(ctx, Boolean(opts.events));
+  const host = hostFor(ctx, undefined, events);
   const startedAt = host.clock.now();
   const deadline = Deadline.after(host.clock, opts.waitTimeout === undefined ? undefined : opts.waitTimeout * 1000);
   checkStorages(opts.from, opts.to, opts.force);
@@ -52,5 +54,5 @@ async function run(ctx: Context, opts: WaitOptions): Promise<void> {
     deadline,
     plan: { intervalMs: plan.settings.intervalMs, maxInFlight: opts.maxInFlight ?? Number.POSITIVE_INFINITY, rebuild: true },
   });
-  return reportSummary(ctx, summary, false);
+  return reportSummary(ctx, summary, false, events);
 }

@@ -29,6 +29,8 @@ import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
 import { mountMilestoneResources } from './milestones.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
+import { mountAutoMerge } from './merge-request-auto-merge.js';
+import { mountMergeRequestVersions } from './merge-request-versions.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { type Mounts, mounts } from './mounts.js';
 import { mountBadgeResources } from './badges.js';
@@ -88,6 +90,8 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountNotes,
   mountMergeRequests,
   mountMergeRequestActions,
+  mountAutoMerge,
+  mountMergeRequestVersions,
   mountFiles,
   mountBranches,
   mountCommits,

@@ -7,12 +7,12 @@ import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intSeg, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList, sendText } from '../server/respond.js';
-import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { NOTE_BODIES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
+import { enableAutoMerge, nextMergeRequestNoteId } from './merge-request-auto-merge.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
 import { approvalStateJson } from './merge-request-extras.js';
 import {
@@ -34,7 +34,6 @@ import { userBasic } from './users.js';
 const REBASE_LOCKED = 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.';
 const NOTE_ID_BASE = 5_000_000;
 const NOTE_SLOTS = 16;
-const noteIds = storeFor(() => ({ next: 50_000_000 }));
 
 function shaMismatch(ctx: Ctx, mr: MergeRequestRec): void {
   const sha = strParam(ctx, 'sha');
@@ -81,7 +80,7 @@ const mergeRequestNoteable = (mr: MergeRequestRec): Noteable => ({ id: mr.id, ii
 function addMergeRequestNote(ctx: Ctx, p: ProjectRec, body: string): RenderedNote {
   requireAbility(ctx, p, 'read_merge_request');
   const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
-  const note = { id: noteIds(ctx.world).next++, body, authorId: ctx.user!.id, createdAt: Date.now() };
+  const note = { id: nextMergeRequestNoteId(ctx.world), body, authorId: ctx.user!.id, createdAt: Date.now() };
   saveMergeRequest(ctx.world, { ...mr, createdNotes: [...mr.createdNotes, note] });
   return { id: note.id, json: noteJson(ctx.world, mergeRequestNoteable(mr), note) };
 }
@@ -105,7 +104,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     const status = detailedMergeStatus(ctx.world, mr);
     const ready = { ...mr, squash, removeSourceBranch: removeSource ?? mr.removeSourceBranch };
     if (auto && status === 'ci_still_running') {
-      const waiting = { ...ready, autoMerge: true, updatedAt: Date.now() };
+      const waiting = enableAutoMerge(ctx.world, ready, ctx.user!.id);
       saveMergeRequest(ctx.world, waiting);
       return sendJson(ctx, 200, mergeRequestJson(ctx, p, waiting, true));
     }

@@ -54,6 +54,8 @@ export interface MergeRequestRec extends MergeCheck {
   mergedSourceSha?: string;
   /** set to merge once the head pipeline succeeds */
   autoMerge: boolean;
+  /** who set the auto-merge, and merges it */
+  mergeUserId?: number | null;
   upvotes: number;
   seededNotes: number;
   /** seeded notes deleted through the API, by number (1-based) */
@@ -68,6 +70,8 @@ export interface CreatedNote {
   body: string;
   authorId: number;
   createdAt: number;
+  /** a note the service wrote (auto-merge set, canceled, aborted) */
+  system?: boolean;
 }
 
 const MR_SLOTS = 8;
@@ -280,6 +284,7 @@ export function mergeNow(w: World, mr: MergeRequestRec, userId: number, squash: 
     mergedById: userId,
     updatedAt: now,
     autoMerge: false,
+    mergeUserId: null,
     squash: squash || mr.squash,
     mergeCommitSha: sha1(`${w.seed}:${mr.projectId}:merge:${mr.iid}:${now}`),
     squashCommitSha: squash || mr.squash ? sha1(`${w.seed}:${mr.projectId}:squash:${mr.iid}:${now}`) : null,
@@ -290,15 +295,13 @@ export function mergeNow(w: World, mr: MergeRequestRec, userId: number, squash: 
   return merged;
 }
 
-/** An auto-merge happens when the head pipeline has succeeded, and is dropped when it failed. */
+/**
+ * An auto-merge happens once the head pipeline has succeeded and nothing else blocks it; until
+ * then it stays set, a failed pipeline included (a retried job that succeeds still merges it).
+ */
 function settleAutoMerge(w: World, mr: MergeRequestRec): MergeRequestRec {
-  if (!mr.autoMerge || mr.state !== 'opened') return mr;
-  const status = detailedMergeStatus(w, mr);
-  if (status === 'ci_still_running' || checkStatus(mr)) return mr;
-  if (status === 'mergeable') return mergeNow(w, mr, mr.authorId, mr.squash);
-  const dropped = { ...mr, autoMerge: false };
-  saveMergeRequest(w, dropped);
-  return dropped;
+  if (!mr.autoMerge || mr.state !== 'opened' || detailedMergeStatus(w, mr) !== 'mergeable') return mr;
+  return mergeNow(w, mr, mr.mergeUserId ?? mr.authorId, mr.squash);
 }
 
 export function canMerge(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec): boolean {

@@ -23,6 +23,7 @@ import {
   saveMergeRequest,
   seededMergeRequestWindow,
 } from './merge-request-store.js';
+import { abortAutoMerge } from './merge-request-auto-merge.js';
 import { newCheck, rebaseInProgress, uncheck } from './merge-request-checks.js';
 import { singleReadExtras } from './merge-request-extras.js';
 import { mergeRequestJson } from './merge-request-json.js';
@@ -256,8 +257,10 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
       }
     }
     applyFields(ctx, mr);
-    if (stateEvent === 'close' && mr.state === 'opened')
+    if (stateEvent === 'close' && mr.state === 'opened') {
       Object.assign(mr, { state: 'closed', closedAt: mr.updatedAt, closedById: ctx.user!.id });
+      mr = abortAutoMerge(ctx.world, mr, ctx.user!.id, 'merge request was closed');
+    }
     if (stateEvent === 'reopen' && mr.state === 'closed') Object.assign(mr, { state: 'opened', closedAt: null, closedById: null });
     validateBranches(ctx.world, p, mr);
     saveMergeRequest(ctx.world, mr);

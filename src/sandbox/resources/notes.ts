@@ -29,6 +29,7 @@ export interface NoteRec {
   authorId: number;
   createdAt: number;
   updatedAt?: number;
+  system?: boolean;
 }
 
 /** The seeded issue behind a global issue id: its project, iid and seeded note count. */
@@ -88,7 +89,7 @@ export function noteJson(w: World, noteable: Noteable, note: NoteRec): Record<st
     author: userBasic(w, w.users.get(note.authorId)!),
     created_at: iso(note.createdAt),
     updated_at: iso(note.updatedAt ?? note.createdAt),
-    system: false,
+    system: note.system ?? false,
     noteable_id: noteable.id,
     noteable_type: noteable.type,
     project_id: noteable.projectId,

@@ -17,4 +17,6 @@ export interface WorkflowHost {
   warn(line: string): void;
   debug(line: string): void;
   status(text: string): Promise<StatusLines>;
+  /** Told each time a followed move has a new state (for --events); none: nobody listens. */
+  moveChanged?(kind: string, containerId: number, move: { id: number; state: string }): void;
 }

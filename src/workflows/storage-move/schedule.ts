@@ -5,7 +5,7 @@ import { FINAL_STATES, moveHistory, scheduleStorageMovesFrom, type MoveKind, typ
 import type { WorkflowHost } from '../shared/host.js';
 import { explainForbidden, isUncertainFailure, KIND_NAMES, preflight, probeKinds, warnUnlisted, type KindProbe } from './kinds.js';
 import { takeWatchSettings, type WatchRequest, type WatchSettings } from './settings.js';
-import { KindTracker, type TrackedContainer } from './tracker.js';
+import { KindTracker, type TrackedContainer, moveChangesTo } from './tracker.js';
 
 const BULK_ATTEMPTS = 4;
 
@@ -81,6 +81,7 @@ export async function planSchedule(
         growFromMoves: bulk,
         baselineMoveId: probe.newest?.id ?? 0,
         bulk,
+        onMoveChange: moveChangesTo(host, probe.kind),
       },
       host.clock.now(),
     );

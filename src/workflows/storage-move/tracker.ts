@@ -1,4 +1,5 @@
 import type { Container } from '../../api/storage-containers.js';
+import type { WorkflowHost } from '../shared/host.js';
 import {
   FINAL_STATES,
   moveContainer,
@@ -65,6 +66,8 @@ export interface TrackerOptions {
   listingMoveId?: number;
   /** Bulk mode: the service creates the moves; otherwise the client schedules every container singly. */
   bulk: boolean;
+  /** Told when a container's move is new or has a new state. */
+  onMoveChange?: (containerId: number, move: { id: number; state: string }) => void;
 }
 
 /**
@@ -220,6 +223,7 @@ export class KindTracker {
       adopted,
       scheduledAt,
     };
+    if (changed) this.options.onMoveChange?.(container.id, move);
     if (isNew) {
       container.queued = undefined;
       container.readStorage = false;
@@ -334,4 +338,10 @@ export interface ProgressCounts {
   waiting: number;
   retrying: number;
   failed: number;
+}
+
+/** What a tracker of `kind` tells the host when a move changes, if the host listens. */
+export function moveChangesTo(host: WorkflowHost, kind: MoveKind): TrackerOptions['onMoveChange'] {
+  const listener = host.moveChanged?.bind(host);
+  return listener && ((containerId, move) => listener(kind, containerId, move));
 }

@@ -3,7 +3,7 @@ import { listContainersOnStorage } from '../../api/storage-containers.js';
 import type { WorkflowHost } from '../shared/host.js';
 import { explainForbidden, preflight, probeKinds, warnUnlisted } from './kinds.js';
 import { takeWatchSettings, type WatchRequest, type WatchSettings } from './settings.js';
-import { KindTracker } from './tracker.js';
+import { KindTracker, moveChangesTo } from './tracker.js';
 
 export interface WaitPlan {
   /** The kinds the instance offers, of those asked for. */
@@ -34,6 +34,7 @@ export async function planWait(host: WorkflowHost, http: HttpClient, request: Wa
         sinceMs,
         listingMoveId: probe.newest?.id ?? 0,
         bulk,
+        onMoveChange: moveChangesTo(host, probe.kind),
       },
       host.clock.now(),
     );

@@ -93,7 +93,7 @@ export function mergeStatusWords(mr: MergeRequest): string {
     case 'conflict':
       return `has conflicts with ${mr.target_branch}; resolve them first`;
     case 'ci_still_running':
-      return `must wait: ${pipeline}, not finished (--when-pipeline-succeeds merges it once it passes)`;
+      return `must wait: ${pipeline}, not finished (--auto merges it once it passes)`;
     case 'ci_must_pass':
       return `needs a successful pipeline: ${pipeline}`;
     case 'not_approved':

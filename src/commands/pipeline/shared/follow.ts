@@ -3,7 +3,7 @@ import { getPipeline, listFailedPipelineJobs, listPipelineBridges } from '../../
 import type { Pipeline } from '../../../api/types.js';
 import type { OptionSpec } from '../../../cli/spec.js';
 import { intOption } from '../../../cli/parsers.js';
-import { IncompleteError, InterruptedError, UsageError } from '../../../errors.js';
+import { ExitCode, IncompleteError, InterruptedError, UsageError } from '../../../errors.js';
 import type { HttpClient } from '../../../http/client.js';
 import { write } from '../../../output/writer.js';
 import { DEFAULT_FAILED_LOG_LINES, showFailedJobs } from '../../../workflows/pipelines/failed-logs.js';
@@ -11,10 +11,11 @@ import { isFinalStatus, nodeName, waitForTree, type PipelineView, type TreeNode 
 import { DEFAULT_INTERVAL_S, systemClock } from '../../../workflows/shared/clock.js';
 import { Deadline } from '../../../workflows/shared/deadline.js';
 import { getJobLog } from '../../../api/jobs.js';
+import { EVENTS_OPTION, type EventFlags, WaitEvents } from '../../shared/events.js';
 import { checkWaitFlags, type WaitFlags } from '../../shared/wait.js';
 import { PIPELINE_FIELDS } from './resource.js';
 
-export interface PipelineWaitFlags extends WaitFlags {
+export interface PipelineWaitFlags extends WaitFlags, EventFlags {
   followDownstream?: boolean;
   /** `true` when given without a number. */
   logFailed?: number | true;
@@ -33,6 +34,7 @@ export const TREE_OPTIONS: OptionSpec[] = [
     help: `when it does not succeed, show each failed job and the last N lines of its log on stderr (default ${DEFAULT_FAILED_LOG_LINES}; write --log-failed=N)`,
     parse: intOption('--log-failed', 0, MAX_LOG_LINES),
   },
+  EVENTS_OPTION,
 ];
 
 /** On a verb where waiting is optional, what the wait takes makes sense only with --wait. */
@@ -61,7 +63,8 @@ export async function followPipeline(
   const started = Date.now();
   const rootName = `pipeline ${pipelineId}`;
   let root: Pipeline | undefined = initial;
-  const progress = await progressReporter(ctx, rootName);
+  const events = new WaitEvents(ctx, Boolean(flags.events));
+  const progress = await progressReporter(ctx, rootName, events);
   let result;
   try {
     result = await waitForTree<Pipeline>(
@@ -88,26 +91,34 @@ export async function followPipeline(
   }
   const { nodes } = result;
   const record = nodes[0]!.record as Pipeline;
-  await ctx.printRecord(record, PIPELINE_FIELDS);
-  if (result.timedOut) {
-    const elapsedS = Math.round((Date.now() - started) / 100) / 10;
-    const running = nodes.find((node) => !isFinalStatus(node.record.status));
-    if (!running)
-      throw new IncompleteError(`a trigger job of ${rootName} had not started its pipeline after ${elapsedS} s: ${record.web_url}`);
-    throw new IncompleteError(
-      `${nodeName(running)} still ${running.record.status} after ${elapsedS} s; it keeps running: ${running.record.web_url}`,
-    );
-  }
-  const unsuccessful = nodes.slice(1).filter((node) => node.record.status !== 'success');
-  if (record.status === 'success' && unsuccessful.length === 0) {
+  const message = result.timedOut
+    ? timedOutMessage(nodes, rootName, Math.round((Date.now() - started) / 100) / 10)
+    : failureMessage(nodes, rootName);
+  await events.end(record, PIPELINE_FIELDS, message === undefined ? 0 : ExitCode.incomplete, message);
+  if (result.timedOut) throw new IncompleteError(message!);
+  if (message === undefined) {
     const more = nodes.length > 1 ? `, with ${nodes.length - 1} downstream pipeline${nodes.length > 2 ? 's' : ''}` : '';
     ctx.info(`${rootName} succeeded${more}: ${record.web_url}`);
     return;
   }
   if (flags.logFailed !== undefined)
     await logFailedJobs(ctx, http, nodes, flags.logFailed === true ? DEFAULT_FAILED_LOG_LINES : flags.logFailed);
+  throw new IncompleteError(message);
+}
+
+/** Why the tree did not succeed, or undefined when every pipeline in it did. */
+function failureMessage(nodes: Array<TreeNode<PipelineView>>, rootName: string): string | undefined {
+  const root = nodes[0]!.record;
+  const unsuccessful = nodes.slice(1).filter((node) => node.record.status !== 'success');
+  if (root.status === 'success' && unsuccessful.length === 0) return undefined;
   const downstream = unsuccessful.map((node) => `${nodeName(node)} ${node.record.status}`).join(', ');
-  throw new IncompleteError(`${rootName} ended ${record.status}: ${record.web_url}${downstream ? `; not successful: ${downstream}` : ''}`);
+  return `${rootName} ended ${root.status}: ${root.web_url}${downstream ? `; not successful: ${downstream}` : ''}`;
+}
+
+function timedOutMessage(nodes: Array<TreeNode<PipelineView>>, rootName: string, elapsedS: number): string {
+  const running = nodes.find((node) => !isFinalStatus(node.record.status));
+  if (!running) return `a trigger job of ${rootName} had not started its pipeline after ${elapsedS} s: ${nodes[0]!.record.web_url}`;
+  return `${nodeName(running)} still ${running.record.status} after ${elapsedS} s; it keeps running: ${running.record.web_url}`;
 }
 
 export function waitDeadline(flags: WaitFlags): Deadline {
@@ -115,13 +126,14 @@ export function waitDeadline(flags: WaitFlags): Deadline {
 }
 
 /** A spinner with one line per pipeline on a terminal; elsewhere one line per status change. */
-async function progressReporter(ctx: Context, rootName: string) {
+async function progressReporter(ctx: Context, rootName: string, events: WaitEvents) {
   const spinner = await ctx.spinner(`${rootName}: waiting`);
   const reported = new Map<number, string>();
   return {
     show(nodes: Array<TreeNode<PipelineView>>, elapsedS: number) {
       spinner.update(nodes.map((node) => `${nodeName(node)}: ${node.record.status} (${elapsedS} s)`).join('\n'));
       for (const node of nodes) {
+        void emitEvent(events, node);
         if (reported.get(node.id) === node.record.status) continue;
         reported.set(node.id, node.record.status);
         if (!ctx.animated) ctx.info(`${nodeName(node)}: ${node.record.status}`);
@@ -129,6 +141,12 @@ async function progressReporter(ctx: Context, rootName: string) {
     },
     stop: () => spinner.stop(),
   };
+}
+
+/** The followed pipeline is a `pipeline` event, those its trigger jobs started `downstream` ones. */
+function emitEvent(events: WaitEvents, node: TreeNode<PipelineView>): Promise<void> {
+  if (!node.parent) return events.status('pipeline', node.id, node.record.status);
+  return events.status('downstream', node.id, node.record.status, { project_id: node.record.project_id, parent_id: node.parent.id });
 }
 
 async function logFailedJobs(ctx: Context, http: HttpClient, nodes: Array<TreeNode<PipelineView>>, lines: number): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Context, Spinner } from '../../../context.js';
 import { systemClock } from '../../../workflows/shared/clock.js';
+import type { WaitEvents } from '../../shared/events.js';
 import type { StatusLines, WorkflowHost } from '../../../workflows/shared/host.js';
 
 /** Tests shorten the plain-progress interval with SVC_PROGRESS_INTERVAL_MS; people get the verb's own (30 s for a watch). */
@@ -27,8 +28,11 @@ async function statusLines(ctx: Context, text: string, intervalMs: number): Prom
 }
 
 /** The command context as the storage-move workflows see it. */
-export function hostFor(ctx: Context, intervalMs = progressIntervalMs(ctx.env)): WorkflowHost {
+export function hostFor(ctx: Context, intervalMs = progressIntervalMs(ctx.env), events?: WaitEvents): WorkflowHost {
   return {
+    moveChanged: events?.enabled
+      ? (kind, containerId, move) => void events.status('storage_move', move.id, move.state, { kind, container_id: containerId })
+      : undefined,
     clock: systemClock,
     signal: ctx.signal,
     interactive: ctx.interactive,

@@ -1,3 +1,4 @@
+import { EVENTS_OPTION } from '../../shared/events.js';
 import { InvalidArgumentError } from 'commander';
 import type { OptionSpec } from '../../../cli/spec.js';
 import { UsageError } from '../../../errors.js';
@@ -56,6 +57,7 @@ export const MOVE_RENAMES = { '--timeout': '--wait-timeout', '--retries': '--mov
 
 /** `--move-retries`, `--interval`, `--wait-timeout`, `--max-in-flight` for the verbs that watch moves. */
 export const WATCH_OPTIONS: OptionSpec[] = [
+  EVENTS_OPTION,
   {
     flags: '--move-retries <n>',
     help: `re-schedule a failed move up to N times per container (default ${DEFAULT_MOVE_RETRIES})`,
