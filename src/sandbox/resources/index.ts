@@ -6,6 +6,7 @@ import { mountAuditEvents } from './audit-events.js';
 import { auditWrite } from './audit-log.js';
 import { mountBranches } from './branches.js';
 import { mountCommitStatuses } from './commit-statuses.js';
+import { mountCommitActions } from './commit-actions.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
 import { mountDeployTokens } from './deploy-tokens.js';
@@ -64,6 +65,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountFiles,
   mountBranches,
   mountCommits,
+  mountCommitActions,
   mountCommitStatuses,
   mountCompare,
   mountTags,
