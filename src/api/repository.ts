@@ -74,3 +74,12 @@ export interface CommitDetail {
 export async function createCommit(http: HttpClient, project: string, input: CommitInput): Promise<CommitDetail> {
   return await http.record<CommitDetail>({ method: 'POST', path: apiPath`/projects/${project}/repository/commits`, json: input });
 }
+
+/** A ref's files as an archive (`tar.gz` unless `format` says otherwise), streamed; the default branch without `sha`. */
+export function downloadArchive(http: HttpClient, project: string, format: string, sha?: string): Promise<ApiResponse<Readable>> {
+  return http.request<Readable>({
+    path: apiPath`/projects/${project}/repository/archive` + `.${format}`,
+    query: { sha },
+    responseType: 'stream',
+  });
+}

@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context, Io } from '../../context.js';
+import type { ApiResponse } from '../../http/client.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { describeFsError } from './local-file.js';
 import { byteProgress, formatBytes } from './progress.js';
@@ -151,5 +152,27 @@ async function removeLeftovers(target: string): Promise<void> {
   for (const name of names) {
     const pid = name.startsWith(prefix) ? /^(\d+)-\d+\.part$/.exec(name.slice(prefix.length))?.[1] : undefined;
     if (pid !== undefined && !isProcessRunning(Number(pid))) await unlink(join(dir, name)).catch(() => undefined);
+  }
+}
+
+/**
+ * Downloads to `target` atomically: the name holds nothing new unless the whole body arrived (as many
+ * bytes as Content-Length says, when the service sends one). Returns the size and the answer's headers.
+ */
+export async function downloadTo(
+  ctx: Context,
+  target: string,
+  replace: { force: boolean; flag: string },
+  fetch: () => Promise<ApiResponse<Readable>>,
+): Promise<{ size: number; headers: Record<string, string> }> {
+  await checkTarget(target, replace.force, replace.flag);
+  const partial = await PartialFile.create(target, ctx.io, replace);
+  try {
+    const res = await fetch();
+    const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
+    await partial.commit();
+    return { size, headers: res.headers };
+  } finally {
+    await partial.discard();
   }
 }

@@ -45,6 +45,7 @@ import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
 import { mountTree } from './tree.js';
+import { mountArchives } from './archives.js';
 import { mountUserWrites } from './user-writes.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
@@ -71,6 +72,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountTags,
   mountProtectedRefs,
   mountTree,
+  mountArchives,
   mountBridges,
   mountTriggers,
   mountPipelines,
