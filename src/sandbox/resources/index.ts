@@ -38,6 +38,7 @@ import { mountProjectLifecycle } from './project-lifecycle.js';
 import { mountProjects } from './projects.js';
 import { mountProtectedRefs } from './protected-refs.js';
 import { mountReleases } from './releases.js';
+import { mountGenericPackages } from './generic-packages.js';
 import { mountRunners } from './runners.js';
 import { mountSettings } from './settings.js';
 import { mountSharing } from './sharing.js';
@@ -81,6 +82,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountJobs,
   mountJobArtifacts,
   mountReleases,
+  mountGenericPackages,
   mountVariables,
   mountUsers,
   mountUserWrites,
