@@ -115,7 +115,12 @@ export const DOWNLOAD = defineCommand<DownloadOptions>({
       }
       const file = join(dir, asset.name);
       try {
-        const { size } = await downloadTo(ctx, file, { force: Boolean(opts.force), flag: '' }, asset.fetch);
+        const { size } = await downloadTo(
+          ctx,
+          file,
+          { force: Boolean(opts.force), flag: '', otherwise: '--dir another directory' },
+          asset.fetch,
+        );
         outcomes.push({ name: asset.name, file, size, error: null });
       } catch (error) {
         if (ctx.signal.aborted) throw error;

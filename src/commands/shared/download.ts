@@ -11,11 +11,20 @@ import { describeFsError } from './local-file.js';
 import { byteProgress, formatBytes } from './progress.js';
 import { isProcessRunning } from '../../owner-file.js';
 
-export async function checkTarget(target: string, force: boolean, flag: string): Promise<void> {
+/** How a refusal to replace a file names the way out: `--out another file` unless the command has no --out. */
+export interface Replace {
+  force: boolean;
+  flag: string;
+  otherwise?: string;
+}
+
+const OTHERWISE = '--out another file';
+
+export async function checkTarget(target: string, force: boolean, flag: string, otherwise = OTHERWISE): Promise<void> {
   // lstat: a symbolic link at the target, even a dangling one, is something that exists there.
   const existing = await lstat(target).catch(() => undefined);
   if (existing?.isDirectory()) throw new UsageError(`${flag}${target}: is a directory; give a file name`);
-  if (existing && !force) throw new UsageError(`${flag}${target} already exists; pass --force to replace it or --out another file`);
+  if (existing && !force) throw new UsageError(`${flag}${target} already exists; pass --force to replace it or ${otherwise}`);
 }
 
 /** Streams the body to its destination with a progress bar on a terminal; returns the bytes written. */
@@ -70,7 +79,7 @@ export class PartialFile {
   private constructor(
     readonly path: string,
     readonly target: string,
-    private readonly replace: { force: boolean; flag: string },
+    private readonly replace: Replace,
     private readonly handle: FileHandle,
     io: Io,
   ) {
@@ -84,7 +93,7 @@ export class PartialFile {
       }) ?? (() => undefined);
   }
 
-  static async create(target: string, io: Io, replace: { force: boolean; flag: string }): Promise<PartialFile> {
+  static async create(target: string, io: Io, replace: Replace): Promise<PartialFile> {
     await removeLeftovers(target);
     for (;;) {
       const path = join(dirname(target), `${partialPrefix(target)}${process.pid}-${++partialsOpened}.part`);
@@ -109,7 +118,7 @@ export class PartialFile {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
         throw new UsageError(
-          `${this.replace.flag}${this.target} appeared while downloading and was left as it is; pass --force to replace it or --out another file`,
+          `${this.replace.flag}${this.target} appeared while downloading and was left as it is; pass --force to replace it or ${this.replace.otherwise ?? OTHERWISE}`,
         );
       }
       throw new SvcError(`cannot save ${this.target}: ${describeFsError(error)}`);
@@ -162,10 +171,10 @@ async function removeLeftovers(target: string): Promise<void> {
 export async function downloadTo(
   ctx: Context,
   target: string,
-  replace: { force: boolean; flag: string },
+  replace: Replace,
   fetch: () => Promise<ApiResponse<Readable>>,
 ): Promise<{ size: number; headers: Record<string, string> }> {
-  await checkTarget(target, replace.force, replace.flag);
+  await checkTarget(target, replace.force, replace.flag, replace.otherwise);
   const partial = await PartialFile.create(target, ctx.io, replace);
   try {
     const res = await fetch();
