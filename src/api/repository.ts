@@ -44,3 +44,42 @@ export async function* branchCommitPages<T>(
   yield first.value;
   yield* pages;
 }
+
+/** One change of a commit made through the API, in the service's words. */
+export interface CommitAction {
+  action: 'create' | 'update' | 'delete' | 'move' | 'chmod';
+  file_path: string;
+  previous_path?: string;
+  content?: string;
+  encoding?: 'text' | 'base64';
+  execute_filemode?: boolean;
+}
+
+export interface CommitInput {
+  branch: string;
+  start_branch?: string;
+  commit_message: string;
+  actions: CommitAction[];
+}
+
+export interface CommitDetail {
+  id: string;
+  short_id: string;
+  title: string;
+  stats?: { additions: number; deletions: number; total: number };
+  web_url: string;
+}
+
+/** Several file changes as one commit, applied in the order given, all or none. */
+export async function createCommit(http: HttpClient, project: string, input: CommitInput): Promise<CommitDetail> {
+  return await http.record<CommitDetail>({ method: 'POST', path: apiPath`/projects/${project}/repository/commits`, json: input });
+}
+
+/** A ref's files as an archive (`tar.gz` unless `format` says otherwise), streamed; the default branch without `sha`. */
+export function downloadArchive(http: HttpClient, project: string, format: string, sha?: string): Promise<ApiResponse<Readable>> {
+  return http.request<Readable>({
+    path: apiPath`/projects/${project}/repository/archive` + `.${format}`,
+    query: { sha },
+    responseType: 'stream',
+  });
+}

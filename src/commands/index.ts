@@ -103,10 +103,14 @@ export const NOUNS: NounEntry[] = [
   },
   {
     name: 'commits',
-    summary: "List and show a repository's commits, set and list their statuses",
+    summary: "List and show a repository's commits, commit file changes, set and list their statuses",
     load: () => import('./commits/index.js'),
   },
-  { name: 'repo', summary: 'Browse a repository: list the files of its tree, compare two refs', load: () => import('./repo/index.js') },
+  {
+    name: 'repo',
+    summary: 'Browse a repository: list the files of its tree, compare two refs, download an archive',
+    load: () => import('./repo/index.js'),
+  },
   {
     name: 'jobs',
     summary: 'List and show jobs, read their logs, retry, cancel and play them, download their artifacts',

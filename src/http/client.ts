@@ -32,6 +32,7 @@ import {
   instanceRoot,
   loggableUrl,
   normalizeBaseUrl,
+  linkTarget,
   requestTarget,
   resolveReference,
   targetHref,
@@ -146,6 +147,12 @@ export class HttpClient {
     this.assertSameOrigin(target, 'request');
     assertSendable(undefined, req.headers);
     return this.exchange<T>(target, req, true);
+  }
+
+  /** A URL the service handed out (a release link): the token goes with it only to the instance's API. */
+  async fetchLink<T = unknown>(url: string, req: Omit<ApiRequest, 'path'>): Promise<ApiResponse<T>> {
+    const { target, credentials } = linkTarget(url, this.apiRoot);
+    return this.exchange<T>(target, { ...req, path: url }, credentials);
   }
 
   /** A request whose answer must be one JSON object (a resource), not a list, text or nothing. */

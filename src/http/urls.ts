@@ -158,6 +158,15 @@ export function requestTarget(href: string, apiRoot: string): Target {
   return target;
 }
 
+/** A URL the service handed out (a release link): credentials go with it only under the instance's API root. */
+export function linkTarget(href: string, apiRoot: string): { target: Target; credentials: boolean } {
+  const root = apiRootTarget(apiRoot);
+  if (USERINFO.test(href)) throw new UsageError('invalid URL: put credentials in a token, not in the URL');
+  const target = resolveReference(href, { origin: root.origin, path: `${root.path}/` });
+  if (!target || !/^https?:/.test(target.origin)) throw new UsageError(`'${redactUrl(href)}' is not an http or https URL`);
+  return { target, credentials: target.origin === root.origin && isUnder(target, root) };
+}
+
 /** The path of a URL as messages show it: relative to the API root, without the query. */
 export function displayPath(href: string, apiRoot: string): string {
   const path = href.startsWith(apiRoot) ? href.slice(apiRoot.length) : href;

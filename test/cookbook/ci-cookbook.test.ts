@@ -106,6 +106,7 @@ describe('the README CI cookbook', () => {
     expect(Object.keys(jobs).sort()).toEqual([
       'archive-projects',
       'clean-registry',
+      'external-scan',
       'lint-ci-config',
       'merge-when-green',
       'offboard',
@@ -113,6 +114,7 @@ describe('the README CI cookbook', () => {
       'release',
       'stop-stale-environments',
       'sync-variables',
+      'take-over-nightly',
       'trigger-downstream',
       'wait-for-integration',
     ]);
@@ -123,6 +125,7 @@ describe('the README CI cookbook', () => {
     expect(jobs['clean-registry']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
     expect(jobs['stop-stale-environments']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "schedule"' }]);
     expect(jobs['lint-ci-config']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
+    expect(jobs['take-over-nightly']!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "web"' }]);
   });
 
   it('clean-registry: with the job token, keeps the newest five dev tags and deletes the older ones past two weeks', async () => {
@@ -349,5 +352,80 @@ describe('the README CI cookbook', () => {
       stderr: `offboarding gone (${leaver.id}): 1 of 1 steps done\n`,
     });
     expect(sandbox.state.user('gone')!.state).toBe('blocked');
+  });
+
+  it('take-over-nightly: a maintainer takes the Nightly schedule over and plays it; a project without one exits 5', async () => {
+    const project = sandbox.state.project(2)!.fullPath;
+    for (const description of ['Weekly', 'Nightly']) {
+      const made = await admin([
+        'schedules',
+        'create',
+        project,
+        '--description',
+        description,
+        '--ref',
+        'main',
+        '--cron',
+        '0 2 * * *',
+        '-q',
+      ]);
+      expect(made.exitCode).toBe(0);
+    }
+    const listed = await admin(['schedules', 'list', project, '-o', 'json', '--fields', 'id,description']);
+    const nightly = (JSON.parse(listed.stdout) as Array<{ id: number; description: string }>).find((s) => s.description === 'Nightly')!;
+    const result = await runJob('take-over-nightly', runnerVariables({ SCHEDULES_TOKEN: sandbox.tokens.user }), tempDir());
+    // play prints the service's answer, which names no pipeline; `schedules get` shows it.
+    expect(result).toEqual({
+      exitCode: 0,
+      stdout: 'message\n201 Created\n',
+      stderr: `started a pipeline of schedule ${nightly.id} of project ${project}\n`,
+    });
+    const after = await admin([
+      'schedules',
+      'get',
+      project,
+      String(nightly.id),
+      '-o',
+      'json',
+      '--fields',
+      'owner.username,last_pipeline.ref',
+    ]);
+    expect(JSON.parse(after.stdout)).toEqual({ owner: { username: 'jdoe' }, last_pipeline: { ref: 'main' } });
+    const none = await runJob(
+      'take-over-nightly',
+      runnerVariables({ SCHEDULES_TOKEN: sandbox.tokens.user, CI_PROJECT_PATH: sandbox.state.project(1)!.fullPath }),
+      tempDir(),
+    );
+    expect(none).toEqual({ exitCode: 5, stdout: '', stderr: 'no schedule called Nightly\n' });
+  });
+
+  it('external-scan: posts running, then success or failed with the last line of the check, as the job token', async () => {
+    const sha = JSON.parse((await admin(['commits', 'get', '2', 'develop', '-o', 'json', '--fields', 'id'])).stdout).id as string;
+    const url = 'https://ci.example.com/jobs/7';
+    for (const [check, state, exitCode] of [
+      ['echo scanning; echo "no findings"', 'success', 0],
+      ['echo "2 findings"; exit 3', 'failed', 1],
+    ] as const) {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'ci'));
+      writeFileSync(join(dir, 'ci', 'scan.sh'), `#!/bin/sh\n${check}\n`);
+      chmodSync(join(dir, 'ci', 'scan.sh'), 0o755);
+      sandbox.clearRequests();
+      const result = await runJob('external-scan', runnerVariables({ CI_COMMIT_SHA: sha, CI_JOB_URL: url }), dir);
+      expect(result).toEqual({ exitCode, stdout: '', stderr: '' });
+      const posts = sandbox.requests().filter((r) => r.origin === 'api' && r.method === 'POST');
+      expect(posts.map((r) => [r.rawPath, r.headers['job-token'] !== undefined, (JSON.parse(r.body) as { state: string }).state])).toEqual([
+        [`/api/v4/projects/2/statuses/${sha}`, true, 'running'],
+        [`/api/v4/projects/2/statuses/${sha}`, true, state],
+      ]);
+      const statuses = await admin(['commits', 'statuses', '2', sha, '--all-statuses', '--name', 'external-scan', '-o', 'json']);
+      const last = (JSON.parse(statuses.stdout) as Array<Record<string, unknown>>).at(-1)!;
+      expect([last.status, last.target_url, last.description, last.started_at !== null]).toEqual([
+        state,
+        url,
+        state === 'success' ? 'no findings' : '2 findings',
+        true,
+      ]);
+    }
   });
 });

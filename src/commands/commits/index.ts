@@ -3,6 +3,7 @@ import type { Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { nameParam, PROJECT, requiredTextParser } from '../shared/args.js';
+import { CREATE } from './create.js';
 
 const COMMITS: Resource = {
   path: '/projects/:project/repository/commits',
@@ -68,6 +69,7 @@ export const commands = [
     notes: 'A CI job token (CI_JOB_TOKEN) is accepted.',
     examples: ['svc commits get acme/platform/api 5f3a9c1', 'svc commits get 42 main --fields id,title,stats.additions'],
   }),
+  CREATE,
   writeVerb(STATUSES, {
     name: 'status',
     path: '/projects/:project/statuses/:commit',

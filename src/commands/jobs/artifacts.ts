@@ -8,7 +8,7 @@ import { ApiError } from '../../http/api-error.js';
 import type { ApiResponse, HttpClient } from '../../http/client.js';
 import { defineCommand } from '../../cli/spec.js';
 import { idDigits, PROJECT_ARGUMENT, projectRef, requiredText, requiredTextParser } from '../shared/args.js';
-import { checkTarget, contentLength, PartialFile, transfer } from '../shared/download.js';
+import { contentLength, downloadTo, transfer } from '../shared/download.js';
 import { formatBytes } from '../shared/progress.js';
 
 export const DEFAULT_ARTIFACTS_FILE = 'artifacts.zip';
@@ -123,19 +123,13 @@ async function run(ctx: Context, source: ArtifactSource, opts: ArtifactsOptions)
   }
   const target = resolve(opts.out ?? (opts.path === undefined ? DEFAULT_ARTIFACTS_FILE : basename(opts.path)));
   const replace = { force: Boolean(opts.force), flag: opts.out === undefined ? '' : '--out ' };
-  await checkTarget(target, replace.force, replace.flag);
-  const partial = await PartialFile.create(target, ctx.io, replace);
-  try {
+  const { size } = await downloadTo(ctx, target, replace, async () => {
     const http = await ctx.http();
-    const res = await explainNotFound(http, source, () => source.download(http));
-    const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
-    await partial.commit();
-    ctx.info(`saved ${target} (${formatBytes(size)})`);
-    // The file is the data: stdout stays empty unless -o asks for a record of what was saved.
-    if (ctx.globals.output) await ctx.printRecord({ file: target, size, ...source.record }, ['file', 'size']);
-  } finally {
-    await partial.discard();
-  }
+    return explainNotFound(http, source, () => source.download(http));
+  });
+  ctx.info(`saved ${target} (${formatBytes(size)})`);
+  // The file is the data: stdout stays empty unless -o asks for a record of what was saved.
+  if (ctx.globals.output) await ctx.printRecord({ file: target, size, ...source.record }, ['file', 'size']);
 }
 
 /** The service answers a missing job, archive or file alike with a 404: the source says which is likely. */

@@ -1,6 +1,7 @@
 import { listVerb } from '../generic/verbs.js';
 import { CREATE } from './create.js';
 import { DELETE } from './delete.js';
+import { DOWNLOAD } from './download.js';
 import { GET } from './get.js';
 import { RELEASES } from './shared/options.js';
 import { UPDATE } from './update.js';
@@ -26,4 +27,5 @@ export const commands = [
   CREATE,
   UPDATE,
   DELETE,
+  DOWNLOAD,
 ];

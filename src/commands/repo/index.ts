@@ -3,6 +3,7 @@ import type { CommandSpec } from '../../cli/spec.js';
 import { fillPath, pathArgs, type Resource } from '../generic/resource.js';
 import { listVerb } from '../generic/verbs.js';
 import { PROJECT, requiredTextParser } from '../shared/args.js';
+import { ARCHIVE } from './archive.js';
 
 const TREE: Resource = {
   path: '/projects/:project/repository/tree',
@@ -89,4 +90,5 @@ export const commands = [
     examples: ['svc repo tree acme/platform/api --path docs --recursive', 'svc repo tree 42 --ref v1.0.0 -o json --fields path,id'],
   }),
   compare,
+  ARCHIVE,
 ];

@@ -5,6 +5,7 @@ import { calledOf, type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { idParam, PROJECT, requiredTextParser } from '../shared/args.js';
+import { withOwner } from './owner.js';
 import { registerVariables } from './variables.js';
 
 const CRON_HELP = 'when it runs, as five cron fields in quotes: minute hour day-of-month month day-of-week ("0 2 * * *")';
@@ -72,13 +73,15 @@ function withInactive(spec: CommandSpec): CommandSpec {
 }
 
 export const commands = [
-  listVerb(SCHEDULES, {
-    description: "List a project's pipeline schedules",
-    filters: [
-      { flags: '--scope <scope>', key: 'scope', help: 'only the active or only the inactive schedules', choices: ['active', 'inactive'] },
-    ],
-    examples: ['svc schedules list acme/platform/api', 'svc schedules list 42 --scope inactive -o json'],
-  }),
+  withOwner(
+    listVerb(SCHEDULES, {
+      description: "List a project's pipeline schedules",
+      filters: [
+        { flags: '--scope <scope>', key: 'scope', help: 'only the active or only the inactive schedules', choices: ['active', 'inactive'] },
+      ],
+      examples: ['svc schedules list acme/platform/api', 'svc schedules list 42 --scope inactive -o json'],
+    }),
+  ),
   getVerb(SCHEDULES, {
     description: 'Show one pipeline schedule, with its last pipeline and its variables',
     fields: [...(SCHEDULES.fields ?? []), 'variables'],

@@ -5,16 +5,26 @@ import { basename, dirname, join } from 'node:path';
 import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context, Io } from '../../context.js';
+import type { ApiResponse } from '../../http/client.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { describeFsError } from './local-file.js';
 import { byteProgress, formatBytes } from './progress.js';
 import { isProcessRunning } from '../../owner-file.js';
 
-export async function checkTarget(target: string, force: boolean, flag: string): Promise<void> {
+/** How a refusal to replace a file names the way out: `--out another file` unless the command has no --out. */
+export interface Replace {
+  force: boolean;
+  flag: string;
+  otherwise?: string;
+}
+
+const OTHERWISE = '--out another file';
+
+export async function checkTarget(target: string, force: boolean, flag: string, otherwise = OTHERWISE): Promise<void> {
   // lstat: a symbolic link at the target, even a dangling one, is something that exists there.
   const existing = await lstat(target).catch(() => undefined);
   if (existing?.isDirectory()) throw new UsageError(`${flag}${target}: is a directory; give a file name`);
-  if (existing && !force) throw new UsageError(`${flag}${target} already exists; pass --force to replace it or --out another file`);
+  if (existing && !force) throw new UsageError(`${flag}${target} already exists; pass --force to replace it or ${otherwise}`);
 }
 
 /** Streams the body to its destination with a progress bar on a terminal; returns the bytes written. */
@@ -69,7 +79,7 @@ export class PartialFile {
   private constructor(
     readonly path: string,
     readonly target: string,
-    private readonly replace: { force: boolean; flag: string },
+    private readonly replace: Replace,
     private readonly handle: FileHandle,
     io: Io,
   ) {
@@ -83,7 +93,7 @@ export class PartialFile {
       }) ?? (() => undefined);
   }
 
-  static async create(target: string, io: Io, replace: { force: boolean; flag: string }): Promise<PartialFile> {
+  static async create(target: string, io: Io, replace: Replace): Promise<PartialFile> {
     await removeLeftovers(target);
     for (;;) {
       const path = join(dirname(target), `${partialPrefix(target)}${process.pid}-${++partialsOpened}.part`);
@@ -108,7 +118,7 @@ export class PartialFile {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
         throw new UsageError(
-          `${this.replace.flag}${this.target} appeared while downloading and was left as it is; pass --force to replace it or --out another file`,
+          `${this.replace.flag}${this.target} appeared while downloading and was left as it is; pass --force to replace it or ${this.replace.otherwise ?? OTHERWISE}`,
         );
       }
       throw new SvcError(`cannot save ${this.target}: ${describeFsError(error)}`);
@@ -151,5 +161,27 @@ async function removeLeftovers(target: string): Promise<void> {
   for (const name of names) {
     const pid = name.startsWith(prefix) ? /^(\d+)-\d+\.part$/.exec(name.slice(prefix.length))?.[1] : undefined;
     if (pid !== undefined && !isProcessRunning(Number(pid))) await unlink(join(dir, name)).catch(() => undefined);
+  }
+}
+
+/**
+ * Downloads to `target` atomically: the name holds nothing new unless the whole body arrived (as many
+ * bytes as Content-Length says, when the service sends one). Returns the size and the answer's headers.
+ */
+export async function downloadTo(
+  ctx: Context,
+  target: string,
+  replace: Replace,
+  fetch: () => Promise<ApiResponse<Readable>>,
+): Promise<{ size: number; headers: Record<string, string> }> {
+  await checkTarget(target, replace.force, replace.flag, replace.otherwise);
+  const partial = await PartialFile.create(target, ctx.io, replace);
+  try {
+    const res = await fetch();
+    const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
+    await partial.commit();
+    return { size, headers: res.headers };
+  } finally {
+    await partial.discard();
   }
 }

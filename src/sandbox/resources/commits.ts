@@ -25,7 +25,7 @@ export function commitJson(w: World, p: ProjectRec, c: CommitRec): Record<string
     created_at: iso(c.createdAt),
     parent_ids: c.parentId ? [c.parentId] : [],
     title: c.title,
-    message: `${c.title}\n`,
+    message: c.message ?? `${c.title}\n`,
     author_name: an,
     author_email: ae,
     authored_date: iso(c.createdAt),
@@ -35,6 +35,18 @@ export function commitJson(w: World, p: ProjectRec, c: CommitRec): Record<string
     trailers: {},
     extended_trailers: {},
     web_url: `${w.base()}/${p.fullPath}/-/commit/${c.id}`,
+  };
+}
+
+/** `Entities::CommitDetail`: a synthetic commit's stats are made up, one made through the API counts its lines. */
+export function commitDetailJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown> {
+  const { additions, deletions } = c.stats ?? { additions: 3, deletions: 1 };
+  return {
+    ...commitJson(w, p, c),
+    stats: { additions, deletions, total: additions + deletions },
+    status: null,
+    project_id: p.id,
+    last_pipeline: null,
   };
 }
 
@@ -108,13 +120,7 @@ export function mountCommits({ project }: Mounts): void {
     const sha = repos.resolveRef(p.id, ctx.p.sha!);
     const c = sha ? repos.findCommit(p.id, sha) : null;
     if (!c) throw E.notFound('Commit');
-    sendJson(ctx, 200, {
-      ...commitJson(ctx.world, p, c),
-      stats: { additions: 3, deletions: 1, total: 4 },
-      status: null,
-      project_id: p.id,
-      last_pipeline: null,
-    });
+    sendJson(ctx, 200, commitDetailJson(ctx.world, p, c));
   });
   project.get('/branches/:branch/commits', { auth: 'public' }, (ctx, p) => {
     const commits = ctx.world.repos.branchCommits(p.id, ctx.p.branch!);

@@ -13,6 +13,21 @@ import type { Mounts } from './mounts.js';
 
 /** project id → branch → path → content written through the API (null: deleted) */
 const written = storeFor(() => new Map<number, Map<string, Map<string, Buffer | null>>>());
+/** project id → branch → the paths made executable through the API (every other file is 100644) */
+const executables = storeFor(() => new Map<number, Map<string, Set<string>>>());
+
+export function isExecutable(w: World, pid: number, branch: string, path: string): boolean {
+  return executables(w).get(pid)?.get(branch)?.has(path) ?? false;
+}
+
+export function setExecutable(w: World, pid: number, branch: string, path: string, on: boolean): void {
+  const byBranch = executables(w).get(pid) ?? new Map<string, Set<string>>();
+  executables(w).set(pid, byBranch);
+  const paths = byBranch.get(branch) ?? new Set<string>();
+  byBranch.set(branch, paths);
+  if (on) paths.add(path);
+  else paths.delete(path);
+}
 
 function fileAt(w: World, pid: number, branch: string, path: string): Buffer | undefined {
   const own = written(w).get(pid)?.get(branch);
@@ -39,9 +54,14 @@ export function startBranchFiles(w: World, pid: number, branch: string, from: st
   const source = from === undefined ? undefined : byBranch?.get(from);
   if (source) byBranch!.set(branch, new Map(source));
   else byBranch?.delete(branch);
+  const modes = executables(w).get(pid);
+  const sourceModes = from === undefined ? undefined : modes?.get(from);
+  if (sourceModes) modes!.set(branch, new Set(sourceModes));
+  else modes?.delete(branch);
 }
 
-function write(w: World, pid: number, branch: string, path: string, content: Buffer | null): void {
+/** Keeps a file written through the API on a branch (null: deleted). */
+export function writeFile(w: World, pid: number, branch: string, path: string, content: Buffer | null): void {
   const byProject = written(w);
   let byBranch = byProject.get(pid);
   if (!byBranch) {
@@ -117,7 +137,7 @@ function commitWrite(ctx: Ctx, p: ProjectRec, branch: string, content: Buffer | 
     if (w.repos.isEmpty(p.id)) setDefaultBranch(w, p.id, branch);
     w.repos.commit(p.id, branch, strParam(ctx, 'commit_message')!, [ctx.user!.name, ctx.user!.email], [path]);
   }
-  write(w, p.id, branch, path, content);
+  writeFile(w, p.id, branch, path, content);
 }
 
 export function mountFiles({ project }: Mounts): void {
@@ -126,7 +146,8 @@ export function mountFiles({ project }: Mounts): void {
     const ref = strParam(ctx, 'ref');
     const sha = requireRef(ctx, p, ref);
     const path = ctx.p.file_path!;
-    const content = fileAt(ctx.world, p.id, branchOf(ctx, p, ref!, sha), path);
+    const branch = branchOf(ctx, p, ref!, sha);
+    const content = fileAt(ctx.world, p.id, branch, path);
     if (!content) throw E.notFound('File');
     const blob = ctx.world.repos.fileBlob(content);
     const name = path.split('/').pop()!;
@@ -141,7 +162,7 @@ export function mountFiles({ project }: Mounts): void {
       blob_id: blob.blobId,
       commit_id: sha,
       last_commit_id: sha,
-      execute_filemode: false,
+      execute_filemode: isExecutable(ctx.world, p.id, branch, path),
     };
     sendJson(ctx, 200, body, ctx.method === 'HEAD' ? fileHeaders(name, path, ref!, sha, blob, content.length) : {});
   });

@@ -8,6 +8,7 @@ import { mountBranches } from './branches.js';
 import { mountCiLint } from './ci-lint.js';
 import { mountCommitStatuses } from './commit-statuses.js';
 import { mountCommitComments } from './commit-comments.js';
+import { mountCommitActions } from './commit-actions.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
 import { mountContainerRegistry } from './container-registry.js';
@@ -64,6 +65,7 @@ import { mountProjects } from './projects.js';
 import { mountProtectedRefs } from './protected-refs.js';
 import { mountReleases } from './releases.js';
 import { mountResourceLabelEvents, recordLabelEvents } from './resource-label-events.js';
+import { mountGenericPackages } from './generic-packages.js';
 import { mountRunners } from './runners.js';
 import { mountInstanceStatistics } from './instance-statistics.js';
 import { mountSettings } from './settings.js';
@@ -73,6 +75,7 @@ import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
 import { mountTree } from './tree.js';
 import { mountUserDeletion } from './user-deletion.js';
+import { mountArchives } from './archives.js';
 import { mountUserWrites } from './user-writes.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
@@ -96,11 +99,13 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountBranches,
   mountCommits,
   mountCommitComments,
+  mountCommitActions,
   mountCommitStatuses,
   mountCompare,
   mountTags,
   mountProtectedRefs,
   mountTree,
+  mountArchives,
   mountBridges,
   mountTriggers,
   mountPipelines,
@@ -116,6 +121,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountContainerRegistry,
   mountPackages,
   mountResourceLabelEvents,
+  mountGenericPackages,
   mountVariables,
   mountUsers,
   mountUserWrites,

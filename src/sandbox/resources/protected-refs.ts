@@ -94,12 +94,21 @@ export function mayCreateProtectedTag(w: World, user: UserRec | null, p: Project
   return rules.length === 0 || rules.some((r) => r.levels.create!.some((level) => allowed(w, user, p, level)));
 }
 
-/** Merging into a branch takes pushing, and, when rules protect it, a level one of them lets merge. */
-export function mayMergeInto(w: World, user: UserRec | null, p: ProjectRec, branch: string): boolean {
+/** Pushing or merging into a branch takes pushing, and, when rules protect it, a level one of them lets do that. */
+function mayWriteBranch(w: World, user: UserRec | null, p: ProjectRec, branch: string, slot: 'push' | 'merge'): boolean {
   const rules = rulesFor(w, p.id, 'branch', branch);
   return (
-    can(w, user, p, 'push_code') && (rules.length === 0 || rules.some((r) => r.levels.merge!.some((level) => allowed(w, user, p, level))))
+    can(w, user, p, 'push_code') && (rules.length === 0 || rules.some((r) => r.levels[slot]!.some((level) => allowed(w, user, p, level))))
   );
+}
+
+export function mayMergeInto(w: World, user: UserRec | null, p: ProjectRec, branch: string): boolean {
+  return mayWriteBranch(w, user, p, branch, 'merge');
+}
+
+/** `Gitlab::UserAccess#can_push_to_branch?` */
+export function mayPushTo(w: World, user: UserRec | null, p: ProjectRec, branch: string): boolean {
+  return mayWriteBranch(w, user, p, branch, 'push');
 }
 
 function levelsJson(rule: Rule, slot: string): Record<string, unknown>[] {

@@ -9,7 +9,7 @@ import { sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { sha1 } from '../util/digest.js';
 import { gitalyKeysetPage } from './branches.js';
-import { branchFiles, branchOf } from './files.js';
+import { branchFiles, branchOf, isExecutable } from './files.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -22,7 +22,15 @@ interface TreeEntry {
 }
 
 /** The entries under `dir` (every level with `recursive`): trees first, then blobs, each by path. */
-function treeEntries(ctx: Ctx, p: ProjectRec, sha: string, files: Map<string, Buffer>, dir: string, recursive: boolean): TreeEntry[] {
+function treeEntries(
+  ctx: Ctx,
+  p: ProjectRec,
+  sha: string,
+  branch: string,
+  files: Map<string, Buffer>,
+  dir: string,
+  recursive: boolean,
+): TreeEntry[] {
   const prefix = dir ? `${dir}/` : '';
   const trees = new Map<string, TreeEntry>();
   const blobs: TreeEntry[] = [];
@@ -41,7 +49,8 @@ function treeEntries(ctx: Ctx, p: ProjectRec, sha: string, files: Map<string, Bu
       });
     }
     if (recursive || parts.length === 1) {
-      blobs.push({ id: ctx.world.repos.fileBlob(content).blobId, name: parts[parts.length - 1]!, type: 'blob', path, mode: '100644' });
+      const mode = isExecutable(ctx.world, p.id, branch, path) ? '100755' : '100644';
+      blobs.push({ id: ctx.world.repos.fileBlob(content).blobId, name: parts[parts.length - 1]!, type: 'blob', path, mode });
     }
   }
   const byPath = (a: TreeEntry, b: TreeEntry) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -57,8 +66,9 @@ export function mountTree({ project }: Mounts): void {
     if (pagination === 'none' && !recursive) throw new ApiError(400, { message: 'pagination=none is only allowed with recursive=true' });
     const sha = ctx.world.repos.resolveRef(p.id, ref);
     if (!sha) throw E.notFound('Tree');
-    const files = branchFiles(ctx.world, p.id, branchOf(ctx, p, ref, sha));
-    const entries = treeEntries(ctx, p, sha, files, (strParam(ctx, 'path') ?? '').replace(/^\/+|\/+$/g, ''), recursive);
+    const branch = branchOf(ctx, p, ref, sha);
+    const files = branchFiles(ctx.world, p.id, branch);
+    const entries = treeEntries(ctx, p, sha, branch, files, (strParam(ctx, 'path') ?? '').replace(/^\/+|\/+$/g, ''), recursive);
     if (pagination === 'none') return sendList(ctx, entries);
     sendList(ctx, pagination === 'keyset' ? gitalyKeysetPage(ctx, entries, (e) => e.id) : pageOf(ctx, entries));
   });

@@ -57,6 +57,8 @@ export function parseBody(ctx: Ctx): void {
       if (e instanceof DecodeError) throw new ApiError(400, { error: e.message });
       throw e;
     }
+  } else if (ct.startsWith('application/octet-stream')) {
+    // Raw bytes (a package upload): Rack parses no parameters from them; the route reads ctx.bodyBuf.
   } else {
     try {
       ctx.body = parseQuery(buf.toString('utf8')).params;

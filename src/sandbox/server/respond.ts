@@ -36,3 +36,12 @@ export function sendJson(ctx: Ctx, status: number, body: unknown, extra: Record<
 export function sendList(ctx: Ctx, items: unknown[]): void {
   sendRawJson(ctx, 200, `[${items.map((x) => JSON.stringify(x)).join(',')}]`);
 }
+
+/** A body streamed without a Content-Length (chunked), as Workhorse sends what Gitaly makes on the fly. */
+export function sendStreamed(ctx: Ctx, status: number, body: Buffer, contentType: string, extra: Record<string, string> = {}): void {
+  baseHeaders(ctx, contentType, extra);
+  ctx.res.statusCode = status;
+  const piece = 16 * 1024;
+  for (let at = 0; at < body.length; at += piece) ctx.res.write(body.subarray(at, at + piece));
+  ctx.res.end();
+}

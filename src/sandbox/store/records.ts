@@ -125,6 +125,9 @@ export interface CommitRec {
   /** a commit made through the API: its author, and the paths it changed */
   author?: [string, string];
   paths?: string[];
+  /** a commit made through the API: its whole message, and the lines it added and deleted */
+  message?: string;
+  stats?: { additions: number; deletions: number };
 }
 
 export interface ShareRec {

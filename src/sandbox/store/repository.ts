@@ -36,6 +36,8 @@ interface OwnRepo {
 
 export class Repositories {
   private readonly own = new Map<number, OwnRepo>();
+  /** project id → commits made through the API on a synthetic repository, by sha */
+  private readonly made = new Map<number, Map<string, CommitRec>>();
 
   /** project id → branch name → head sha of a branch created through the API */
   private readonly createdBranches = new Map<number, Map<string, string>>();
@@ -70,22 +72,54 @@ export class Repositories {
     return !this.own.has(pid);
   }
 
-  /** Adds a commit to a branch of a created project's repository, creating the branch when it has none. */
-  commit(pid: number, branch: string, title: string, author: [string, string], paths: string[]): CommitRec {
-    const repo = this.own.get(pid)!;
-    const parentId = repo.branches.get(branch) ?? null;
+  /**
+   * Adds a commit on top of a branch, creating the branch when it has none (the first commit of an
+   * empty repository). On a synthetic repository it lies over the seeded history.
+   */
+  commit(
+    pid: number,
+    branch: string,
+    title: string,
+    author: [string, string],
+    paths: string[],
+    details: Pick<CommitRec, 'message' | 'stats'> = {},
+  ): CommitRec {
+    const own = this.own.get(pid);
+    const commits = own?.commits ?? this.madeOf(pid);
     const c: CommitRec = {
-      id: sha1(`${this.world.seed}:${pid}:own:${repo.commits.size}:${title}`),
+      id: sha1(`${this.world.seed}:${pid}:${own ? 'own' : 'made'}:${commits.size}:${title}`),
       title,
-      parentId,
+      parentId: this.hasBranch(pid, branch) ? this.branchCommits(pid, branch)![0]!.id : null,
       createdAt: Date.now(),
       authorIdx: 0,
       author,
       paths,
+      ...details,
     };
-    repo.commits.set(c.id, c);
-    repo.branches.set(branch, c.id);
+    commits.set(c.id, c);
+    this.addBranch(pid, branch, c.id);
     return c;
+  }
+
+  private madeOf(pid: number): Map<string, CommitRec> {
+    let commits = this.made.get(pid);
+    if (!commits) {
+      commits = new Map();
+      this.made.set(pid, commits);
+    }
+    return commits;
+  }
+
+  /** The commits made through the API from `sha` down, and the seeded commit they rest on. */
+  private madeLine(pid: number, sha: string): { line: CommitRec[]; base: string } {
+    const made = this.made.get(pid);
+    const line: CommitRec[] = [];
+    let at = sha;
+    for (let c = made?.get(at); c; c = made!.get(at)) {
+      line.push(c);
+      at = c.parentId!;
+    }
+    return { line, base: at };
   }
 
   private ownLine(repo: OwnRepo, head: string): CommitRec[] {
@@ -119,17 +153,16 @@ export class Repositories {
     const own = this.own.get(pid);
     if (own) return this.ownLine(own, own.branches.get(branch)!);
     const head = this.createdBranches.get(pid)?.get(branch);
-    if (head === undefined) return this.seededLine(pid, branch);
-    const line = this.seededLine(pid, this.branchForSha(pid, head))!;
-    return line.slice(line.findIndex((c) => c.id === head));
+    return head === undefined ? this.seededLine(pid, branch) : this.lineFrom(pid, head);
   }
 
   /** The history from a commit, newest first, whether or not a branch still points at it. */
   lineFrom(pid: number, sha: string): CommitRec[] {
     const own = this.own.get(pid);
     if (own) return this.ownLine(own, sha);
-    const line = this.seededLine(pid, this.branchForSha(pid, sha))!;
-    return line.slice(line.findIndex((c) => c.id === sha));
+    const { line, base } = this.madeLine(pid, sha);
+    const seeded = this.seededLine(pid, this.seededBranchOf(pid, base))!;
+    return [...line, ...seeded.slice(seeded.findIndex((c) => c.id === base))];
   }
 
   addBranch(pid: number, name: string, sha: string): void {
@@ -209,9 +242,12 @@ export class Repositories {
 
   findCommit(pid: number, sha: string): CommitRec | null {
     const own = this.own.get(pid);
-    if (own) return [...own.commits.values()].find((x) => x.id === sha || (sha.length >= 7 && x.id.startsWith(sha))) ?? null;
+    const matches = (x: CommitRec) => x.id === sha || (sha.length >= 7 && x.id.startsWith(sha));
+    if (own) return [...own.commits.values()].find(matches) ?? null;
+    const made = [...(this.made.get(pid)?.values() ?? [])].find(matches);
+    if (made) return made;
     for (const b of BRANCHES) {
-      const c = this.seededLine(pid, b)!.find((x) => x.id === sha || (sha.length >= 7 && x.id.startsWith(sha)));
+      const c = this.seededLine(pid, b)!.find(matches);
       if (c) return c;
     }
     return null;
@@ -229,9 +265,13 @@ export class Repositories {
 
   branchForSha(pid: number, sha: string): string {
     const own = this.own.get(pid);
-    if (own) return [...own.branches.keys()].find((b) => this.branchCommits(pid, b)!.some((c) => c.id === sha)) ?? 'main';
-    for (const b of BRANCHES) if (this.seededLine(pid, b)!.some((c) => c.id === sha)) return b;
-    return 'main';
+    const holding = () => this.branchNames(pid).find((b) => this.branchCommits(pid, b)!.some((c) => c.id === sha));
+    if (own) return holding() ?? 'main';
+    return (this.made.get(pid)?.has(sha) ? holding() : undefined) ?? this.seededBranchOf(pid, this.madeLine(pid, sha).base);
+  }
+
+  private seededBranchOf(pid: number, sha: string): string {
+    return BRANCHES.find((b) => this.seededLine(pid, b)!.some((c) => c.id === sha)) ?? 'main';
   }
 
   files(pid: number, ref: string): Map<string, Buffer> {
@@ -239,7 +279,7 @@ export class Repositories {
     if (own) return new Map(own.files);
     const p = this.world.projects.get(pid)!;
     const createdAt = this.createdBranches.get(pid)?.get(ref);
-    if (createdAt !== undefined) ref = this.branchForSha(pid, createdAt);
+    if (createdAt !== undefined) ref = this.seededBranchOf(pid, this.madeLine(pid, createdAt).base);
     const m = new Map<string, Buffer>();
     // A seeded branch's own commits change README.md (feature/login's add login.ts), so it differs from main.
     const branchNote =
