@@ -23,6 +23,8 @@ const IID: PathParam = {
 
 export const ISSUES: Resource = {
   path: '/projects/:project/issues',
+  // Issues are a project's; their listing also gathers a group's projects' (subgroups included) or the instance's.
+  owners: { kinds: ['project', 'group', 'instance'], noun: 'issues', gathered: true },
   id: 'iid',
   params: { project: PROJECT, iid: IID },
   fields: ISSUE_FIELDS,
