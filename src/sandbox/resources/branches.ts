@@ -8,7 +8,7 @@ import { isKeyset, keysetNext, pageOf, pageParams } from '../server/paging.js';
 import { enumParam, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { startBranchFiles } from './files.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';

@@ -7,13 +7,13 @@ import { listParam } from '../server/params.js';
 import { sendList } from '../server/respond.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility } from './guards.js';
 import { bridgeState } from './job-states.js';
 import type { Mounts } from './mounts.js';
 import { type BridgeRec, pipelineBridges, pipelineById } from './pipeline-store.js';
 import { findPipeline, pipelineJson, STATUSES } from './pipelines.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 function bridgeJson(w: World, bridge: BridgeRec): Record<string, unknown> {
   const pl = pipelineById(w, bridge.pipelineId)!;

@@ -3,7 +3,7 @@ import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Issue } from './issue-filters.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 export function issueJson(w: World, p: ProjectRec, i: Issue): Record<string, unknown> {
   const user = (id: number | null) => (id === null ? null : userBasic(w, w.users.get(id)!));

@@ -12,14 +12,14 @@ import type { World } from '../store/world.js';
 import { seededBytes } from '../util/random.js';
 import { iso } from '../util/time.js';
 import { buildZip } from '../util/zip.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { jobLog } from './job-logs.js';
 import { cancelJob, isRetryable, jobById, jobState, pipelineJobs, playJob, retryJob } from './job-states.js';
 import { pipelineById, pipelineStore } from './pipeline-store.js';
 import { findPipeline, pipelineJson, STATUSES } from './pipelines.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 export { jobById };
 

@@ -13,7 +13,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { sharesOf } from './sharing.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 /** A project or a group, as the members routes see it. */
 export type MemberSource = { kind: 'group'; rec: GroupRec } | { kind: 'project'; rec: ProjectRec };

@@ -28,7 +28,7 @@ import { rebaseInProgress, rebasing, uncheck } from './merge-request-checks.js';
 import { mergeRequestJson } from './merge-request-json.js';
 import type { Mounts } from './mounts.js';
 import { noteBody, noteJson, type Noteable, type NoteRec } from './notes.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 const REBASE_LOCKED = 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.';
 const NOTE_ID_BASE = 5_000_000;

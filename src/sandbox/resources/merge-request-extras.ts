@@ -6,7 +6,7 @@ import { boolParam } from '../server/params.js';
 import type { World } from '../store/world.js';
 import type { MergeRequestRec } from './merge-request-store.js';
 import { sourceHead } from './merge-request-store.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

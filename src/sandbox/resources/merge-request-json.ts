@@ -7,7 +7,7 @@ import { mergeRequestChanges } from './merge-request-changes.js';
 import { mergeStatusOf } from './merge-request-checks.js';
 import { canMerge, detailedMergeStatus, headPipeline, isDraft, type MergeRequestRec, sourceHead } from './merge-request-store.js';
 import { pipelineJson } from './pipelines.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, single: boolean): Record<string, unknown> {
   const w = ctx.world;

@@ -16,7 +16,7 @@ import { requireAbility } from './guards.js';
 import type { Issue } from './issue-filters.js';
 import { deriveIssue, findIssue, saveIssue } from './issues.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 const ISSUE_SLOTS = 8;
 const NOTE_SLOTS = 64;

@@ -16,7 +16,7 @@ import type { Mounts } from './mounts.js';
 import { canReadProject } from '../access.js';
 import { JOB_STEP_MS, jobEnd, pipelineState } from './job-states.js';
 import { type JobTiming, pipelineSource, pipelineStore } from './pipeline-store.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 export const STATUSES = [
   'created',

@@ -16,7 +16,7 @@ import { branchFiles } from './files.js';
 import { forkCount, forkedFrom } from './forks.js';
 import { projectAvatarUrl, settingsJsonText } from './project-settings.js';
 import { sharesOf } from './sharing.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 export function projectIdentity(w: World, p: ProjectRec): Record<string, unknown> {
   return {

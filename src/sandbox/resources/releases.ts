@@ -11,14 +11,14 @@ import type { Ctx } from '../server/context.js';
 import { type Compare, ordered } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { iso } from '../util/time.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility, requireWritable } from './guards.js';
 import { createTag, mayCreateTag, PROTECTED_TAG_CREATE } from './tags.js';
 import { type Release, releases } from './release-store.js';
 import type { Mounts } from './mounts.js';
 import { milestoneJson, projectMilestones } from './milestones.js';
 import { addLink, dropLinks, type LinkRec, linkJson, linksOf, mountReleaseLinks } from './release-links.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 /** A release's milestones as the service embeds them: the project's milestones of those titles. */
 function milestonesJson(ctx: Ctx, p: ProjectRec, titles: string[]): unknown[] {

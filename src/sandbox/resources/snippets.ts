@@ -12,7 +12,7 @@ import type { SnippetRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 /** Spam rule: any submitted text containing this (case-insensitive) is spam. */
 const SPAM_PATTERN = /cheap pills/i;

@@ -11,7 +11,7 @@ import type { ProjectRec } from '../store/records.js';
 import type { TagRec } from '../store/repository.js';
 import { iso } from '../util/time.js';
 import { gitalyKeysetPage, refSearch, validRefName } from './branches.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { isProtectedTag, mayCreateProtectedTag } from './protected-refs.js';
