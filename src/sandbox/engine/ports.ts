@@ -1,5 +1,6 @@
 // What one resource offers the others, by name: a resource asks for a port instead of importing
 // another resource's store, and the resource that owns the records offers it when it mounts.
+import type { Ctx } from '../server/context.js';
 import type { PipelineRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 
@@ -18,6 +19,12 @@ export interface Ports {
   openIssueCount(w: World, projectId: number): number;
   /** a new pipeline on a project, answered as the full Pipeline entity */
   startPipeline(w: World, p: ProjectRec, input: PipelineStart): Record<string, unknown>;
+  /** a pipeline as answered: the full Pipeline entity, or PipelineBasic (nested in jobs and bridges) */
+  pipelineJson(w: World, pl: PipelineRec, full: boolean): Record<string, unknown>;
+  /** the project's pipeline the path's `:pipeline_id` names, or the service's 400 or 404 */
+  findPipeline(ctx: Ctx, p: ProjectRec): PipelineRec;
+  /** a project's pipelines as listed (created by now; child pipelines only with source parent_pipeline) */
+  listedPipelines(w: World, p: ProjectRec, source: string | undefined): PipelineRec[];
 }
 
 export interface PipelineStart {

@@ -18,7 +18,8 @@ import type { Mounts } from './mounts.js';
 import { jobLog } from './job-logs.js';
 import { cancelJob, isRetryable, jobById, jobState, pipelineJobs, playJob, retryJob } from './job-states.js';
 import { pipelineById, pipelineStore } from './pipeline-store.js';
-import { findPipeline, pipelineJson, STATUSES } from './pipelines.js';
+import { STATUSES } from './job-states.js';
+import { ask } from '../engine/ports.js';
 import { userBasic } from '../entities/user.js';
 
 export { jobById };
@@ -64,7 +65,7 @@ function jobJson(w: World, job: JobRec): Record<string, unknown> {
     queued_duration: st.startedAt ? (st.startedAt - (pipelineStore(w).runs.get(job.id)?.start ?? pl.createdAt)) / 1000 : null,
     user: userBasic(w, w.users.get(pl.userId) ?? w.users.get(1)!),
     commit: commit ? commitJson(w, p, commit) : null,
-    pipeline: pipelineJson(w, pl, false),
+    pipeline: ask('pipelineJson')(w, pl, false),
     failure_reason: status === 'failed' ? 'script_failure' : undefined,
     web_url: `${w.base()}/${p.fullPath}/-/jobs/${job.id}`,
     project: { ci_job_token_scope_enabled: false },
@@ -127,7 +128,7 @@ export function mountJobs({ root, project }: Mounts): void {
     requireAbility(ctx, p, 'read_build');
     const keep = scopeFilter(ctx);
     const retried = boolParam(ctx, 'include_retried') ?? false;
-    const jobs = pipelineJobs(ctx.world, findPipeline(ctx, p), retried).filter(keep);
+    const jobs = pipelineJobs(ctx.world, ask('findPipeline')(ctx, p), retried).filter(keep);
     sendList(
       ctx,
       pageOf(ctx, jobs).map((j) => jobJson(ctx.world, j)),
