@@ -1,7 +1,7 @@
 // What one resource offers the others, by name: a resource asks for a port instead of importing
 // another resource's store, and the resource that owns the records offers it when it mounts.
 import type { Ctx } from '../server/context.js';
-import type { PipelineRec, ProjectRec } from '../store/records.js';
+import type { PipelineRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 
 /** An issue or a merge request as far as its labels are concerned. */
@@ -25,6 +25,20 @@ export interface Ports {
   findPipeline(ctx: Ctx, p: ProjectRec): PipelineRec;
   /** a project's pipelines as listed (created by now; child pipelines only with source parent_pipeline) */
   listedPipelines(w: World, p: ProjectRec, source: string | undefined): PipelineRec[];
+  /** whether a protection rule (a name or a wildcard) covers the branch */
+  isProtectedBranch(w: World, projectId: number, name: string): boolean;
+  /** whether a protection rule covers the tag */
+  isProtectedTag(w: World, projectId: number, name: string): boolean;
+  /** whether the user may create the tag under the rules that cover it (any, when none does) */
+  mayCreateProtectedTag(w: World, user: UserRec | null, p: ProjectRec, name: string): boolean;
+  /** whether the user may push code and merge into the branch under the rules that cover it */
+  mayMergeInto(w: World, user: UserRec | null, p: ProjectRec, branch: string): boolean;
+  /** the files of a branch: the seeded ones and those written through the API */
+  branchFiles(w: World, projectId: number, branch: string): Map<string, Buffer>;
+  /** a new branch starts with the files written on the branch it was made from */
+  startBranchFiles(w: World, projectId: number, branch: string, from: string | undefined): void;
+  /** the branch a ref names, or the one holding the commit */
+  branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string;
 }
 
 export interface PipelineStart {

@@ -9,10 +9,9 @@ import { enumParam, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { commitJson } from '../entities/commit.js';
-import { startBranchFiles } from './files.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { isProtectedBranch } from './protected-refs.js';
+import { ask } from '../engine/ports.js';
 
 function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unknown> {
   const w = ctx.world;
@@ -20,7 +19,7 @@ function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unkno
   return {
     name,
     merged: false,
-    protected: isProtectedBranch(w, p.id, name),
+    protected: ask('isProtectedBranch')(w, p.id, name),
     default: name === 'main',
     developers_can_push: false,
     developers_can_merge: false,
@@ -121,7 +120,7 @@ export function mountBranches({ project }: Mounts): void {
     const sha = repos.resolveRef(p.id, ref!);
     if (!sha) throw E.badRequest(`Invalid reference name: ${ref}`);
     repos.addBranch(p.id, name!, sha);
-    startBranchFiles(ctx.world, p.id, name!, repos.hasBranch(p.id, ref!) ? ref : undefined);
+    ask('startBranchFiles')(ctx.world, p.id, name!, repos.hasBranch(p.id, ref!) ? ref : undefined);
     sendJson(ctx, 201, branchJson(ctx, p, name!));
   });
   project.delete('/repository/branches/:branch', { auth: 'user' }, (ctx, p) => {
@@ -130,7 +129,7 @@ export function mountBranches({ project }: Mounts): void {
     const repos = ctx.world.repos;
     if (!repos.hasBranch(p.id, name)) throw E.notFound('Branch');
     if (name === 'main') throw new ApiError(405, { message: 'Cannot remove HEAD branch' });
-    if (isProtectedBranch(ctx.world, p.id, name)) throw new ApiError(405, { message: 'Protected branch cant be removed' });
+    if (ask('isProtectedBranch')(ctx.world, p.id, name)) throw new ApiError(405, { message: 'Protected branch cant be removed' });
     requireWritable(p);
     repos.removeBranch(p.id, name);
     sendJson(ctx, 204, null);

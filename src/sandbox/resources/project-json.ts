@@ -12,7 +12,6 @@ import { importState } from './import-state.js';
 import { namespaceBasic } from './namespaces.js';
 import { defaultBranch } from './default-branches.js';
 import { deletionMark } from './deletion-marks.js';
-import { branchFiles } from './files.js';
 import { forkCount, forkedFrom } from './forks.js';
 import { projectAvatarUrl, settingsJsonText } from './project-settings.js';
 import { sharesOf } from './sharing.js';
@@ -83,7 +82,7 @@ function forkedFromText(w: World, p: ProjectRec, viewer: UserRec | null): string
 }
 
 function hasReadme(w: World, p: ProjectRec, branch: string): boolean {
-  return w.repos.isSynthetic(p.id) || (w.repos.hasBranch(p.id, branch) && branchFiles(w, p.id, branch).has('README.md'));
+  return w.repos.isSynthetic(p.id) || (w.repos.hasBranch(p.id, branch) && ask('branchFiles')(w, p.id, branch).has('README.md'));
 }
 
 export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): string {

@@ -14,12 +14,12 @@ import { gitalyKeysetPage, refSearch, validRefName } from './branches.js';
 import { commitJson } from '../entities/commit.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { isProtectedTag, mayCreateProtectedTag } from './protected-refs.js';
+import { ask } from '../engine/ports.js';
 import { releaseOf } from './release-store.js';
 
 /** `Gitlab::UserAccess#can_create_tag?`, by the project's protected-tag rules (`v*` unless changed). */
 export function mayCreateTag(ctx: Ctx, p: ProjectRec, name: string): boolean {
-  return mayCreateProtectedTag(ctx.world, ctx.user, p, name);
+  return ask('mayCreateProtectedTag')(ctx.world, ctx.user, p, name);
 }
 
 export const PROTECTED_TAG_CREATE = 'You are not allowed to create this tag as it is protected.';
@@ -34,7 +34,7 @@ function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
     target: t.message ? w.repos.fileBlob(Buffer.from(`tag ${t.name}`)).blobId : t.sha,
     commit: c ? commitJson(w, p, c) : null,
     release: rel ? { tag_name: rel.tagName, description: rel.description } : null,
-    protected: isProtectedTag(w, p.id, t.name),
+    protected: ask('isProtectedTag')(w, p.id, t.name),
     created_at: c && t.message ? iso(c.createdAt + 60_000) : null,
   };
 }
@@ -113,7 +113,7 @@ export function mountTags({ project }: Mounts): void {
     const name = ctx.p.tag!;
     if (!ctx.world.repos.tags(p.id).some((t) => t.name === name)) throw E.notFound('Tag');
     // Deleting a protected tag takes a maintainer (the ability maintainers hold).
-    if (isProtectedTag(ctx.world, p.id, name) && !can(ctx.world, ctx.user, p, 'admin_project'))
+    if (ask('isProtectedTag')(ctx.world, p.id, name) && !can(ctx.world, ctx.user, p, 'admin_project'))
       throw E.badRequest("You don't have access to delete the tag");
     ctx.world.repos.removeTag(p.id, name);
     sendJson(ctx, 204, null);

@@ -9,7 +9,7 @@ import { sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { sha1 } from '../util/digest.js';
 import { gitalyKeysetPage } from './branches.js';
-import { branchFiles, branchOf } from './files.js';
+import { ask } from '../engine/ports.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -57,7 +57,7 @@ export function mountTree({ project }: Mounts): void {
     if (pagination === 'none' && !recursive) throw new ApiError(400, { message: 'pagination=none is only allowed with recursive=true' });
     const sha = ctx.world.repos.resolveRef(p.id, ref);
     if (!sha) throw E.notFound('Tree');
-    const files = branchFiles(ctx.world, p.id, branchOf(ctx, p, ref, sha));
+    const files = ask('branchFiles')(ctx.world, p.id, ask('branchOf')(ctx, p, ref, sha));
     const entries = treeEntries(ctx, p, sha, files, (strParam(ctx, 'path') ?? '').replace(/^\/+|\/+$/g, ''), recursive);
     if (pagination === 'none') return sendList(ctx, entries);
     sendList(ctx, pagination === 'keyset' ? gitalyKeysetPage(ctx, entries, (e) => e.id) : pageOf(ctx, entries));
