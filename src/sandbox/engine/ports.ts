@@ -1,7 +1,8 @@
 // What one resource offers the others, by name: a resource asks for a port instead of importing
 // another resource's store, and the resource that owns the records offers it when it mounts.
+import type { NamespaceRef } from '../entities/namespace.js';
 import type { Ctx } from '../server/context.js';
-import type { PipelineRec, ProjectRec, UserRec } from '../store/records.js';
+import type { PipelineRec, ProjectRec, ShareRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 
 /** An issue or a merge request as far as its labels are concerned. */
@@ -39,6 +40,12 @@ export interface Ports {
   startBranchFiles(w: World, projectId: number, branch: string, from: string | undefined): void;
   /** the branch a ref names, or the one holding the commit */
   branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string;
+  /** a namespace by integer id or full path */
+  findNamespace(w: World, idOrPath: string): NamespaceRef | null;
+  /** whether the signed-in user may create or move projects into the namespace */
+  canUseNamespace(ctx: Ctx, ns: NamespaceRef): boolean;
+  /** the groups a project is shared with */
+  sharesOf(w: World, projectId: number): ShareRec[];
 }
 
 export interface PipelineStart {

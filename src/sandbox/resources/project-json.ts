@@ -9,12 +9,11 @@ import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { importState } from './import-state.js';
-import { namespaceBasic } from './namespaces.js';
+import { namespaceBasic } from '../entities/namespace.js';
 import { defaultBranch } from './default-branches.js';
 import { deletionMark } from './deletion-marks.js';
 import { forkCount, forkedFrom } from './forks.js';
 import { projectAvatarUrl, settingsJsonText } from './project-settings.js';
-import { sharesOf } from './sharing.js';
 import { userBasic } from '../entities/user.js';
 
 export function projectIdentity(w: World, p: ProjectRec): Record<string, unknown> {
@@ -104,7 +103,7 @@ export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): str
   const storage = viewer?.isAdmin ? `,"repository_storage":${js(p.storage)}` : '';
   const stats = view.statistics && can(w, viewer, p, 'read_build') && viewer ? `,"statistics":${statisticsJson(w, p)}` : '';
   if (view.basic) return `${head}${storage}${stats}}`;
-  const shares = sharesOf(w, p.id)
+  const shares = ask('sharesOf')(w, p.id)
     .map((s) => {
       const g = w.groups.get(s.groupId)!;
       return `{"group_id":${g.id},"group_name":${js(g.name)},"group_full_path":${js(g.fullPath)},"group_access_level":${s.access},"expires_at":${js(s.expiresAt)}}`;

@@ -12,7 +12,8 @@ import { slugify } from '../util/slug.js';
 import { lowerBound, upperBound } from '../util/sorted.js';
 import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
-import { canUseNamespace, findNamespace, type NamespaceRef } from './namespaces.js';
+import type { NamespaceRef } from '../entities/namespace.js';
+import { ask } from '../engine/ports.js';
 import { projectFilter, similarityOrder } from './project-filters.js';
 import { projectJsonText } from './project-json.js';
 
@@ -102,9 +103,9 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
   if (!(VISIBILITIES as readonly string[]).includes(visibility)) throw E.notValid('visibility');
   let ns: NamespaceRef = { kind: 'user', owner: user.id };
   if (input.namespace !== undefined && input.namespace !== '') {
-    const found = findNamespace(w, input.namespace);
+    const found = ask('findNamespace')(w, input.namespace);
     if (!found) throw E.notFound('Namespace');
-    if (!canUseNamespace(ctx, found)) throw E.validation({ namespace: ['is not valid'] });
+    if (!ask('canUseNamespace')(ctx, found)) throw E.validation({ namespace: ['is not valid'] });
     ns = found;
   }
   const errors: Record<string, string[]> = {};
