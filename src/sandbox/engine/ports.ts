@@ -2,7 +2,10 @@
 // another resource's store, and the resource that owns the records offers it when it mounts.
 import type { NamespaceRef } from '../entities/namespace.js';
 import type { Ctx } from '../server/context.js';
-import type { PipelineRec, ProjectRec, ShareRec, UserRec } from '../store/records.js';
+import type { MilestoneRec } from '../resources/milestones.js';
+import type { Issue } from '../resources/issue-filters.js';
+import type { IssueRec, PipelineRec, ProjectRec, ShareRec, SnippetRec, UserRec } from '../store/records.js';
+import type { TagRec } from '../store/repository.js';
 import type { World } from '../store/world.js';
 
 /** An issue or a merge request as far as its labels are concerned. */
@@ -46,6 +49,22 @@ export interface Ports {
   canUseNamespace(ctx: Ctx, ns: NamespaceRef): boolean;
   /** the groups a project is shared with */
   sharesOf(w: World, projectId: number): ShareRec[];
+  /** the issue the path's `:issue_iid` names, if the user may see it (404 otherwise, or `notFound`) */
+  findIssue(ctx: Ctx, p: ProjectRec, notFound?: () => Error): Issue;
+  /** stores a changed issue */
+  saveIssue(ctx: Ctx, p: ProjectRec, issue: Issue): void;
+  /** a seeded issue as first derived from the seed, before any change */
+  deriveIssue(w: World, projectId: number, iid: number): IssueRec | null;
+  /** a project's own milestones */
+  projectMilestones(w: World, projectId: number): readonly MilestoneRec[];
+  /** a milestone as answered */
+  milestoneJson(ctx: Ctx, m: MilestoneRec): Record<string, unknown>;
+  /** a new tag at a ref (the service's 400 for a bad name or ref) */
+  createTag(ctx: Ctx, p: ProjectRec, name: string, ref: string, message: string | undefined): TagRec;
+  /** whether the user may create the tag under the protection rules */
+  mayCreateTag(ctx: Ctx, p: ProjectRec, name: string): boolean;
+  /** a snippet as answered */
+  snippetJson(w: World, s: SnippetRec): Record<string, unknown>;
 }
 
 export interface PipelineStart {

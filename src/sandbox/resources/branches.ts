@@ -4,13 +4,14 @@
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
-import { isKeyset, keysetNext, pageOf, pageParams } from '../server/paging.js';
+import { isKeyset, pageOf } from '../server/paging.js';
 import { enumParam, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { commitJson } from '../entities/commit.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
+import { gitalyKeysetPage, refSearch, validRefName } from './refs.js';
 import { ask } from '../engine/ports.js';
 
 function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unknown> {
@@ -29,44 +30,8 @@ function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unkno
   };
 }
 
-/** Gitaly's ref search: `^x` prefix, `x$` suffix, `^x$` exact, else substring. */
-export function refSearch(search: string | undefined): (name: string) => boolean {
-  if (!search) return () => true;
-  const prefix = search.startsWith('^');
-  const suffix = search.endsWith('$') && search.length > (prefix ? 1 : 0);
-  const core = search.slice(prefix ? 1 : 0, suffix ? -1 : undefined);
-  return (name) => {
-    if (prefix && suffix) return name === core;
-    if (prefix) return name.startsWith(core);
-    if (suffix) return name.endsWith(core);
-    return name.includes(core);
-  };
-}
-
-/**
- * Gitaly keyset pages (reference §7, GKP): the page after `page_token` (the key of the previous
- * page's last entry), and a `rel="next"` Link only after a full page; an unknown token → 422.
- */
-export function gitalyKeysetPage<T>(ctx: Ctx, list: readonly T[], key: (item: T) => string): T[] {
-  const { perPage } = pageParams(ctx);
-  const token = strParam(ctx, 'page_token');
-  let start = 0;
-  if (token) {
-    const at = list.findIndex((item) => key(item) === token);
-    if (at < 0) throw new ApiError(422, { message: `could not find page token: ${token}` });
-    start = at + 1;
-  }
-  const page = list.slice(start, start + perPage);
-  if (page.length === perPage) keysetNext(ctx, [['page_token', key(page[page.length - 1]!)]], ['page']);
-  return page;
-}
-
-/** A ref name git accepts (`git check-ref-format --branch`): no spaces, `..`, `~^:?*[\`, control characters. */
-export function validRefName(name: string): boolean {
-  if (!name || name === '@' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
-  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|\/\/|@\{|\.lock$|\/\./.test(name)) return false;
-  return !name.startsWith('.');
-}
+// Kept for the resources of branches in flight that import them from here.
+export { gitalyKeysetPage, refSearch, validRefName } from './refs.js';
 
 function regexFilter(source: string | undefined): (name: string) => boolean {
   if (!source) return () => true;

@@ -10,11 +10,11 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import type { TagRec } from '../store/repository.js';
 import { iso } from '../util/time.js';
-import { gitalyKeysetPage, refSearch, validRefName } from './branches.js';
+import { gitalyKeysetPage, refSearch, validRefName, PROTECTED_TAG_CREATE } from './refs.js';
 import { commitJson } from '../entities/commit.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { ask } from '../engine/ports.js';
+import { ask, offer } from '../engine/ports.js';
 import { releaseOf } from './release-store.js';
 
 /** `Gitlab::UserAccess#can_create_tag?`, by the project's protected-tag rules (`v*` unless changed). */
@@ -22,7 +22,8 @@ export function mayCreateTag(ctx: Ctx, p: ProjectRec, name: string): boolean {
   return ask('mayCreateProtectedTag')(ctx.world, ctx.user, p, name);
 }
 
-export const PROTECTED_TAG_CREATE = 'You are not allowed to create this tag as it is protected.';
+// Kept for the resources of branches in flight that import it from here.
+export { PROTECTED_TAG_CREATE } from './refs.js';
 
 function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
   const w = ctx.world;
@@ -71,6 +72,8 @@ export function createTag(ctx: Ctx, p: ProjectRec, name: string, ref: string, me
 }
 
 export function mountTags({ project }: Mounts): void {
+  offer('createTag', createTag);
+  offer('mayCreateTag', mayCreateTag);
   project.get('/repository/tags', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
     const orderBy = enumParam(ctx, 'order_by', ['name', 'updated', 'version'] as const, 'updated');

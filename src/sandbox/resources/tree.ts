@@ -8,7 +8,7 @@ import { boolParam, enumParam, strParam } from '../server/params.js';
 import { sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { sha1 } from '../util/digest.js';
-import { gitalyKeysetPage } from './branches.js';
+import { gitalyKeysetPage } from './refs.js';
 import { ask } from '../engine/ports.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
