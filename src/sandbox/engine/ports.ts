@@ -4,6 +4,8 @@ import type { NamespaceRef } from '../entities/namespace.js';
 import type { Ctx } from '../server/context.js';
 import type { MilestoneRec } from '../resources/milestones.js';
 import type { Issue } from '../resources/issue-filters.js';
+import type { NewProject } from '../resources/projects.js';
+import type { Noteable, NoteRec } from '../resources/notes.js';
 import type { IssueRec, PipelineRec, ProjectRec, ShareRec, SnippetRec, UserRec } from '../store/records.js';
 import type { TagRec } from '../store/repository.js';
 import type { World } from '../store/world.js';
@@ -65,6 +67,12 @@ export interface Ports {
   mayCreateTag(ctx: Ctx, p: ProjectRec, name: string): boolean;
   /** a snippet as answered */
   snippetJson(w: World, s: SnippetRec): Record<string, unknown>;
+  /** a new project (POST /projects, imports, forks), or the service's refusal of the input */
+  createProject(ctx: Ctx, input: NewProject): ProjectRec;
+  /** a note (comment) as answered */
+  noteJson(w: World, noteable: Noteable, note: NoteRec): Record<string, unknown>;
+  /** the `body` of a new or changed note, or the service's 400 for a missing or blank one */
+  noteBody(ctx: Ctx): string;
 }
 
 export interface PipelineStart {

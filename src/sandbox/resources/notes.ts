@@ -14,7 +14,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Issue } from './issue-filters.js';
-import { ask } from '../engine/ports.js';
+import { ask, offer } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';
 import { userBasic } from '../entities/user.js';
 
@@ -152,6 +152,8 @@ function findNote(ctx: Ctx, issue: Issue): NoteRec {
 }
 
 export function mountNotes({ project }: Mounts): void {
+  offer('noteJson', noteJson);
+  offer('noteBody', noteBody);
   project.get('/issues/:issue_iid/notes', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     const issue = ask('findIssue')(ctx, p, () => E.notFound('Issue'));

@@ -14,7 +14,7 @@ import { marked } from './deletion-marks.js';
 import { recordFork } from './forks.js';
 import { projectJsonText } from './project-json.js';
 import { applySettings, readSettings, UPDATE_ATTRIBUTES } from './project-settings.js';
-import { createProject, pathFormatError, VISIBILITIES } from './projects.js';
+import { pathFormatError, VISIBILITIES } from './paths.js';
 
 /** The instance's deletion delay (the service's default adjourned period). */
 const SCHEDULED_SUFFIX = /-deletion_scheduled-\d+$/;
@@ -149,7 +149,7 @@ function forkProject(ctx: Ctx, p: ProjectRec): void {
     if (!ns || !ask('canUseNamespace')(ctx, ns)) throw E.notFound('Target Namespace');
   }
   try {
-    const fork = createProject(ctx, {
+    const fork = ask('createProject')(ctx, {
       name: strParam(ctx, 'name') ?? p.name,
       path: strParam(ctx, 'path') ?? p.path,
       namespace: target,
