@@ -3,7 +3,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { MoveKind } from './moves.js';
-import { artifactArchive, jobById } from './resources/jobs.js';
+import { artifactArchive } from './resources/artifact-archive.js';
+import { jobById } from './resources/job-states.js';
 import { auditWrite } from './resources/audit-log.js';
 import { RESOURCES } from './resources/index.js';
 import { mounts } from './resources/mounts.js';
