@@ -3,8 +3,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { MoveKind } from './moves.js';
-import { artifactArchive, jobById } from './resources/jobs.js';
-import { mountResources } from './resources/index.js';
+import { artifactArchive } from './resources/artifact-archive.js';
+import { jobById } from './resources/job-states.js';
+import { auditWrite } from './resources/audit-log.js';
+import { RESOURCES } from './resources/index.js';
+import { mounts } from './resources/mounts.js';
 import { Core } from './server/core.js';
 import type { RecordedRequest, Sandbox, SandboxOptions, SandboxState } from './types.js';
 
@@ -82,7 +85,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log: options.log,
     clock: options.clock,
   });
-  mountResources(core.router);
+  const scopes = mounts(core.router);
+  core.router.observeWrites(auditWrite);
+  for (const mount of RESOURCES) mount(scopes);
 
   const apiSockets = new Set<Socket>();
   const objSockets = new Set<Socket>();

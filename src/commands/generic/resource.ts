@@ -21,7 +21,12 @@ export interface PathParam {
 /** What `update` takes: its fields, and whether it refuses to run with none of them (the service would change nothing). */
 export interface UpdateFields {
   fields: OptionSpec[];
-  atLeastOne?: boolean;
+  /**
+   * `true`: none of the fields given is refused with `give at least one of --a, --b (what to change)`.
+   * The updates written by hand say `nothing to change: give --a, --b or --c`, which their users' scripts
+   * may match, and leave out the fields that only choose what another one changes (`except`).
+   */
+  atLeastOne?: boolean | { say: 'nothing to change'; except?: string[] };
 }
 
 /**

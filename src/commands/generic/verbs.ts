@@ -5,7 +5,7 @@ import type { HttpClient, Page } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
 import type { ColumnSpec } from '../../output/columns.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
-import { ownerOptions, ownerPath } from './owner.js';
+import { chosenOwner, gatheredListing, type OwnerKind, ownerOptions, ownerPath } from './owner.js';
 import { namingRole } from './role.js';
 import { attributeName, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
 
@@ -26,8 +26,15 @@ export interface ListVerb extends VerbBase {
   alternatives?: Array<{ flags: string; help: string; path: string }>;
   /** Fixed query parameters (the service's defaults made explicit). */
   query?: QueryParams;
-  /** Default columns; a function sees the first record (a column only administrators get). */
-  columns?: ColumnSpec[] | ((first: unknown, opts: Record<string, unknown>) => ColumnSpec[]);
+  /** Fixed query parameters for one kind of owner (the instance-wide list has defaults of its own). */
+  ownerQuery?: Partial<Record<OwnerKind, QueryParams>>;
+  /** Query parameters that depend on more than one option's key (a user given by name or by id). */
+  params?: (opts: Record<string, unknown>) => QueryParams;
+  /**
+   * Default columns; a function sees the first record (a column only administrators get) and the
+   * owner (a listing over several projects has to say which project a record is in).
+   */
+  columns?: ColumnSpec[] | ((first: unknown, opts: Record<string, unknown>, owner: OwnerKind | undefined) => ColumnSpec[]);
   /** Checks the first record before anything is printed. */
   check?: (first: unknown, opts: Record<string, unknown>) => void;
   /** What is listed, when the path's last word does not say it (`no tree entries match`). */
@@ -50,23 +57,40 @@ export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record
   const alternatives = verb.alternatives ?? [];
   const chosenPath = (opts: Record<string, unknown>) => alternatives.find((a) => opts[attributeName(a.flags)])?.path ?? path;
   const name = verb.name ?? 'list';
+  const owners = resource.owners;
+  // A gathered resource's collection is listed by PROJECT, or for a group or the instance.
+  const gathered = owners?.gathered && path === resource.path ? gatheredListing(owners, path) : undefined;
+  const owner = (args: unknown[], opts: Record<string, unknown>) =>
+    gathered ? { ...gathered.choose(args[0], opts), args: [] } : { ...chosenOwner(owners, opts), args };
   return namingRole(resource.roles?.[name], {
     name,
     description: verb.description,
-    args: pathArgs(resource, path),
-    options: [...ownerOptions(resource.owners), ...alternatives.map(({ flags, help }) => ({ flags, help })), ...filters, ...LIST_OPTIONS],
+    args: gathered?.args ?? pathArgs(resource, path),
+    options: [
+      ...(gathered?.options ?? ownerOptions(owners)),
+      ...alternatives.map(({ flags, help }) => ({ flags, help })),
+      ...filters,
+      ...LIST_OPTIONS,
+    ],
     examples: verb.examples,
     notes: helpNotes(resource, verb.notes),
-    async run(ctx, args, opts) {
+    async run(ctx, given, opts) {
+      const { kind, path: ownerPart, args } = owner(given, opts);
       const http = await ctx.http({ requireToken: verb.requireToken });
-      const query = { ...verb.query, ...(await serviceParams(ctx, filters, opts)), per_page: perPageFor(opts) };
-      const filled = ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, chosenPath(opts), args));
+      const query = {
+        ...verb.query,
+        ...(kind ? verb.ownerQuery?.[kind] : undefined),
+        ...(await serviceParams(ctx, filters, opts)),
+        ...verb.params?.(opts),
+        per_page: perPageFor(opts),
+      };
+      const filled = ownerPart + (await fillPath(ctx, resource, gathered?.path ?? chosenPath(opts), args));
       const pages = verb.pages ? verb.pages(http, filled, query, opts, ctx) : listRecords<unknown>(http, filled, query);
       const first = await withHints(resource, path, args, () => pages.next());
       const firstPage = first.done ? undefined : first.value;
       const sample = firstPage?.items[0];
       verb.check?.(sample, opts);
-      const columns = typeof verb.columns === 'function' ? verb.columns(sample, opts) : (verb.columns ?? resource.columns ?? []);
+      const columns = typeof verb.columns === 'function' ? verb.columns(sample, opts, kind) : (verb.columns ?? resource.columns ?? []);
       // Once the service answered, so that a refusal stays one line.
       const note = verb.note?.(opts);
       if (note) ctx.info(note);

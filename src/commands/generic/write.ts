@@ -4,7 +4,18 @@ import { UsageError } from '../../errors.js';
 import type { QueryParams } from '../../http/encode.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
-import { attributeName, calledOf, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
+import {
+  attributeName,
+  calledOf,
+  fillPath,
+  helpNotes,
+  itemPath,
+  pathArgs,
+  serviceParams,
+  withHints,
+  type Resource,
+  type UpdateFields,
+} from './resource.js';
 import { ownerOptions, ownerPath } from './owner.js';
 import { withRole } from './role.js';
 
@@ -73,7 +84,7 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
     examples: verb.examples,
     notes: helpNotes(resource, verb.notes),
     async run(ctx, args, opts) {
-      if (verb.name === 'update' && resource.update?.atLeastOne) requireOneField(body, opts);
+      if (verb.name === 'update') refuseEmptyUpdate(resource.update, opts);
       const http = await ctx.http({ requireToken: true });
       const named = verb.nameKey ? { [verb.nameKey]: args[args.length - 1] as string } : {};
       const params = { ...named, ...verb.fixed, ...(await serviceParams(ctx, body, opts)) };
@@ -119,7 +130,20 @@ function nameArg(resource: Resource, nameKey: string | undefined): ArgSpec[] {
 /** The service takes an empty update and changes nothing: refused here, as a slip (`--no-admin` counts as `--admin`). */
 export function requireOneField(fields: OptionSpec[], opts: Record<string, unknown>): void {
   if (fields.some((option) => opts[attributeName(option.flags)] !== undefined)) return;
-  const long = (option: OptionSpec) => (option.flags.split(/[ ,|]+/).find((w) => w.startsWith('--')) ?? '').replace(/^--no-/, '--');
-  const flags = [...new Set(fields.map(long))];
-  throw new UsageError(`give at least one of ${flags.join(', ')} (what to change)`);
+  throw new UsageError(`give at least one of ${changeFlags(fields).join(', ')} (what to change)`);
 }
+
+/** An update's "at least one of" rule, as its declaration says (`update.atLeastOne`); before any request. */
+export function refuseEmptyUpdate(update: UpdateFields | undefined, opts: Record<string, unknown>): void {
+  const rule = update?.atLeastOne;
+  if (!rule) return;
+  if (rule === true) return requireOneField(update.fields, opts);
+  const fields = update.fields.filter((option) => !rule.except?.includes(longFlag(option)));
+  if (fields.some((option) => opts[attributeName(option.flags)] !== undefined)) return;
+  const flags = changeFlags(fields);
+  throw new UsageError(`nothing to change: give ${flags.length > 1 ? `${flags.slice(0, -1).join(', ')} or ${flags.at(-1)}` : flags[0]}`);
+}
+
+const longFlag = (option: OptionSpec) => option.flags.split(/[ ,|]+/).find((w) => w.startsWith('--')) ?? '';
+
+const changeFlags = (fields: OptionSpec[]) => [...new Set(fields.map((option) => longFlag(option).replace(/^--no-/, '--')))];

@@ -1,9 +1,9 @@
 import { InvalidArgumentError } from 'commander';
 import { listOption, isoTimeOption } from '../../cli/parsers.js';
-import type { QueryParams } from '../../http/encode.js';
-import { scopedListVerb } from '../generic/scoped-list.js';
+import { listVerb } from '../generic/verbs.js';
 import { requiredTextParser } from '../shared/args.js';
 import { userParams } from '../shared/users.js';
+import { ISSUES } from './shared/resource.js';
 
 const ORDERS = [
   'created_at',
@@ -26,10 +26,8 @@ function iidList(value: string): string[] {
 
 const time = (flag: string, key: string, help: string) => ({ flags: `${flag} <time>`, key, help, parse: isoTimeOption(flag) });
 
-export const LIST = scopedListVerb({
+export const LIST = listVerb(ISSUES, {
   description: "List a project's issues, a group's (subgroups included) or every issue you can see on the instance",
-  noun: 'issues',
-  collection: '/issues',
   filters: [
     { flags: '--state <state>', key: 'state', help: 'opened, closed or all (service default: all)', choices: ['opened', 'closed', 'all'] },
     {
@@ -58,9 +56,9 @@ export const LIST = scopedListVerb({
     },
   ],
   params: (opts) => userParams(opts),
-  instanceQuery: (): QueryParams => ({ scope: 'all' }),
-  columns: (scope) =>
-    scope === 'project'
+  ownerQuery: { instance: { scope: 'all' } },
+  columns: (_first, _opts, owner) =>
+    owner === 'project'
       ? ['iid', 'title', 'state', 'author.username', 'labels', 'created_at']
       : ['references.full', 'title', 'state', 'author.username', 'labels', 'created_at'],
   examples: [

@@ -1,13 +1,13 @@
 import { updateRelease } from '../../api/releases.js';
 import { defineCommand } from '../../cli/spec.js';
-import { UsageError } from '../../errors.js';
+import { refuseEmptyUpdate } from '../generic/write.js';
 import { writeResult } from '../shared/outcome.js';
 import {
   asReleaseWriter,
-  notesOptions,
   type NotesFlags,
   PROJECT_ARG,
   RELEASE_FIELDS,
+  RELEASES,
   releaseNotes,
   releaseNotesHelp,
   TAG_ARG,
@@ -22,18 +22,13 @@ export const UPDATE = defineCommand<UpdateOptions>({
   name: 'update',
   description: "Change a release's title, notes or milestones",
   args: [PROJECT_ARG, TAG_ARG],
-  options: [
-    ...notesOptions('the new release title'),
-    { flags: '--clear-milestones', help: 'remove every milestone from the release', conflicts: ['milestone'] },
-  ],
+  options: RELEASES.update?.fields,
   notes: releaseNotesHelp(),
   examples: ['svc releases update acme/platform/api v1.2.0 --notes-file CHANGELOG.md', 'svc releases update 42 v1.2.0 --clear-milestones'],
   async run(ctx, [project, tag], opts) {
+    refuseEmptyUpdate(RELEASES.update, opts as Record<string, unknown>);
     const description = await releaseNotes(ctx, opts);
     const milestones = opts.clearMilestones ? [] : opts.milestone;
-    if (opts.name === undefined && description === undefined && milestones === undefined) {
-      throw new UsageError('nothing to change: give --name, --notes, --notes-file, --milestone or --clear-milestones');
-    }
     const http = await ctx.http({ requireToken: true });
     const release = await asReleaseWriter('developer', () =>
       updateRelease(http, project as string, tag as string, { name: opts.name, description, milestones }),

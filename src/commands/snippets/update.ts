@@ -3,10 +3,10 @@ import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
-import { requiredTextParser } from '../shared/args.js';
+import { refuseEmptyUpdate } from '../generic/write.js';
 import { readLocalFile } from '../shared/local-file.js';
 import { snippetText } from './shared/content.js';
-import { SNIPPET_ARGUMENT, SNIPPETS } from './shared/resource.js';
+import { SNIPPET_ARGUMENT, SNIPPET_UPDATE, SNIPPETS } from './shared/resource.js';
 import { writeResult } from '../shared/outcome.js';
 
 interface UpdateOptions {
@@ -22,18 +22,7 @@ export const UPDATE = defineCommand<UpdateOptions>({
   name: 'update',
   description: "Change one of your snippets: its title, description or visibility, a file's name or content",
   args: [{ name: 'snippet', help: SNIPPET_ARGUMENT.help, parse: SNIPPET_ARGUMENT.parse }],
-  options: [
-    { flags: '--title <title>', help: 'new title', parse: requiredTextParser('--title') },
-    { flags: '--description <text>', help: 'new description' },
-    { flags: '--visibility <level>', help: 'new visibility', choices: ['public', 'internal', 'private'] },
-    {
-      flags: '--file <name>',
-      help: 'the file --file-name and --content-file change, for a snippet with several (default: its only file)',
-      parse: requiredTextParser('--file'),
-    },
-    { flags: '--file-name <name>', help: 'rename the file to this', parse: requiredTextParser('--file-name') },
-    { flags: '--content-file <path>', help: "replace the file's content with this local file's (- reads stdin)" },
-  ],
+  options: SNIPPET_UPDATE.fields,
   notes: 'Only the author can change a snippet; anyone else gets "404 Snippet Not Found" (exit 5), administrators included.',
   examples: [
     'svc snippets update 42 --title "nginx conf (prod)" --visibility internal',
@@ -44,10 +33,8 @@ export const UPDATE = defineCommand<UpdateOptions>({
 });
 
 async function run(ctx: Context, id: string, opts: UpdateOptions): Promise<void> {
+  refuseEmptyUpdate(SNIPPET_UPDATE, opts as Record<string, unknown>);
   const changesFile = opts.fileName !== undefined || opts.contentFile !== undefined;
-  if (!changesFile && opts.title === undefined && opts.description === undefined && opts.visibility === undefined) {
-    throw new UsageError('nothing to change: give --title, --description, --visibility, --file-name or --content-file');
-  }
   if (opts.file !== undefined && !changesFile) throw new UsageError('--file names the file that --file-name or --content-file change');
   const content = opts.contentFile === undefined ? undefined : await newContent(ctx, opts.contentFile);
   const http = await ctx.http({ requireToken: true });

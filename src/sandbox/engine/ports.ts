@@ -1,7 +1,13 @@
 // What one resource offers the others, by name: a resource asks for a port instead of importing
 // another resource's store, and the resource that owns the records offers it when it mounts.
+import type { NamespaceRef } from '../entities/namespace.js';
 import type { Ctx } from '../server/context.js';
-import type { PipelineRec, ProjectRec } from '../store/records.js';
+import type { MilestoneRec } from '../resources/milestones.js';
+import type { Issue } from '../resources/issue-filters.js';
+import type { NewProject } from '../resources/projects.js';
+import type { Noteable, NoteRec } from '../resources/notes.js';
+import type { IssueRec, PipelineRec, ProjectRec, ShareRec, SnippetRec, UserRec } from '../store/records.js';
+import type { TagRec } from '../store/repository.js';
 import type { World } from '../store/world.js';
 
 /** An issue or a merge request as far as its labels are concerned. */
@@ -71,6 +77,54 @@ export interface Ports {
   trackedTime(w: World, type: Issuable['type'], id: number): TrackedTime;
   /** a new pipeline on a project, answered as the full Pipeline entity */
   startPipeline(w: World, p: ProjectRec, input: PipelineStart): Record<string, unknown>;
+  /** a pipeline as answered: the full Pipeline entity, or PipelineBasic (nested in jobs and bridges) */
+  pipelineJson(w: World, pl: PipelineRec, full: boolean): Record<string, unknown>;
+  /** the project's pipeline the path's `:pipeline_id` names, or the service's 400 or 404 */
+  findPipeline(ctx: Ctx, p: ProjectRec): PipelineRec;
+  /** a project's pipelines as listed (created by now; child pipelines only with source parent_pipeline) */
+  listedPipelines(w: World, p: ProjectRec, source: string | undefined): PipelineRec[];
+  /** whether a protection rule (a name or a wildcard) covers the branch */
+  isProtectedBranch(w: World, projectId: number, name: string): boolean;
+  /** whether a protection rule covers the tag */
+  isProtectedTag(w: World, projectId: number, name: string): boolean;
+  /** whether the user may create the tag under the rules that cover it (any, when none does) */
+  mayCreateProtectedTag(w: World, user: UserRec | null, p: ProjectRec, name: string): boolean;
+  /** whether the user may push code and merge into the branch under the rules that cover it */
+  mayMergeInto(w: World, user: UserRec | null, p: ProjectRec, branch: string): boolean;
+  /** the files of a branch: the seeded ones and those written through the API */
+  branchFiles(w: World, projectId: number, branch: string): Map<string, Buffer>;
+  /** a new branch starts with the files written on the branch it was made from */
+  startBranchFiles(w: World, projectId: number, branch: string, from: string | undefined): void;
+  /** the branch a ref names, or the one holding the commit */
+  branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string;
+  /** a namespace by integer id or full path */
+  findNamespace(w: World, idOrPath: string): NamespaceRef | null;
+  /** whether the signed-in user may create or move projects into the namespace */
+  canUseNamespace(ctx: Ctx, ns: NamespaceRef): boolean;
+  /** the groups a project is shared with */
+  sharesOf(w: World, projectId: number): ShareRec[];
+  /** the issue the path's `:issue_iid` names, if the user may see it (404 otherwise, or `notFound`) */
+  findIssue(ctx: Ctx, p: ProjectRec, notFound?: () => Error): Issue;
+  /** stores a changed issue */
+  saveIssue(ctx: Ctx, p: ProjectRec, issue: Issue): void;
+  /** a seeded issue as first derived from the seed, before any change */
+  deriveIssue(w: World, projectId: number, iid: number): IssueRec | null;
+  /** a project's own milestones */
+  projectMilestones(w: World, projectId: number): readonly MilestoneRec[];
+  /** a milestone as answered */
+  milestoneJson(ctx: Ctx, m: MilestoneRec): Record<string, unknown>;
+  /** a new tag at a ref (the service's 400 for a bad name or ref) */
+  createTag(ctx: Ctx, p: ProjectRec, name: string, ref: string, message: string | undefined): TagRec;
+  /** whether the user may create the tag under the protection rules */
+  mayCreateTag(ctx: Ctx, p: ProjectRec, name: string): boolean;
+  /** a snippet as answered */
+  snippetJson(w: World, s: SnippetRec): Record<string, unknown>;
+  /** a new project (POST /projects, imports, forks), or the service's refusal of the input */
+  createProject(ctx: Ctx, input: NewProject): ProjectRec;
+  /** a note (comment) as answered */
+  noteJson(w: World, noteable: Noteable, note: NoteRec): Record<string, unknown>;
+  /** the `body` of a new or changed note, or the service's 400 for a missing or blank one */
+  noteBody(ctx: Ctx): string;
 }
 
 export interface PipelineStart {

@@ -4,15 +4,15 @@
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
-import { isKeyset, keysetNext, pageOf, pageParams } from '../server/paging.js';
+import { isKeyset, pageOf } from '../server/paging.js';
 import { enumParam, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
-import { commitJson } from './commits.js';
-import { startBranchFiles } from './files.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { isProtectedBranch } from './protected-refs.js';
+import { gitalyKeysetPage, refSearch, validRefName } from './refs.js';
+import { ask } from '../engine/ports.js';
 
 function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unknown> {
   const w = ctx.world;
@@ -20,7 +20,7 @@ function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unkno
   return {
     name,
     merged: false,
-    protected: isProtectedBranch(w, p.id, name),
+    protected: ask('isProtectedBranch')(w, p.id, name),
     default: name === 'main',
     developers_can_push: false,
     developers_can_merge: false,
@@ -30,44 +30,8 @@ function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unkno
   };
 }
 
-/** Gitaly's ref search: `^x` prefix, `x$` suffix, `^x$` exact, else substring. */
-export function refSearch(search: string | undefined): (name: string) => boolean {
-  if (!search) return () => true;
-  const prefix = search.startsWith('^');
-  const suffix = search.endsWith('$') && search.length > (prefix ? 1 : 0);
-  const core = search.slice(prefix ? 1 : 0, suffix ? -1 : undefined);
-  return (name) => {
-    if (prefix && suffix) return name === core;
-    if (prefix) return name.startsWith(core);
-    if (suffix) return name.endsWith(core);
-    return name.includes(core);
-  };
-}
-
-/**
- * Gitaly keyset pages (reference §7, GKP): the page after `page_token` (the key of the previous
- * page's last entry), and a `rel="next"` Link only after a full page; an unknown token → 422.
- */
-export function gitalyKeysetPage<T>(ctx: Ctx, list: readonly T[], key: (item: T) => string): T[] {
-  const { perPage } = pageParams(ctx);
-  const token = strParam(ctx, 'page_token');
-  let start = 0;
-  if (token) {
-    const at = list.findIndex((item) => key(item) === token);
-    if (at < 0) throw new ApiError(422, { message: `could not find page token: ${token}` });
-    start = at + 1;
-  }
-  const page = list.slice(start, start + perPage);
-  if (page.length === perPage) keysetNext(ctx, [['page_token', key(page[page.length - 1]!)]], ['page']);
-  return page;
-}
-
-/** A ref name git accepts (`git check-ref-format --branch`): no spaces, `..`, `~^:?*[\`, control characters. */
-export function validRefName(name: string): boolean {
-  if (!name || name === '@' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
-  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|\/\/|@\{|\.lock$|\/\./.test(name)) return false;
-  return !name.startsWith('.');
-}
+// Kept for the resources of branches in flight that import them from here.
+export { gitalyKeysetPage, refSearch, validRefName } from './refs.js';
 
 function regexFilter(source: string | undefined): (name: string) => boolean {
   if (!source) return () => true;
@@ -121,7 +85,7 @@ export function mountBranches({ project }: Mounts): void {
     const sha = repos.resolveRef(p.id, ref!);
     if (!sha) throw E.badRequest(`Invalid reference name: ${ref}`);
     repos.addBranch(p.id, name!, sha);
-    startBranchFiles(ctx.world, p.id, name!, repos.hasBranch(p.id, ref!) ? ref : undefined);
+    ask('startBranchFiles')(ctx.world, p.id, name!, repos.hasBranch(p.id, ref!) ? ref : undefined);
     sendJson(ctx, 201, branchJson(ctx, p, name!));
   });
   project.delete('/repository/branches/:branch', { auth: 'user' }, (ctx, p) => {
@@ -130,7 +94,7 @@ export function mountBranches({ project }: Mounts): void {
     const repos = ctx.world.repos;
     if (!repos.hasBranch(p.id, name)) throw E.notFound('Branch');
     if (name === 'main') throw new ApiError(405, { message: 'Cannot remove HEAD branch' });
-    if (isProtectedBranch(ctx.world, p.id, name)) throw new ApiError(405, { message: 'Protected branch cant be removed' });
+    if (ask('isProtectedBranch')(ctx.world, p.id, name)) throw new ApiError(405, { message: 'Protected branch cant be removed' });
     requireWritable(p);
     repos.removeBranch(p.id, name);
     sendJson(ctx, 204, null);

@@ -7,13 +7,14 @@ import { listParam } from '../server/params.js';
 import { sendList } from '../server/respond.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility } from './guards.js';
 import { bridgeState } from './job-states.js';
 import type { Mounts } from './mounts.js';
 import { type BridgeRec, pipelineBridges, pipelineById } from './pipeline-store.js';
-import { findPipeline, pipelineJson, STATUSES } from './pipelines.js';
-import { userBasic } from './users.js';
+import { STATUSES } from './job-states.js';
+import { ask } from '../engine/ports.js';
+import { userBasic } from '../entities/user.js';
 
 function bridgeJson(w: World, bridge: BridgeRec): Record<string, unknown> {
   const pl = pipelineById(w, bridge.pipelineId)!;
@@ -38,11 +39,11 @@ function bridgeJson(w: World, bridge: BridgeRec): Record<string, unknown> {
     queued_duration: st.startedAt === null ? null : (st.startedAt - pl.createdAt) / 1000,
     user: userBasic(w, w.users.get(pl.userId) ?? w.users.get(1)!),
     commit: commit ? commitJson(w, p, commit) : null,
-    pipeline: pipelineJson(w, pl, false),
+    pipeline: ask('pipelineJson')(w, pl, false),
     failure_reason: st.status === 'failed' ? (downstream ? 'unknown_failure' : 'downstream_bridge_project_not_found') : undefined,
     web_url: `${w.base()}/${p.fullPath}/-/jobs/${bridge.id}`,
     project: { ci_job_token_scope_enabled: false },
-    downstream_pipeline: downstream ? pipelineJson(w, downstream, false) : null,
+    downstream_pipeline: downstream ? ask('pipelineJson')(w, downstream, false) : null,
   };
 }
 
@@ -57,7 +58,7 @@ export function mountBridges({ project }: Mounts): void {
   project.get('/pipelines/:pipeline_id/bridges', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');
     const keep = scopeFilter(ctx, ctx.world);
-    const bridges = pipelineBridges(ctx.world, findPipeline(ctx, p)).filter(keep);
+    const bridges = pipelineBridges(ctx.world, ask('findPipeline')(ctx, p)).filter(keep);
     sendList(
       ctx,
       pageOf(ctx, bridges).map((bridge) => bridgeJson(ctx.world, bridge)),

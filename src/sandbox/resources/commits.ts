@@ -1,42 +1,18 @@
 // Commits: `GET …/repository/commits` (never counted: no X-Total,
 // X-Total-Pages or rel="last"; an unknown ref is an empty list),
 // `GET …/repository/commits/:sha`, and the branch commit list.
+import { commitAuthor, commitJson } from '../entities/commit.js';
 import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { boolParam, strParam, timeParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { CommitRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 
-const PEOPLE: Array<[string, string]> = [
-  ['Administrator', 'admin@example.com'],
-  ['Jane Doe', 'jdoe@example.com'],
-  ['Build Bot', 'bot@example.com'],
-];
-
-export function commitJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown> {
-  const [an, ae] = c.author ?? PEOPLE[c.authorIdx]!;
-  return {
-    id: c.id,
-    short_id: c.id.slice(0, 8),
-    created_at: iso(c.createdAt),
-    parent_ids: c.parentId ? [c.parentId] : [],
-    title: c.title,
-    message: c.message ?? `${c.title}\n`,
-    author_name: an,
-    author_email: ae,
-    authored_date: iso(c.createdAt),
-    committer_name: an,
-    committer_email: ae,
-    committed_date: iso(c.createdAt),
-    trailers: {},
-    extended_trailers: {},
-    web_url: `${w.base()}/${p.fullPath}/-/commit/${c.id}`,
-  };
-}
+// Kept for the resources of branches in flight that import it from here.
+export { commitJson } from '../entities/commit.js';
 
 /** `Entities::CommitDetail`: a synthetic commit's stats are made up, one made through the API counts its lines. */
 export function commitDetailJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown> {
@@ -103,7 +79,7 @@ export function mountCommits({ project }: Mounts): void {
       if (since !== undefined && c.createdAt < since) return false;
       if (until !== undefined && c.createdAt > until) return false;
       if (path && !touches(c, path)) return false;
-      const [name, email] = c.author ?? PEOPLE[c.authorIdx]!;
+      const [name, email] = commitAuthor(c);
       return !author || name.toLowerCase().includes(author) || email.includes(author);
     });
     const withStats = boolParam(ctx, 'with_stats') === true;

@@ -7,7 +7,7 @@ import { boolParam, strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 

@@ -9,6 +9,7 @@ import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { setDefaultBranch } from './default-branches.js';
 import { requireAbility, requireWritable } from './guards.js';
+import { offer } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';
 
 /** project id → branch → path → content written through the API (null: deleted) */
@@ -141,6 +142,9 @@ function commitWrite(ctx: Ctx, p: ProjectRec, branch: string, content: Buffer | 
 }
 
 export function mountFiles({ project }: Mounts): void {
+  offer('branchFiles', branchFiles);
+  offer('startBranchFiles', startBranchFiles);
+  offer('branchOf', branchOf);
   project.get('/repository/files/:file_path', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
     const ref = strParam(ctx, 'ref');

@@ -11,7 +11,7 @@ import type { World } from '../store/world.js';
 import { descendantGroups, groupDetailJson, groupJson } from './groups.js';
 import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
-import { pathFormatError } from './projects.js';
+import { pathFormatError } from './paths.js';
 
 const VISIBILITIES: readonly Visibility[] = ['private', 'internal', 'public'];
 const DELETION_DELAY_DAYS = 7;

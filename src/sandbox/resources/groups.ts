@@ -11,7 +11,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
-import { sharesOf } from './sharing.js';
+import { ask } from '../engine/ports.js';
 
 export function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -71,7 +71,7 @@ export function groupDetailJson(ctx: Ctx, g: GroupRec): Record<string, unknown> 
       .slice(0, 100)
       .map((id) => JSON.parse(projectJsonText(w, w.projects.get(id)!, view)) as unknown);
   out.projects = render((p) => p.nsKind === 'group' && p.nsOwner === g.id);
-  out.shared_projects = render((p) => sharesOf(w, p.id).some((s) => s.groupId === g.id));
+  out.shared_projects = render((p) => ask('sharesOf')(w, p.id).some((s) => s.groupId === g.id));
   return out;
 }
 
@@ -199,7 +199,7 @@ function groupProjects(ctx: Ctx, g: GroupRec): void {
   const withShared = boolParam(ctx, 'with_shared') !== false;
   const archived = boolParam(ctx, 'archived');
   const inGroup = (p: ProjectRec) =>
-    (p.nsKind === 'group' && groups.has(p.nsOwner)) || (withShared && sharesOf(w, p.id).some((s) => s.groupId === g.id));
+    (p.nsKind === 'group' && groups.has(p.nsOwner)) || (withShared && ask('sharesOf')(w, p.id).some((s) => s.groupId === g.id));
   const ids = w.visibleIds(ctx.user).filter((id) => {
     const p = w.projects.get(id)!;
     return inGroup(p) && (archived === undefined || p.archived === archived) && canReadProject(w, ctx.user, p);

@@ -9,7 +9,7 @@ import type { World } from '../store/world.js';
 import type { Mounts } from './mounts.js';
 import { imports, importState } from './import-state.js';
 import { projectIdentity } from './project-json.js';
-import { createProject } from './projects.js';
+import { ask } from '../engine/ports.js';
 
 /** Each step of an import takes this long. */
 
@@ -36,7 +36,7 @@ export function mountImports({ root, project }: Mounts): void {
     if (!file) missing.push('file');
     if (missing.length > 0) throw E.missing(...missing);
     const over = (ctx.params.override_params ?? {}) as Record<string, unknown>;
-    const p = createProject(ctx, {
+    const p = ask('createProject')(ctx, {
       name: strParam(ctx, 'name') ?? (typeof over.name === 'string' ? over.name : undefined) ?? path,
       path,
       namespace: strParam(ctx, 'namespace'),

@@ -3,7 +3,7 @@ import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Issue } from './issue-filters.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 import { ask } from '../engine/ports.js';
 import { timeStatsJson } from '../util/duration.js';
 

@@ -248,6 +248,9 @@ function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRe
 }
 
 export function mountIssues({ root, project, group }: Mounts): void {
+  offer('findIssue', findIssue);
+  offer('saveIssue', saveIssue);
+  offer('deriveIssue', deriveIssue);
   offer('issuesOf', (w, pid) => issueStore(w).issues.list(pid));
   offer('openIssueCount', openIssueCount);
   offer('issueOf', (ctx, p, wanted) => {

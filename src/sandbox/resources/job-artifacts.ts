@@ -13,7 +13,8 @@ import type { World } from '../store/world.js';
 import { sha1 } from '../util/digest.js';
 import { requireAbility } from './guards.js';
 import { jobState, pipelineJobs } from './job-states.js';
-import { artifactArchive, jobById } from './jobs.js';
+import { artifactArchive } from './artifact-archive.js';
+import { jobById } from './job-states.js';
 import type { Mounts } from './mounts.js';
 import { pipelineStore } from './pipeline-store.js';
 

@@ -6,6 +6,23 @@ import type { JobRec, PipelineRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { type BridgeRec, type JobTiming, pipelineBridges, pipelineById, pipelineStore, SEEDED_JOBS } from './pipeline-store.js';
 
+/** The statuses of jobs and pipelines (reference endpoints §3). */
+export const STATUSES = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'waiting_for_callback',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceling',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+] as const;
+
 /** Each step of a created job takes this long, unless the pipeline's variables set the pending and running steps. */
 export const JOB_STEP_MS = 100;
 

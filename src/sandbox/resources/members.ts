@@ -12,8 +12,8 @@ import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { sharesOf } from './sharing.js';
-import { userBasic } from './users.js';
+import { ask } from '../engine/ports.js';
+import { userBasic } from '../entities/user.js';
 
 /** A project or a group, as the members routes see it. */
 export type MemberSource = { kind: 'group'; rec: GroupRec } | { kind: 'project'; rec: ProjectRec };
@@ -80,7 +80,7 @@ export function sourceMembers(w: World, source: MemberSource, inherited: boolean
 /** Members of the groups the project is shared with, each at most at the share's access level. */
 function invitedMembers(w: World, p: ProjectRec, into: Levels): Levels {
   const today = new Date().toISOString().slice(0, 10);
-  for (const share of sharesOf(w, p.id)) {
+  for (const share of ask('sharesOf')(w, p.id)) {
     const g = w.groups.get(share.groupId);
     if (!g || (share.expiresAt !== null && share.expiresAt < today)) continue;
     for (const [userId, m] of groupMembers(w, g, true)) addLevel(into, userId, Math.min(m.level, share.access), m.written);

@@ -28,8 +28,9 @@ import {
 import { rebaseInProgress, rebasing, uncheck } from './merge-request-checks.js';
 import { mergeRequestJson } from './merge-request-json.js';
 import type { Mounts } from './mounts.js';
-import { noteBody, noteJson, type Noteable, type NoteRec } from './notes.js';
-import { userBasic } from './users.js';
+import type { Noteable, NoteRec } from './notes.js';
+import { ask } from '../engine/ports.js';
+import { userBasic } from '../entities/user.js';
 
 const REBASE_LOCKED = 'Failed to enqueue the rebase operation, possibly due to a long-lived transaction. Try again later.';
 const NOTE_ID_BASE = 5_000_000;
@@ -82,7 +83,7 @@ function addMergeRequestNote(ctx: Ctx, p: ProjectRec, body: string): RenderedNot
   const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
   const note = { id: nextMergeRequestNoteId(ctx.world), body, authorId: ctx.user!.id, createdAt: Date.now() };
   saveMergeRequest(ctx.world, { ...mr, createdNotes: [...mr.createdNotes, note] });
-  return { id: note.id, json: noteJson(ctx.world, mergeRequestNoteable(mr), note) };
+  return { id: note.id, json: ask('noteJson')(ctx.world, mergeRequestNoteable(mr), note) };
 }
 
 export function mountMergeRequestActions({ project }: Mounts): void {
@@ -90,7 +91,7 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     list(ctx, p) {
       requireAbility(ctx, p, 'read_merge_request');
       const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
-      return notesOf(ctx.world, mr).map((n) => ({ id: n.id, json: noteJson(ctx.world, mergeRequestNoteable(mr), n) }));
+      return notesOf(ctx.world, mr).map((n) => ({ id: n.id, json: ask('noteJson')(ctx.world, mergeRequestNoteable(mr), n) }));
     },
     add: addMergeRequestNote,
   });
@@ -158,11 +159,11 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     if (sort === 'desc') notes.reverse();
     sendList(
       ctx,
-      pageOf(ctx, notes).map((n) => noteJson(ctx.world, mergeRequestNoteable(mr), n)),
+      pageOf(ctx, notes).map((n) => ask('noteJson')(ctx.world, mergeRequestNoteable(mr), n)),
     );
   });
   project.post('/merge_requests/:merge_request_iid/notes', { auth: 'user' }, (ctx, p) => {
-    sendJson(ctx, 201, addMergeRequestNote(ctx, p, noteBody(ctx)).json);
+    sendJson(ctx, 201, addMergeRequestNote(ctx, p, ask('noteBody')(ctx)).json);
   });
   project.put('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
@@ -170,11 +171,11 @@ export function mountMergeRequestActions({ project }: Mounts): void {
     const id = intSeg(ctx, 'note_id');
     const note = notesOf(ctx.world, mr).find((n) => n.id === id);
     if (!note) throw E.findNotFound();
-    const body = noteBody(ctx);
+    const body = ask('noteBody')(ctx);
     if (note.authorId !== ctx.user!.id) requireAbility(ctx, p, 'admin_project');
     const edit = { id, body, updatedAt: Date.now() };
     saveMergeRequest(ctx.world, { ...mr, editedNotes: [...mr.editedNotes.filter((e) => e.id !== id), edit] });
-    sendJson(ctx, 200, noteJson(ctx.world, mergeRequestNoteable(mr), { ...note, body, updatedAt: edit.updatedAt }));
+    sendJson(ctx, 200, ask('noteJson')(ctx.world, mergeRequestNoteable(mr), { ...note, body, updatedAt: edit.updatedAt }));
   });
   project.delete('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));

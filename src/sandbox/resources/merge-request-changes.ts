@@ -2,7 +2,7 @@
 // target branch, as reads of the repository see them, with a unified diff
 // per file in the shape of `…/diffs` and `…/changes` (reference endpoints §2).
 import type { World } from '../store/world.js';
-import { branchFiles } from './files.js';
+import { ask } from '../engine/ports.js';
 import type { MergeRequestRec } from './merge-request-store.js';
 
 const CONTEXT = 3;
@@ -20,8 +20,8 @@ export interface FileChange {
 }
 
 export function mergeRequestChanges(w: World, mr: MergeRequestRec): FileChange[] {
-  const before = branchFiles(w, mr.projectId, mr.targetBranch);
-  const after = branchFiles(w, mr.projectId, mr.sourceBranch);
+  const before = ask('branchFiles')(w, mr.projectId, mr.targetBranch);
+  const after = ask('branchFiles')(w, mr.projectId, mr.sourceBranch);
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
   const out: FileChange[] = [];
   for (const path of paths) {

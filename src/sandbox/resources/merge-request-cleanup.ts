@@ -5,11 +5,11 @@
 import { can } from '../access.js';
 import type { World } from '../store/world.js';
 import { defaultBranch } from './default-branches.js';
-import { isProtectedBranch } from './protected-refs.js';
+import { ask } from '../engine/ports.js';
 
 export function removeMergedSource(w: World, pid: number, branch: string, userId: number): void {
   const p = w.projects.get(pid);
   const user = w.users.get(userId);
-  if (!p || isProtectedBranch(w, pid, branch) || branch === defaultBranch(w, pid) || !can(w, user, p, 'push_code')) return;
+  if (!p || ask('isProtectedBranch')(w, pid, branch) || branch === defaultBranch(w, pid) || !can(w, user, p, 'push_code')) return;
   w.repos.removeBranch(pid, branch);
 }

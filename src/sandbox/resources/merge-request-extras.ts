@@ -6,7 +6,7 @@ import { boolParam } from '../server/params.js';
 import type { World } from '../store/world.js';
 import type { MergeRequestRec } from './merge-request-store.js';
 import { sourceHead } from './merge-request-store.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 import { escapeHtml } from '../util/html.js';
 
 /** Commits of the target branch since the merge base: what the source branch lacks of it. */

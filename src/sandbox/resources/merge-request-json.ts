@@ -6,9 +6,8 @@ import { iso } from '../util/time.js';
 import { mergeRequestChanges } from './merge-request-changes.js';
 import { mergeStatusOf } from './merge-request-checks.js';
 import { canMerge, detailedMergeStatus, headPipeline, isDraft, type MergeRequestRec, sourceHead } from './merge-request-store.js';
-import { pipelineJson } from './pipelines.js';
-import { userBasic } from './users.js';
 import { ask } from '../engine/ports.js';
+import { userBasic } from '../entities/user.js';
 import { timeStatsJson } from '../util/duration.js';
 
 export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, single: boolean): Record<string, unknown> {
@@ -71,7 +70,7 @@ export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, s
   };
   if (!single) return out;
   const pipeline = headPipeline(w, mr);
-  const shown = pipeline && can(w, ctx.user, p, 'read_pipeline') ? pipelineJson(w, pipeline, true) : null;
+  const shown = pipeline && can(w, ctx.user, p, 'read_pipeline') ? ask('pipelineJson')(w, pipeline, true) : null;
   const target = w.repos.branchCommits(p.id, mr.targetBranch)!;
   const targetShas = new Set(target.map((c) => c.id));
   const source = w.repos.branchCommits(p.id, mr.sourceBranch) ?? w.repos.lineFrom(p.id, sourceHead(w, mr));

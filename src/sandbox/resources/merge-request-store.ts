@@ -19,7 +19,7 @@ import { checkStatus, type MergeCheck, recheck, SEEDED_CHECK } from './merge-req
 import { pipelineState } from './job-states.js';
 import { removeMergedSource } from './merge-request-cleanup.js';
 import { pipelineStore } from './pipeline-store.js';
-import { mayMergeInto } from './protected-refs.js';
+import { ask } from '../engine/ports.js';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
 
@@ -305,7 +305,7 @@ function settleAutoMerge(w: World, mr: MergeRequestRec): MergeRequestRec {
 }
 
 export function canMerge(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec): boolean {
-  return mayMergeInto(ctx.world, ctx.user, p, mr.targetBranch);
+  return ask('mayMergeInto')(ctx.world, ctx.user, p, mr.targetBranch);
 }
 
 /** A hard user deletion: every merge request the user authored goes, in every project. */

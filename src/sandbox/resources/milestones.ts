@@ -15,6 +15,7 @@ import { storeFor } from '../store/collection.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
+import { offer } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';
 import { groupOwner, plansGroup, type ProjectOrGroup, projectOwner } from '../engine/owners.js';
 
@@ -202,6 +203,8 @@ function mountMilestones<P>(scope: Scope<P>, owner: (parent: P) => Owner, mayWri
 }
 
 export function mountMilestoneResources({ project, group }: Mounts): void {
+  offer('projectMilestones', projectMilestones);
+  offer('milestoneJson', milestoneJson);
   mountMilestones(project, projectOwner, (ctx, p) => can(ctx.world, ctx.user, p, 'admin_milestone'));
   mountMilestones(group, groupOwner, plansGroup);
 }

@@ -1,5 +1,4 @@
-// Namespaces: `GET /namespaces`, `GET /namespaces/:id`, and the
-// NamespaceBasic entity embedded in projects.
+// Namespaces: `GET /namespaces` and `GET /namespaces/:id`.
 import { groupRole } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
@@ -7,36 +6,12 @@ import { offsetPage } from '../server/paging.js';
 import { strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { World } from '../store/world.js';
+import { namespaceBasic, type NamespaceRef } from '../entities/namespace.js';
+import { offer } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';
 
-export type NamespaceRef = { kind: 'group' | 'user'; owner: number };
-
-export function namespaceBasic(w: World, kind: 'group' | 'user', owner: number): Record<string, unknown> {
-  if (kind === 'group') {
-    const g = w.groups.get(owner)!;
-    return {
-      id: g.id,
-      name: g.name,
-      path: g.path,
-      kind: 'group',
-      full_path: g.fullPath,
-      parent_id: g.parentId,
-      avatar_url: null,
-      web_url: `${w.base()}/groups/${g.fullPath}`,
-    };
-  }
-  const u = w.users.get(owner)!;
-  return {
-    id: w.namespaceId('user', u.id),
-    name: u.name,
-    path: u.username,
-    kind: 'user',
-    full_path: u.username,
-    parent_id: null,
-    avatar_url: null,
-    web_url: `${w.base()}/${u.username}`,
-  };
-}
+// Kept for the resources of branches in flight that import them from here.
+export { namespaceBasic, type NamespaceRef } from '../entities/namespace.js';
 
 function namespaceJson(w: World, ns: NamespaceRef): Record<string, unknown> {
   if (ns.kind === 'group')
@@ -69,6 +44,8 @@ export function canUseNamespace(ctx: Ctx, ns: NamespaceRef): boolean {
 }
 
 export function mountNamespaces({ root }: Mounts): void {
+  offer('findNamespace', findNamespace);
+  offer('canUseNamespace', canUseNamespace);
   root.get('/namespaces', { auth: 'user' }, (ctx) => {
     const w = ctx.world;
     const user = ctx.user!;

@@ -7,7 +7,6 @@ import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { enumParam, intSeg, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
-import { offer, type RenderedNote } from '../engine/ports.js';
 import { ChildCollection, storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { NOTE_BODIES } from '../store/seed.js';
@@ -15,9 +14,9 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Issue } from './issue-filters.js';
-import { deriveIssue, findIssue, saveIssue } from './issues.js';
+import { ask, offer, type RenderedNote } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 const ISSUE_SLOTS = 8;
 const NOTE_SLOTS = 64;
@@ -38,7 +37,7 @@ function seededParent(w: World, issueId: number): { pid: number; iid: number; co
   if (slot < 0 || slot >= w.seededProjects * ISSUE_SLOTS) return null;
   const pid = Math.floor(slot / ISSUE_SLOTS) + 1;
   const iid = (slot % ISSUE_SLOTS) + 1;
-  const issue = deriveIssue(w, pid, iid);
+  const issue = ask('deriveIssue')(w, pid, iid);
   return issue ? { pid, iid, count: issue.userNotesCount } : null;
 }
 
@@ -135,7 +134,7 @@ function runQuickActions(
       Object.assign(changed, { closedAt: closed ? changed.updatedAt : null, closedById: closed ? ctx.user!.id : null });
     }
   }
-  if (changed !== issue) saveIssue(ctx, p, changed);
+  if (changed !== issue) ask('saveIssue')(ctx, p, changed);
   return { text: kept.join('\n'), changes, summary };
 }
 
@@ -156,11 +155,11 @@ function findNote(ctx: Ctx, issue: Issue): NoteRec {
 /** A note on the route's issue, without quick actions (discussions add theirs this way). */
 function addIssueNote(ctx: Ctx, p: ProjectRec, body: string): RenderedNote {
   requireAbility(ctx, p, 'read_issue');
-  const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+  const issue = ask('findIssue')(ctx, p, () => E.notFound('Issue'));
   const store = noteStore(ctx.world);
   const note: NoteRec = { id: store.nextId++, body, authorId: ctx.user!.id, createdAt: Date.now() };
   store.notes.insert(issue.id, note.id, note);
-  saveIssue(ctx, p, { ...issue, userNotesCount: issue.userNotesCount + 1 });
+  ask('saveIssue')(ctx, p, { ...issue, userNotesCount: issue.userNotesCount + 1 });
   return { id: note.id, json: noteJson(ctx.world, issueNoteable(issue), note) };
 }
 
@@ -168,16 +167,18 @@ export function mountNotes({ project }: Mounts): void {
   offer('issueNotes', {
     list(ctx, p) {
       requireAbility(ctx, p, 'read_issue');
-      const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+      const issue = ask('findIssue')(ctx, p, () => E.notFound('Issue'));
       return noteStore(ctx.world)
         .notes.list(issue.id)
         .map((n) => ({ id: n.id, json: noteJson(ctx.world, issueNoteable(issue), n) }));
     },
     add: addIssueNote,
   });
+  offer('noteJson', noteJson);
+  offer('noteBody', noteBody);
   project.get('/issues/:issue_iid/notes', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
-    const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+    const issue = ask('findIssue')(ctx, p, () => E.notFound('Issue'));
     const sort = enumParam(ctx, 'sort', SORTS, 'desc');
     enumParam(ctx, 'order_by', ['created_at', 'updated_at'] as const);
     const notes = noteStore(ctx.world).notes.list(issue.id);
@@ -189,12 +190,12 @@ export function mountNotes({ project }: Mounts): void {
   });
   project.get('/issues/:issue_iid/notes/:note_id', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
-    const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+    const issue = ask('findIssue')(ctx, p, () => E.notFound('Issue'));
     sendJson(ctx, 200, noteJson(ctx.world, issueNoteable(issue), findNote(ctx, issue)));
   });
   project.post('/issues/:issue_iid/notes', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
-    const found = findIssue(ctx, p, () => E.notFound('Issue'));
+    const found = ask('findIssue')(ctx, p, () => E.notFound('Issue'));
     const body = strParam(ctx, 'body');
     if (body === undefined) throw E.missing('body');
     const { text, changes, summary } = runQuickActions(ctx, p, found, body);
@@ -207,7 +208,7 @@ export function mountNotes({ project }: Mounts): void {
   });
   project.put('/issues/:issue_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
-    const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+    const issue = ask('findIssue')(ctx, p, () => E.notFound('Issue'));
     const note = findNote(ctx, issue);
     const body = noteBody(ctx);
     if (note.authorId !== ctx.user!.id && !can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
@@ -217,11 +218,11 @@ export function mountNotes({ project }: Mounts): void {
   });
   project.delete('/issues/:issue_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
-    const issue = findIssue(ctx, p, () => E.notFound('Issue'));
+    const issue = ask('findIssue')(ctx, p, () => E.notFound('Issue'));
     const note = findNote(ctx, issue);
     if (note.authorId !== ctx.user!.id && !can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
     noteStore(ctx.world).notes.remove(issue.id, note.id);
-    saveIssue(ctx, p, { ...issue, userNotesCount: Math.max(0, issue.userNotesCount - 1) });
+    ask('saveIssue')(ctx, p, { ...issue, userNotesCount: Math.max(0, issue.userNotesCount - 1) });
     sendJson(ctx, 204, null);
   });
 }

@@ -8,36 +8,36 @@ import { cancelPipeline, jobState, pipelineJobs, retryJob } from './job-states.j
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { pipelineStore } from './pipeline-store.js';
-import { findPipeline, listedPipelines, pipelineJson } from './pipelines.js';
+import { ask } from '../engine/ports.js';
 
 export function mountPipelineActions({ project }: Mounts): void {
   project.get('/pipelines/latest', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_pipeline');
     const ref = strParam(ctx, 'ref') || 'main';
-    const latest = listedPipelines(ctx.world, p, undefined)
+    const latest = ask('listedPipelines')(ctx.world, p, undefined)
       .filter((pl) => pl.ref === ref)
       .reduce<number | null>((best, pl) => (best === null || pl.id > best ? pl.id : best), null);
     if (latest === null) throw E.forbidden();
-    sendJson(ctx, 200, pipelineJson(ctx.world, pipelineStore(ctx.world).pipelines.get(p.id, latest)!, true));
+    sendJson(ctx, 200, ask('pipelineJson')(ctx.world, pipelineStore(ctx.world).pipelines.get(p.id, latest)!, true));
   });
   project.post('/pipelines/:pipeline_id/cancel', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'update_pipeline');
-    const pl = findPipeline(ctx, p);
+    const pl = ask('findPipeline')(ctx, p);
     cancelPipeline(ctx.world, pl);
-    sendJson(ctx, 200, pipelineJson(ctx.world, pl, true));
+    sendJson(ctx, 200, ask('pipelineJson')(ctx.world, pl, true));
   });
   project.post('/pipelines/:pipeline_id/retry', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'update_pipeline');
-    const pl = findPipeline(ctx, p);
+    const pl = ask('findPipeline')(ctx, p);
     for (const job of pipelineJobs(ctx.world, pl, false)) {
       const status = jobState(ctx.world, job).status;
       if (status === 'failed' || status === 'canceled') retryJob(ctx.world, job);
     }
-    sendJson(ctx, 201, pipelineJson(ctx.world, pl, true));
+    sendJson(ctx, 201, ask('pipelineJson')(ctx.world, pl, true));
   });
   project.delete('/pipelines/:pipeline_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'destroy_pipeline');
-    const pl = findPipeline(ctx, p);
+    const pl = ask('findPipeline')(ctx, p);
     pipelineStore(ctx.world).pipelines.remove(p.id, pl.id);
     sendJson(ctx, 204, null);
   });

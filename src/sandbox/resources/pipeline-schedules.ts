@@ -17,7 +17,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { nextRun, parseCron, zoneOffset } from '../util/cron.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 const REPORTER = 20;
 const VARIABLE_TYPES = ['env_var', 'file'] as const;

@@ -14,25 +14,11 @@ import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { canReadProject } from '../access.js';
-import { JOB_STEP_MS, jobEnd, pipelineState } from './job-states.js';
+import { JOB_STEP_MS, jobEnd, pipelineState, STATUSES } from './job-states.js';
 import { type JobTiming, pipelineSource, pipelineStore } from './pipeline-store.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
-export const STATUSES = [
-  'created',
-  'waiting_for_resource',
-  'preparing',
-  'waiting_for_callback',
-  'pending',
-  'running',
-  'success',
-  'failed',
-  'canceling',
-  'canceled',
-  'skipped',
-  'manual',
-  'scheduled',
-] as const;
+export { STATUSES } from './job-states.js';
 const SOURCES = [
   'push',
   'web',
@@ -303,6 +289,9 @@ export function listedPipelines(w: World, p: ProjectRec, source: string | undefi
 export function mountPipelines(mounts: Mounts): void {
   const { project } = mounts;
   offer('startPipeline', (w, p, input) => pipelineJson(w, createPipeline(w, p, input), true));
+  offer('pipelineJson', pipelineJson);
+  offer('findPipeline', findPipeline);
+  offer('listedPipelines', listedPipelines);
   project.get('/pipelines/:pipeline_id/variables', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'update_pipeline');
     sendJson(

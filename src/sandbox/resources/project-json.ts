@@ -9,14 +9,12 @@ import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { importState } from './import-state.js';
-import { namespaceBasic } from './namespaces.js';
+import { namespaceBasic } from '../entities/namespace.js';
 import { defaultBranch } from './default-branches.js';
 import { deletionMark } from './deletion-marks.js';
-import { branchFiles } from './files.js';
 import { forkCount, forkedFrom } from './forks.js';
 import { projectAvatarUrl, settingsJsonText } from './project-settings.js';
-import { sharesOf } from './sharing.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 export function projectIdentity(w: World, p: ProjectRec): Record<string, unknown> {
   return {
@@ -83,7 +81,7 @@ function forkedFromText(w: World, p: ProjectRec, viewer: UserRec | null): string
 }
 
 function hasReadme(w: World, p: ProjectRec, branch: string): boolean {
-  return w.repos.isSynthetic(p.id) || (w.repos.hasBranch(p.id, branch) && branchFiles(w, p.id, branch).has('README.md'));
+  return w.repos.isSynthetic(p.id) || (w.repos.hasBranch(p.id, branch) && ask('branchFiles')(w, p.id, branch).has('README.md'));
 }
 
 export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): string {
@@ -105,7 +103,7 @@ export function projectJsonText(w: World, p: ProjectRec, view: ProjectView): str
   const storage = viewer?.isAdmin ? `,"repository_storage":${js(p.storage)}` : '';
   const stats = view.statistics && can(w, viewer, p, 'read_build') && viewer ? `,"statistics":${statisticsJson(w, p)}` : '';
   if (view.basic) return `${head}${storage}${stats}}`;
-  const shares = sharesOf(w, p.id)
+  const shares = ask('sharesOf')(w, p.id)
     .map((s) => {
       const g = w.groups.get(s.groupId)!;
       return `{"group_id":${g.id},"group_name":${js(g.name)},"group_full_path":${js(g.fullPath)},"group_access_level":${s.access},"expires_at":${js(s.expiresAt)}}`;

@@ -8,13 +8,13 @@ import type { ProjectRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { canUseNamespace, findNamespace } from './namespaces.js';
+import { ask } from '../engine/ports.js';
 import { setDefaultBranch } from './default-branches.js';
 import { marked } from './deletion-marks.js';
 import { recordFork } from './forks.js';
 import { projectJsonText } from './project-json.js';
 import { applySettings, readSettings, UPDATE_ATTRIBUTES } from './project-settings.js';
-import { createProject, pathFormatError, VISIBILITIES } from './projects.js';
+import { pathFormatError, VISIBILITIES } from './paths.js';
 
 /** The instance's deletion delay (the service's default adjourned period). */
 const SCHEDULED_SUFFIX = /-deletion_scheduled-\d+$/;
@@ -125,11 +125,12 @@ function transferProject(ctx: Ctx, p: ProjectRec): void {
   const w = ctx.world;
   const target = strParam(ctx, 'namespace');
   if (target === undefined) throw E.missing('namespace');
-  const ns = findNamespace(w, target);
+  const ns = ask('findNamespace')(w, target);
   if (!ns) throw E.notFound('Namespace');
   const fail = (errors: string) => new ApiError(400, { message: `Failed to transfer project ${errors}` });
   if (ns.kind === p.nsKind && ns.owner === p.nsOwner) throw fail('{:namespace=>["Project is already in this namespace."]}');
-  if (!canUseNamespace(ctx, ns)) throw fail('{:namespace=>["You don\'t have permission to transfer this project to that namespace."]}');
+  if (!ask('canUseNamespace')(ctx, ns))
+    throw fail('{:namespace=>["You don\'t have permission to transfer this project to that namespace."]}');
   const nsPath = w.nsFullPath({ nsKind: ns.kind, nsOwner: ns.owner });
   const clash =
     w.projectsByPath.has(`${nsPath}/${p.path}`.toLowerCase()) ||
@@ -144,11 +145,11 @@ function forkProject(ctx: Ctx, p: ProjectRec): void {
   const nsId = intParam(ctx, 'namespace_id');
   const target = nsId !== undefined ? String(nsId) : (strParam(ctx, 'namespace_path') ?? strParam(ctx, 'namespace'));
   if (target !== undefined) {
-    const ns = findNamespace(w, target);
-    if (!ns || !canUseNamespace(ctx, ns)) throw E.notFound('Target Namespace');
+    const ns = ask('findNamespace')(w, target);
+    if (!ns || !ask('canUseNamespace')(ctx, ns)) throw E.notFound('Target Namespace');
   }
   try {
-    const fork = createProject(ctx, {
+    const fork = ask('createProject')(ctx, {
       name: strParam(ctx, 'name') ?? p.name,
       path: strParam(ctx, 'path') ?? p.path,
       namespace: target,

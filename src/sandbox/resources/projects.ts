@@ -12,13 +12,13 @@ import { slugify } from '../util/slug.js';
 import { lowerBound, upperBound } from '../util/sorted.js';
 import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
-import { canUseNamespace, findNamespace, type NamespaceRef } from './namespaces.js';
+import { pathFormatError, VISIBILITIES } from './paths.js';
+import type { NamespaceRef } from '../entities/namespace.js';
+import { ask, offer } from '../engine/ports.js';
 import { projectFilter, similarityOrder } from './project-filters.js';
 import { projectJsonText } from './project-json.js';
 
 const ORDERS = [...PROJECT_ORDER_KEYS, 'similarity'] as const;
-export const VISIBILITIES = ['public', 'internal', 'private'] as const;
-
 function listProjects(ctx: Ctx): void {
   const w = ctx.world;
   const user = ctx.user;
@@ -70,15 +70,10 @@ function listProjects(ctx: Ctx): void {
   sendRawJson(ctx, 200, `[${page.map(render).join(',')}]`);
 }
 
-const PATH_RE = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
-const PATH_MSG = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+// Kept for the resources of branches in flight that import them from here.
+export { pathFormatError, VISIBILITIES } from './paths.js';
 
-/** The model's message for a project or group path it would refuse, or null for a valid one. */
-export function pathFormatError(path: string): string | null {
-  return !PATH_RE.test(path) || path.endsWith('.git') || path.endsWith('.atom') ? PATH_MSG : null;
-}
-
-interface NewProject {
+export interface NewProject {
   name?: string;
   path?: string;
   /** namespace id or full path */
@@ -102,9 +97,9 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
   if (!(VISIBILITIES as readonly string[]).includes(visibility)) throw E.notValid('visibility');
   let ns: NamespaceRef = { kind: 'user', owner: user.id };
   if (input.namespace !== undefined && input.namespace !== '') {
-    const found = findNamespace(w, input.namespace);
+    const found = ask('findNamespace')(w, input.namespace);
     if (!found) throw E.notFound('Namespace');
-    if (!canUseNamespace(ctx, found)) throw E.validation({ namespace: ['is not valid'] });
+    if (!ask('canUseNamespace')(ctx, found)) throw E.validation({ namespace: ['is not valid'] });
     ns = found;
   }
   const errors: Record<string, string[]> = {};
@@ -153,6 +148,7 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
 }
 
 export function mountProjects({ root, project }: Mounts): void {
+  offer('createProject', createProject);
   root.get('/projects', { auth: 'public' }, listProjects);
   root.post('/projects', { auth: 'user' }, (ctx) => {
     // `namespace_id` is an Integer parameter; there is no `namespace` parameter here.

@@ -14,6 +14,7 @@ import { storeFor } from '../store/collection.js';
 import type { ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { requireAbility } from './guards.js';
+import { offer } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';
 
 /** `ProtectedRefAccess` levels: no one, developers, maintainers, admins. */
@@ -211,6 +212,10 @@ function mountKind({ project }: Mounts, kind: Kind, path: string): void {
 }
 
 export function mountProtectedRefs(m: Mounts): void {
+  offer('isProtectedBranch', isProtectedBranch);
+  offer('isProtectedTag', isProtectedTag);
+  offer('mayCreateProtectedTag', mayCreateProtectedTag);
+  offer('mayMergeInto', mayMergeInto);
   mountKind(m, 'branch', '/protected_branches');
   mountKind(m, 'tag', '/protected_tags');
   m.project.add('PATCH', '/protected_branches/:name', { auth: 'user' }, (ctx, p) => {

@@ -11,19 +11,19 @@ import type { Ctx } from '../server/context.js';
 import { type Compare, ordered } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { iso } from '../util/time.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility, requireWritable } from './guards.js';
-import { createTag, mayCreateTag, PROTECTED_TAG_CREATE } from './tags.js';
+import { PROTECTED_TAG_CREATE } from './refs.js';
 import { type Release, releases } from './release-store.js';
 import type { Mounts } from './mounts.js';
-import { milestoneJson, projectMilestones } from './milestones.js';
+import { ask } from '../engine/ports.js';
 import { addLink, dropLinks, type LinkRec, linkJson, linksOf, mountReleaseLinks } from './release-links.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 /** A release's milestones as the service embeds them: the project's milestones of those titles. */
 function milestonesJson(ctx: Ctx, p: ProjectRec, titles: string[]): unknown[] {
-  const known = projectMilestones(ctx.world, p.id);
-  return titles.flatMap((t) => known.filter((m) => m.title === t).map((m) => milestoneJson(ctx, m)));
+  const known = ask('projectMilestones')(ctx.world, p.id);
+  return titles.flatMap((t) => known.filter((m) => m.title === t).map((m) => ask('milestoneJson')(ctx, m)));
 }
 
 function releaseJson(ctx: Ctx, p: ProjectRec, r: Release): Record<string, unknown> {
@@ -66,7 +66,7 @@ function milestonesParam(ctx: Ctx, p: ProjectRec): string[] | undefined {
   const hasTitles = ctx.params.milestones !== undefined;
   const hasIds = ctx.params.milestone_ids !== undefined;
   if (hasTitles && hasIds) throw new ApiError(400, { error: 'Cannot specify milestones and milestone_ids at the same time' });
-  const known = new Map(projectMilestones(ctx.world, p.id).map((m) => [m.id, m.title]));
+  const known = new Map(ask('projectMilestones')(ctx.world, p.id).map((m) => [m.id, m.title]));
   if (hasIds) {
     const ids = listParam(ctx, 'milestone_ids') ?? [];
     const unknown = ids.filter((id) => !known.has(Number(id)));
@@ -139,7 +139,7 @@ export function mountReleases({ project }: Mounts): void {
     const tag = strParam(ctx, 'tag_name');
     if (!tag) throw E.missing('tag_name');
     // Releases::CreateService asks this before anything else, for an existing tag too.
-    if (!mayCreateTag(ctx, p, tag)) throw new ApiError(403, { message: PROTECTED_TAG_CREATE });
+    if (!ask('mayCreateTag')(ctx, p, tag)) throw new ApiError(403, { message: PROTECTED_TAG_CREATE });
     const w = ctx.world;
     const store = releases(w);
     if (store.get(p.id, tag)) throw new ApiError(409, { message: 'Release already exists' });
@@ -152,7 +152,7 @@ export function mountReleases({ project }: Mounts): void {
       if (!ref) throw new ApiError(422, { message: 'Ref is not specified' });
       // Creating the tag writes to the repository.
       requireWritable(p);
-      sha = createTag(ctx, p, tag, ref, strParam(ctx, 'tag_message')).sha;
+      sha = ask('createTag')(ctx, p, tag, ref, strParam(ctx, 'tag_message')).sha;
     }
     const rec: Release = {
       tagName: tag,

@@ -12,7 +12,7 @@ import { jobById, jobState } from './job-states.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { SEEDED_JOBS, SEEDED_PIPELINES } from './pipeline-store.js';
-import { STATUSES as JOB_STATUSES } from './pipelines.js';
+import { STATUSES as JOB_STATUSES } from './job-states.js';
 import { isOnline, isStale, maintainsGroup, managesRunner, runnerStatus, runnerStore } from './runner-store.js';
 
 const TYPES: readonly RunnerType[] = ['instance_type', 'group_type', 'project_type'];

@@ -9,6 +9,7 @@ import { ChildCollection, storeFor } from '../store/collection.js';
 import type { ShareRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { requireAbility } from './guards.js';
+import { offer } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';
 
 const shares = storeFor(
@@ -34,6 +35,7 @@ export function sharesOf(w: World, pid: number): ShareRec[] {
 }
 
 export function mountSharing({ project }: Mounts): void {
+  offer('sharesOf', sharesOf);
   project.post('/share', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'admin_project');
     const gid = intParam(ctx, 'group_id');

@@ -11,9 +11,10 @@ import { storeFor } from '../store/collection.js';
 import type { SnippetRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
+import { offer } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';
 import { type SnippetFile, updatedFileList } from './snippet-files.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 /** Spam rule: any submitted text containing this (case-insensitive) is spam. */
 const SPAM_PATTERN = /cheap pills/i;
@@ -82,6 +83,7 @@ function listSnippets(ctx: Ctx, keep: (s: SnippetRec) => boolean): void {
 }
 
 export function mountSnippets({ root }: Mounts): void {
+  offer('snippetJson', snippetJson);
   root.get('/snippets', { auth: 'user' }, (ctx) => listSnippets(ctx, (s) => s.authorId === ctx.user!.id));
   root.get('/snippets/public', { auth: 'user' }, (ctx) => listSnippets(ctx, (s) => s.visibility === 'public'));
   root.get('/snippets/all', { auth: 'user' }, (ctx) => listSnippets(ctx, (s) => canReadSnippet(ctx.user, s)));

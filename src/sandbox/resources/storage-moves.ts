@@ -12,7 +12,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { projectIdentity } from './project-json.js';
-import { snippetJson } from './snippets.js';
+import { ask } from '../engine/ports.js';
 
 function moveJson(w: World, m: MoveRec): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -25,7 +25,7 @@ function moveJson(w: World, m: MoveRec): Record<string, unknown> {
   };
   if (m.kind === 'project') out.project = projectIdentity(w, w.projects.get(m.containerId)!);
   else if (m.kind === 'snippet') {
-    const s = snippetJson(w, w.snippets.get(m.containerId)!);
+    const s = ask('snippetJson')(w, w.snippets.get(m.containerId)!);
     out.snippet = {
       id: s.id,
       title: s.title,

@@ -10,19 +10,20 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import type { TagRec } from '../store/repository.js';
 import { iso } from '../util/time.js';
-import { gitalyKeysetPage, refSearch, validRefName } from './branches.js';
-import { commitJson } from './commits.js';
+import { gitalyKeysetPage, refSearch, validRefName, PROTECTED_TAG_CREATE } from './refs.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { isProtectedTag, mayCreateProtectedTag } from './protected-refs.js';
+import { ask, offer } from '../engine/ports.js';
 import { releaseOf } from './release-store.js';
 
 /** `Gitlab::UserAccess#can_create_tag?`, by the project's protected-tag rules (`v*` unless changed). */
 export function mayCreateTag(ctx: Ctx, p: ProjectRec, name: string): boolean {
-  return mayCreateProtectedTag(ctx.world, ctx.user, p, name);
+  return ask('mayCreateProtectedTag')(ctx.world, ctx.user, p, name);
 }
 
-export const PROTECTED_TAG_CREATE = 'You are not allowed to create this tag as it is protected.';
+// Kept for the resources of branches in flight that import it from here.
+export { PROTECTED_TAG_CREATE } from './refs.js';
 
 function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
   const w = ctx.world;
@@ -34,7 +35,7 @@ function tagJson(ctx: Ctx, p: ProjectRec, t: TagRec): Record<string, unknown> {
     target: t.message ? w.repos.fileBlob(Buffer.from(`tag ${t.name}`)).blobId : t.sha,
     commit: c ? commitJson(w, p, c) : null,
     release: rel ? { tag_name: rel.tagName, description: rel.description } : null,
-    protected: isProtectedTag(w, p.id, t.name),
+    protected: ask('isProtectedTag')(w, p.id, t.name),
     created_at: c && t.message ? iso(c.createdAt + 60_000) : null,
   };
 }
@@ -71,6 +72,8 @@ export function createTag(ctx: Ctx, p: ProjectRec, name: string, ref: string, me
 }
 
 export function mountTags({ project }: Mounts): void {
+  offer('createTag', createTag);
+  offer('mayCreateTag', mayCreateTag);
   project.get('/repository/tags', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
     const orderBy = enumParam(ctx, 'order_by', ['name', 'updated', 'version'] as const, 'updated');
@@ -113,7 +116,7 @@ export function mountTags({ project }: Mounts): void {
     const name = ctx.p.tag!;
     if (!ctx.world.repos.tags(p.id).some((t) => t.name === name)) throw E.notFound('Tag');
     // Deleting a protected tag takes a maintainer (the ability maintainers hold).
-    if (isProtectedTag(ctx.world, p.id, name) && !can(ctx.world, ctx.user, p, 'admin_project'))
+    if (ask('isProtectedTag')(ctx.world, p.id, name) && !can(ctx.world, ctx.user, p, 'admin_project'))
       throw E.badRequest("You don't have access to delete the tag");
     ctx.world.repos.removeTag(p.id, name);
     sendJson(ctx, 204, null);

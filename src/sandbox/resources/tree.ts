@@ -8,8 +8,9 @@ import { boolParam, enumParam, strParam } from '../server/params.js';
 import { sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { sha1 } from '../util/digest.js';
-import { gitalyKeysetPage } from './branches.js';
-import { branchFiles, branchOf, isExecutable } from './files.js';
+import { gitalyKeysetPage } from './refs.js';
+import { ask } from '../engine/ports.js';
+import { isExecutable } from './files.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -66,8 +67,8 @@ export function mountTree({ project }: Mounts): void {
     if (pagination === 'none' && !recursive) throw new ApiError(400, { message: 'pagination=none is only allowed with recursive=true' });
     const sha = ctx.world.repos.resolveRef(p.id, ref);
     if (!sha) throw E.notFound('Tree');
-    const branch = branchOf(ctx, p, ref, sha);
-    const files = branchFiles(ctx.world, p.id, branch);
+    const branch = ask('branchOf')(ctx, p, ref, sha);
+    const files = ask('branchFiles')(ctx.world, p.id, branch);
     const entries = treeEntries(ctx, p, sha, branch, files, (strParam(ctx, 'path') ?? '').replace(/^\/+|\/+$/g, ''), recursive);
     if (pagination === 'none') return sendList(ctx, entries);
     sendList(ctx, pagination === 'keyset' ? gitalyKeysetPage(ctx, entries, (e) => e.id) : pageOf(ctx, entries));

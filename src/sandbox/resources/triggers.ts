@@ -16,7 +16,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 interface TriggerRec {
   id: number;

@@ -1,4 +1,5 @@
 // Users: `GET /user`, `GET /users` (offset and keyset), `GET /users/:id`.
+import { userBasic } from '../entities/user.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { decodeCursor, encodeCursor, isKeyset, keysetNext, keysetNotAvailable, offsetPage, pageParams } from '../server/paging.js';
@@ -9,22 +10,12 @@ import type { UserRec } from '../store/records.js';
 import { type UserOrderKey, userSortValue, type World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { adminProfile, privateProfile, publicProfile, userAvatarUrl } from './user-profile.js';
+import { adminProfile, privateProfile, publicProfile } from './user-profile.js';
 
 const USER_ORDERS: readonly UserOrderKey[] = ['id', 'name', 'username', 'created_at', 'updated_at'];
 
-/** UserBasic (reference §6). */
-export function userBasic(w: World, u: UserRec): Record<string, unknown> {
-  return {
-    id: u.id,
-    username: u.username,
-    name: u.name,
-    state: u.state,
-    locked: u.state === 'blocked',
-    avatar_url: userAvatarUrl(w.base(), u),
-    web_url: `${w.base()}/${u.username}`,
-  };
-}
+// Kept for the resources of branches in flight that import it from here.
+export { userBasic } from '../entities/user.js';
 
 /** The full user; admins and the user themself also see the private fields. */
 export function userJson(w: World, u: UserRec, viewer: UserRec | null): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { UsageError } from '../../../errors.js';
-import { itemPath, type PathParam, pathArgs, type Resource } from '../../generic/resource.js';
+import { itemPath, type PathParam, pathArgs, type Resource, type UpdateFields } from '../../generic/resource.js';
 import { idDigits, PROJECT } from '../../shared/args.js';
+import { DESCRIPTION_OPTIONS, UPDATE_BODY } from './fields.js';
 
 export const ISSUE_FIELDS = ['id', 'iid', 'title', 'state', 'author.username', 'labels', 'created_at', 'web_url'];
 
@@ -21,12 +22,21 @@ const IID: PathParam = {
       : `the path takes the issue's iid, its number within the project, not the global id; is #${iid} right?`,
 };
 
+/** What `issues update` takes: the description as text or a file, the rest as the service's parameters. */
+export const ISSUE_UPDATE: UpdateFields = {
+  fields: [...UPDATE_BODY.slice(0, 1), ...DESCRIPTION_OPTIONS, ...UPDATE_BODY.slice(1)],
+  atLeastOne: { say: 'nothing to change' },
+};
+
 export const ISSUES: Resource = {
   path: '/projects/:project/issues',
+  // Issues are a project's; their listing also gathers a group's projects' (subgroups included) or the instance's.
+  owners: { kinds: ['project', 'group', 'instance'], noun: 'issues', gathered: true },
   id: 'iid',
   params: { project: PROJECT, iid: IID },
   fields: ISSUE_FIELDS,
   called: ([project, iid]) => `issue #${String(iid)} of ${String(project)}`,
+  update: ISSUE_UPDATE,
   roles: { delete: 'owner' },
   confirmDelete: true,
 };

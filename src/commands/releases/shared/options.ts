@@ -17,13 +17,6 @@ export const TAG_ARG: ArgSpec = {
   parse: requiredTextParser('tag'),
 };
 
-export const RELEASES: Resource = {
-  path: '/projects/:project/releases',
-  params: { project: PROJECT },
-  columns: ['tag_name', 'name', 'released_at', 'commit.short_id'],
-  tokens: ['job'],
-};
-
 /** Help notes of a release verb: its own, and that a CI job token will do (every release route takes one). */
 export function releaseNotesHelp(notes?: string): string | undefined {
   return helpNotes(RELEASES, notes);
@@ -42,6 +35,20 @@ export const notesOptions = (name: string): OptionSpec[] => [
   { flags: '--notes-file <path>', help: 'read the release notes from a file; - reads them from stdin' },
   { flags: '--milestone <title>', help: 'milestone to associate, by title (repeatable)', parse: collect },
 ];
+
+export const RELEASES: Resource = {
+  path: '/projects/:project/releases',
+  params: { project: PROJECT },
+  columns: ['tag_name', 'name', 'released_at', 'commit.short_id'],
+  tokens: ['job'],
+  update: {
+    fields: [
+      ...notesOptions('the new release title'),
+      { flags: '--clear-milestones', help: 'remove every milestone from the release', conflicts: ['milestone'] },
+    ],
+    atLeastOne: { say: 'nothing to change' },
+  },
+};
 
 /** The notes from --notes or --notes-file (a file, or stdin for -), or undefined when neither is given. */
 export async function releaseNotes(ctx: Context, flags: NotesFlags): Promise<string | undefined> {
