@@ -6,6 +6,8 @@ import type { MoveKind } from './moves.js';
 import { artifactArchive } from './resources/artifact-archive.js';
 import { jobById } from './resources/job-states.js';
 import { auditWrite } from './resources/audit-log.js';
+import { recordEvent } from './resources/events.js';
+import { recordLabelEvents } from './resources/resource-label-events.js';
 import { RESOURCES } from './resources/index.js';
 import { mounts } from './resources/mounts.js';
 import { Core } from './server/core.js';
@@ -87,6 +89,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const scopes = mounts(core.router);
   core.router.observeWrites(auditWrite);
+  core.router.observeWrites(recordEvent);
+  core.router.observeWrites(recordLabelEvents);
   for (const mount of RESOURCES) mount(scopes);
 
   const apiSockets = new Set<Socket>();

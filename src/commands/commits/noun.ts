@@ -2,6 +2,6 @@ import type { NounDeclaration } from '../registry.js';
 
 export const noun: NounDeclaration = {
   name: 'commits',
-  summary: "List and show a repository's commits, set and list their statuses",
+  summary: "List and show a repository's commits, commit file changes, set and list their statuses",
   rank: 110,
 };
