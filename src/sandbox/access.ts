@@ -49,6 +49,8 @@ const PROJECT_ABILITY = {
   admin_milestone: PLANNER,
   create_release: DEVELOPER,
   admin_project: MAINTAINER,
+  /** read, create, change, test and delete project webhooks (`read_web_hook`, `admin_web_hook`) */
+  admin_web_hook: MAINTAINER,
   archive_project: OWNER,
   change_namespace: OWNER,
   remove_project: OWNER,

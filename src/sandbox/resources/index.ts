@@ -10,6 +10,8 @@ import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
 import { mountDeployTokens } from './deploy-tokens.js';
 import { mountFiles } from './files.js';
+import { mountHookDeliveries } from './hook-deliveries.js';
+import { mountHookResources } from './hooks.js';
 import { mountGroupWrites } from './group-writes.js';
 import { mountGroups } from './groups.js';
 import { mountImports } from './imports.js';
@@ -90,6 +92,8 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountPersonalTokens,
   mountAccessTokens,
   mountDeployTokens,
+  mountHookResources,
+  mountHookDeliveries,
   mountRunners,
   mountAuditEvents,
   mountProjectExport,
