@@ -72,6 +72,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./protected-tags/index.js'),
   },
   {
+    name: 'hooks',
+    summary: "List, show, create, update, delete and test a project's, a group's or the instance's webhooks, and see their deliveries",
+    load: () => import('./hooks/index.js'),
+  },
+  {
     name: 'commits',
     summary: "List and show a repository's commits, set and list their statuses",
     load: () => import('./commits/index.js'),
