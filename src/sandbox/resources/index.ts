@@ -8,6 +8,7 @@ import { mountBranches } from './branches.js';
 import { mountCommitStatuses } from './commit-statuses.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
+import { mountDeployKeys } from './deploy-keys.js';
 import { mountDeployTokens } from './deploy-tokens.js';
 import { mountFiles } from './files.js';
 import { mountHookDeliveries } from './hook-deliveries.js';
@@ -18,6 +19,7 @@ import { mountImports } from './imports.js';
 import { mountIssues } from './issues.js';
 import { mountJobArtifacts } from './job-artifacts.js';
 import { mountJobs } from './jobs.js';
+import { mountKeys } from './keys.js';
 import { mountLabelResources } from './labels.js';
 import { mountMemberWrites } from './member-writes.js';
 import { mountMembers } from './members.js';
@@ -92,6 +94,8 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountPersonalTokens,
   mountAccessTokens,
   mountDeployTokens,
+  mountDeployKeys,
+  mountKeys,
   mountHookResources,
   mountHookDeliveries,
   mountRunners,
