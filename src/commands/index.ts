@@ -77,6 +77,16 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./hooks/index.js'),
   },
   {
+    name: 'deploy-keys',
+    summary: "List, add, enable, update and delete a project's deploy keys, or the instance's",
+    load: () => import('./deploy-keys/index.js'),
+  },
+  {
+    name: 'keys',
+    summary: "List, add and delete users' SSH and GPG keys",
+    load: () => import('./keys/index.js'),
+  },
+  {
     name: 'commits',
     summary: "List and show a repository's commits, set and list their statuses",
     load: () => import('./commits/index.js'),

@@ -1,6 +1,7 @@
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/spec.js';
 import { sendRequest, writeRecordTo } from '../../api/resource.js';
 import { UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
 import type { QueryParams } from '../../http/encode.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
@@ -44,8 +45,11 @@ export interface WriteVerb<R = Record<string, unknown>> {
   body?: OptionSpec[];
   /** A fixed body that makes the change: `{ state_event: 'close' }`. */
   fixed?: QueryParams;
-  /** Parameters from options that stand for several of the service's (`--on push,issues`); may refuse them (UsageError). */
-  derived?: (opts: Record<string, unknown>) => QueryParams;
+  /**
+   * Parameters from options that stand for several of the service's (`--on push,issues`) or that are read
+   * before the request (a key from a file or stdin); may refuse them (UsageError).
+   */
+  derived?: (opts: Record<string, unknown>, ctx: Context) => QueryParams | Promise<QueryParams>;
   /** For create: the body key of the new record's name, typed as the last argument (`tags create PROJECT NAME`). */
   nameKey?: string;
   /**
@@ -89,7 +93,7 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
       if (verb.name === 'update' && resource.update?.atLeastOne) requireOneField(body, opts);
       const http = await ctx.http({ requireToken: true });
       const named = verb.nameKey ? { [verb.nameKey]: args[args.length - 1] as string } : {};
-      const params = { ...named, ...verb.fixed, ...verb.derived?.(opts), ...(await serviceParams(ctx, body, opts)) };
+      const params = { ...named, ...verb.fixed, ...(await verb.derived?.(opts, ctx)), ...(await serviceParams(ctx, body, opts)) };
       if (asks) await confirmDestructive(ctx, opts.yes as boolean | undefined, `Delete ${calledOf(resource, args)}`);
       const pathArgsGiven = verb.nameKey ? args.slice(0, -1) : args;
       const fields = verb.fields ?? resource.fields ?? [];
