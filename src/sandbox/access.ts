@@ -7,7 +7,7 @@ import type { World } from './store/world.js';
 const GUEST = 10;
 export const PLANNER = 15;
 const REPORTER = 20;
-const DEVELOPER = 30;
+export const DEVELOPER = 30;
 export const MAINTAINER = 40;
 export const OWNER = 50;
 export const ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER] as const;

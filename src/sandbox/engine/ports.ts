@@ -16,8 +16,21 @@ export interface Ports {
   mergeRequestsOf(w: World, projectId: number): readonly Labelled[];
   /** how many of a project's issues are open */
   openIssueCount(w: World, projectId: number): number;
+  /** the project's approval rules that apply to merge requests into `targetBranch` */
+  approvalRulesOf(w: World, projectId: number, targetBranch: string): readonly ApprovalRuleView[];
   /** a new pipeline on a project, answered as the full Pipeline entity */
   startPipeline(w: World, p: ProjectRec, input: PipelineStart): Record<string, unknown>;
+}
+
+/** A project approval rule as a merge request's approval state reads it. */
+export interface ApprovalRuleView {
+  id: number;
+  name: string;
+  approvalsRequired: number;
+  userIds: readonly number[];
+  groupIds: readonly number[];
+  /** who may approve: the users, and the developers and up of the groups */
+  eligibleIds: readonly number[];
 }
 
 export interface PipelineStart {

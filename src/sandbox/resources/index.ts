@@ -2,6 +2,7 @@
 // `mountX(mounts)` (store access, serializer, routes) and a line here.
 import type { Router } from '../server/router.js';
 import { mountAccessTokens } from './access-tokens.js';
+import { mountApprovalRules } from './approval-rules.js';
 import { mountAuditEvents } from './audit-events.js';
 import { auditWrite } from './audit-log.js';
 import { mountBranches } from './branches.js';
@@ -65,6 +66,7 @@ const RESOURCES: Array<(m: Mounts) => void> = [
   mountNotes,
   mountMergeRequests,
   mountMergeRequestActions,
+  mountApprovalRules,
   mountFiles,
   mountBranches,
   mountCommits,
