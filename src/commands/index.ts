@@ -72,6 +72,11 @@ export const NOUNS: NounEntry[] = [
     load: () => import('./protected-tags/index.js'),
   },
   {
+    name: 'approval-rules',
+    summary: "List, show, create, update and delete a project's merge request approval rules",
+    load: () => import('./approval-rules/index.js'),
+  },
+  {
     name: 'hooks',
     summary: "List, show, create, update, delete and test a project's, a group's or the instance's webhooks, and see their deliveries",
     load: () => import('./hooks/index.js'),
