@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './support.js';
+import { addMember, useSandbox } from './support.js';
 
 // `svc approval-rules` (a declaration) and `svc mr approval-state` over the sandbox's approval rules, which
 // answer as the service's ee project_approval_rules.rb (test/sandbox/conformance/approval-rules.test.ts).
@@ -48,12 +48,7 @@ describe('svc approval-rules', () => {
       stdout: '',
       stderr: 'svc: POST /projects/1/approval_rules failed: 400 Bad Request: name: has already been taken\n',
     });
-    const reporter = await fetch(`${suite.sandbox.url}/api/v4/projects/3/members`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user_id: 5, access_level: 20 }),
-    });
-    const username = ((await reporter.json()) as { username: string }).username;
+    const username = await addMember(suite, '/projects/3', 5, 20);
     const refused = await suite.run(['--sudo', username, 'approval-rules', 'list', '3']);
     expect(refused).toEqual({
       exitCode: 4,

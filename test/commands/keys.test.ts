@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dsaKeyLine, ed25519Key, gpgPublicKey } from '../support/public-keys.js';
-import { useSandbox } from './support.js';
+import { addMember, useSandbox } from './support.js';
 
 // `svc deploy-keys` (a declaration) and `svc keys` (hand-written: the collection follows --self, --user and
 // --gpg) over the sandbox's keys, which answer as the service's deploy_keys.rb and users.rb
@@ -106,12 +106,7 @@ describe('svc deploy-keys', () => {
   });
 
   it('a developer is refused by the service, naming the role', async () => {
-    const added = await fetch(`${suite.sandbox.url}/api/v4/projects/3/members`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user_id: 5, access_level: 30 }),
-    });
-    const username = ((await added.json()) as { username: string }).username;
+    const username = await addMember(suite, '/projects/3', 5, 30);
     const refused = await suite.run(['--sudo', username, 'deploy-keys', 'list', '--project', '3']);
     expect(refused).toEqual({
       exitCode: 4,

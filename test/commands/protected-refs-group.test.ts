@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from './support.js';
+import { addMember, useSandbox } from './support.js';
 
 // `svc protected-branches protect|unprotect NAME --group G` and the same for tags: one rule over every
 // project of a group, the plan first (a read per project), then exactly the planned writes on the bounded
@@ -96,12 +96,7 @@ describe('svc protected-branches and protected-tags with --group', () => {
   });
 
   it('exit 8 when a project could not be read or written, naming it; the others are done', async () => {
-    const added = await fetch(`${suite.sandbox.url}/api/v4/groups/2/members`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user_id: 5, access_level: 40 }),
-    });
-    const username = ((await added.json()) as { username: string }).username;
+    const username = await addMember(suite, '/groups/2', 5, 40);
     const run = await suite.run([
       '--sudo',
       username,

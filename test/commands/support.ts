@@ -44,3 +44,14 @@ export function onlyRequest(suite: CommandSuite, method: string, pathPattern: Re
   }
   return matching[0] as RecordedRequest;
 }
+
+/** Makes user `userId` a member of a project or group (`/projects/3`, `/groups/2`) at `level`, through the API; its username. */
+export async function addMember(suite: CommandSuite, where: string, userId: number, level: number): Promise<string> {
+  const res = await fetch(`${suite.sandbox.url}/api/v4${where}/members`, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ user_id: userId, access_level: level }),
+  });
+  if (res.status !== 201) throw new Error(`adding user ${userId} to ${where}: ${res.status}`);
+  return ((await res.json()) as { username: string }).username;
+}

@@ -10,7 +10,7 @@ import { can, DEVELOPER, groupRole } from '../access.js';
 import { offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
-import { intParam, listParam, strParam } from '../server/params.js';
+import { intParam, intSeg, listParam, strParam } from '../server/params.js';
 import { pageOf } from '../server/paging.js';
 import { sendJson, sendList } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
@@ -101,9 +101,8 @@ function validate(w: World, p: ProjectRec, r: RuleRec): void {
 }
 
 function findRule(ctx: Ctx, p: ProjectRec): RuleRec {
-  const raw = ctx.p.approval_rule_id!;
-  if (!/^\d+$/.test(raw)) throw E.invalid('approval_rule_id');
-  const rule = rulesOf(ctx.world, p.id).find((r) => r.id === Number(raw));
+  const id = intSeg(ctx, 'approval_rule_id');
+  const rule = rulesOf(ctx.world, p.id).find((r) => r.id === id);
   if (!rule) throw E.findNotFound();
   return rule;
 }

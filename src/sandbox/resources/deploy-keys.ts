@@ -9,22 +9,16 @@
 import { can, projectRole, MAINTAINER } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
-import { boolParam, strParam, timeParam } from '../server/params.js';
+import { boolParam, intSeg, strParam } from '../server/params.js';
 import { pageOf } from '../server/paging.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { iso } from '../util/time.js';
-import { type DeployLink, deployKeyJson, type KeyRec, keyStore, newSshKey } from './key-store.js';
+import { type DeployLink, deployKeyJson, type KeyRec, keyStore, newSshKey, readKeyInput } from './key-store.js';
 import type { Mounts } from './mounts.js';
 
 function requireMaintainer(ctx: Ctx, p: ProjectRec): void {
   if (!can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
-}
-
-function keyId(ctx: Ctx): number {
-  const raw = ctx.p.key_id!;
-  if (!/^\d+$/.test(raw)) throw E.invalid('key_id');
-  return Number(raw);
 }
 
 const linksOf = (ctx: Ctx, p: ProjectRec) => keyStore(ctx.world).links.filter((l) => l.projectId === p.id);
@@ -61,14 +55,6 @@ function projectsOf(ctx: Ctx, k: KeyRec, canPush: boolean): Record<string, unkno
     .map((l) => identity(w.projects.get(l.projectId)!));
 }
 
-function readKeyInput(ctx: Ctx): { title: string; key: string; expiresAt?: number } {
-  const key = strParam(ctx, 'key');
-  const title = strParam(ctx, 'title');
-  const missing = [key === undefined ? 'key' : null, title === undefined ? 'title' : null].filter((n): n is string => n !== null);
-  if (missing.length > 0) throw E.missing(...missing);
-  return { key: key!, title: title!, expiresAt: timeParam(ctx, 'expires_at') };
-}
-
 export function mountDeployKeys({ root, project }: Mounts): void {
   root.get('/deploy_keys', { auth: 'admin' }, (ctx) => {
     const onlyPublic = boolParam(ctx, 'public') ?? false;
@@ -97,7 +83,7 @@ export function mountDeployKeys({ root, project }: Mounts): void {
   });
   project.get('/deploy_keys/:key_id', { auth: 'user' }, (ctx, p) => {
     requireMaintainer(ctx, p);
-    const id = keyId(ctx);
+    const id = intSeg(ctx, 'key_id');
     const link = linksOf(ctx, p).find((l) => l.keyId === id);
     if (!link) throw E.findNotFound();
     sendJson(ctx, 200, linkJson(ctx, link));
@@ -119,7 +105,7 @@ export function mountDeployKeys({ root, project }: Mounts): void {
   });
   project.put('/deploy_keys/:key_id', { auth: 'user' }, (ctx, p) => {
     requireMaintainer(ctx, p);
-    const id = keyId(ctx);
+    const id = intSeg(ctx, 'key_id');
     const title = strParam(ctx, 'title');
     const canPush = boolParam(ctx, 'can_push');
     if (title === undefined && canPush === undefined) throw E.atLeastOne('title', 'can_push');
@@ -136,7 +122,7 @@ export function mountDeployKeys({ root, project }: Mounts): void {
   });
   project.post('/deploy_keys/:key_id/enable', { auth: 'user' }, (ctx, p) => {
     requireMaintainer(ctx, p);
-    const id = keyId(ctx);
+    const id = intSeg(ctx, 'key_id');
     const key = keyOf(ctx, id);
     if (!key || !usable(ctx, key)) throw E.notFound('Deploy key');
     const store = keyStore(ctx.world);
@@ -145,7 +131,7 @@ export function mountDeployKeys({ root, project }: Mounts): void {
   });
   project.delete('/deploy_keys/:key_id', { auth: 'user' }, (ctx, p) => {
     requireMaintainer(ctx, p);
-    const id = keyId(ctx);
+    const id = intSeg(ctx, 'key_id');
     const store = keyStore(ctx.world);
     const at = store.links.findIndex((l) => l.projectId === p.id && l.keyId === id);
     if (at < 0) throw E.notFound('Deploy key');

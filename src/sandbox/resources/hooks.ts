@@ -11,6 +11,7 @@ import type { Fields } from '../engine/fields.js';
 import { mountPlain, type Records } from '../engine/plain.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
+import { intSeg } from '../server/params.js';
 import type { Scope } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
@@ -194,9 +195,8 @@ export function hookJson(w: World, h: HookRec, list: boolean): Record<string, un
 
 /** The hook `:hook_id` names under an owner: a non-integer is Grape's 400, an unknown one `404 Not found`. */
 export function findHook(ctx: Ctx, kind: HookKind, ownerId: number): HookRec {
-  const raw = ctx.p.hook_id!;
-  if (!/^\d+$/.test(raw)) throw E.invalid('hook_id');
-  const hook = hooksOf(ctx.world, kind, ownerId).find((h) => h.id === Number(raw));
+  const id = intSeg(ctx, 'hook_id');
+  const hook = hooksOf(ctx.world, kind, ownerId).find((h) => h.id === id);
   if (!hook) throw E.findNotFound();
   return hook;
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
+import { strParam, timeParam } from '../server/params.js';
 import { storeFor } from '../store/collection.js';
 import type { UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
@@ -87,6 +88,15 @@ export const keyStore = storeFor((w) => ({
   nextId: 4,
   nextGpgId: 1,
 }));
+
+/** `key` and `title` (Grape names every one missing), and `expires_at`. */
+export function readKeyInput(ctx: Ctx): { title: string; key: string; expiresAt?: number } {
+  const key = strParam(ctx, 'key');
+  const title = strParam(ctx, 'title');
+  const missing = [key === undefined ? 'key' : null, title === undefined ? 'title' : null].filter((n): n is string => n !== null);
+  if (missing.length > 0) throw E.missing(...missing);
+  return { key: key!, title: title!, expiresAt: timeParam(ctx, 'expires_at') };
+}
 
 /**
  * A new SSH key's record, checked as the model checks it; `prefix` names the attributes for a key

@@ -5,11 +5,11 @@
 // fingerprints in key-store.ts (README, "SSH, deploy and GPG keys").
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
-import { enumParam, strParam, timeParam } from '../server/params.js';
+import { enumParam, intSeg, strParam } from '../server/params.js';
 import { pageOf } from '../server/paging.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { UserRec } from '../store/records.js';
-import { gpgKeyJson, keyStore, newGpgKey, newSshKey, sshKeyJson } from './key-store.js';
+import { gpgKeyJson, keyStore, newGpgKey, newSshKey, readKeyInput, sshKeyJson } from './key-store.js';
 import type { Mounts } from './mounts.js';
 
 const USAGE_TYPES = ['auth', 'signing', 'auth_and_signing'] as const;
@@ -23,29 +23,14 @@ function userOf(ctx: Ctx): UserRec {
 const sshKeysOf = (ctx: Ctx, user: UserRec) => keyStore(ctx.world).keys.filter((k) => k.kind === 'user' && k.userId === user.id);
 const gpgKeysOf = (ctx: Ctx, user: UserRec) => keyStore(ctx.world).gpg.filter((g) => g.userId === user.id);
 
-function keyId(ctx: Ctx): number {
-  const raw = ctx.p.key_id!;
-  if (!/^\d+$/.test(raw)) throw E.invalid('key_id');
-  return Number(raw);
-}
-
 function addSsh(ctx: Ctx, user: UserRec): void {
-  const title = strParam(ctx, 'title');
-  const key = strParam(ctx, 'key');
-  const missing = [key === undefined ? 'key' : null, title === undefined ? 'title' : null].filter((n): n is string => n !== null);
-  if (missing.length > 0) throw E.missing(...missing);
-  const rec = newSshKey(ctx, 'user', user, {
-    title: title!,
-    key: key!,
-    expiresAt: timeParam(ctx, 'expires_at'),
-    usageType: enumParam(ctx, 'usage_type', USAGE_TYPES),
-  });
+  const rec = newSshKey(ctx, 'user', user, { ...readKeyInput(ctx), usageType: enumParam(ctx, 'usage_type', USAGE_TYPES) });
   keyStore(ctx.world).keys.push(rec);
   sendJson(ctx, 201, sshKeyJson(ctx, rec));
 }
 
 function deleteSsh(ctx: Ctx, user: UserRec): void {
-  const id = keyId(ctx);
+  const id = intSeg(ctx, 'key_id');
   const keys = keyStore(ctx.world).keys;
   const at = keys.findIndex((k) => k.kind === 'user' && k.userId === user.id && k.id === id);
   if (at < 0) throw E.notFound('Key');
@@ -62,7 +47,7 @@ function addGpg(ctx: Ctx, user: UserRec): void {
 }
 
 function deleteGpg(ctx: Ctx, user: UserRec): void {
-  const id = keyId(ctx);
+  const id = intSeg(ctx, 'key_id');
   const gpg = keyStore(ctx.world).gpg;
   const at = gpg.findIndex((g) => g.userId === user.id && g.id === id);
   if (at < 0) throw E.notFound('GPG Key');
@@ -79,7 +64,7 @@ export function mountKeys({ root }: Mounts): void {
     ),
   );
   root.get('/user/keys/:key_id', { auth: 'user' }, (ctx) => {
-    const id = keyId(ctx);
+    const id = intSeg(ctx, 'key_id');
     const key = sshKeysOf(ctx, me(ctx)).find((k) => k.id === id);
     if (!key) throw E.notFound('Key');
     sendJson(ctx, 200, sshKeyJson(ctx, key));
@@ -97,7 +82,7 @@ export function mountKeys({ root }: Mounts): void {
 
   root.get('/user/gpg_keys', { auth: 'user' }, (ctx) => sendList(ctx, pageOf(ctx, gpgKeysOf(ctx, me(ctx))).map(gpgKeyJson)));
   root.get('/user/gpg_keys/:key_id', { auth: 'user' }, (ctx) => {
-    const id = keyId(ctx);
+    const id = intSeg(ctx, 'key_id');
     const key = gpgKeysOf(ctx, me(ctx)).find((g) => g.id === id);
     if (!key) throw E.notFound('GPG Key');
     sendJson(ctx, 200, gpgKeyJson(key));
