@@ -7,6 +7,8 @@ import { addMember, useSandbox } from './support.js';
 describe('svc protected-branches and protected-tags with --group', () => {
   const suite = useSandbox({ projects: 5 });
   const writes = () => suite.requests().filter((r) => r.method !== 'GET');
+  const acmeTree = ['--group', 'acme', '--include-subgroups'];
+  const planTsv = ['-o', 'tsv', '--fields', 'project_id,action,reason'];
 
   it('a dry run reads and plans but sends no write', async () => {
     const dry = await suite.run([
@@ -60,18 +62,7 @@ describe('svc protected-branches and protected-tags with --group', () => {
         .sort(),
     ).toEqual(planned.sort());
     expect(writes().map((r) => r.bodyJson)).toEqual(Array(3).fill({ name: 'develop', push_access_level: 0 }));
-    const again = await suite.run([
-      'protected-branches',
-      'protect',
-      'develop',
-      '--group',
-      'acme',
-      '--include-subgroups',
-      '-o',
-      'tsv',
-      '--fields',
-      'project_id,action,reason',
-    ]);
+    const again = await suite.run(['protected-branches', 'protect', 'develop', ...acmeTree, ...planTsv]);
     expect(again).toEqual({
       exitCode: 0,
       stdout: 'project_id\taction\treason\n1\tskip\talready protected\n2\tskip\talready protected\n3\tskip\talready protected\n',
@@ -97,20 +88,7 @@ describe('svc protected-branches and protected-tags with --group', () => {
 
   it('exit 8 when a project could not be read or written, naming it; the others are done', async () => {
     const username = await addMember(suite, '/groups/2', 5, 40);
-    const run = await suite.run([
-      '--sudo',
-      username,
-      'protected-branches',
-      'protect',
-      'hotfix/*',
-      '--group',
-      'acme',
-      '--include-subgroups',
-      '-o',
-      'tsv',
-      '--fields',
-      'project_id,action,reason',
-    ]);
+    const run = await suite.run(['--sudo', username, 'protected-branches', 'protect', 'hotfix/*', ...acmeTree, ...planTsv]);
     expect(run).toEqual({
       exitCode: 8,
       stdout: 'project_id\taction\treason\n1\tprotect\t\n2\tprotect\t\n3\tskip\tcannot read: 403 Forbidden\n',
