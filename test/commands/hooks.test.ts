@@ -161,6 +161,10 @@ describe('svc hooks', () => {
         'svc: give at least one of --hook-url, --name, --description, --on, --off, --secret-token-file, --branch-filter, --branch-filter-strategy, --ssl-verification (what to change)\n',
       ],
       [
+        ['hooks', 'create', '--project', '1', '--hook-url', 'https://x.example', '--secret-token-file', join(dir, 'missing')],
+        `svc: --secret-token-file ${join(dir, 'missing')}: no such file\n`,
+      ],
+      [
         ['hooks', 'delete', '1', '--project', '1'],
         'svc: Delete hook 1: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n',
       ],

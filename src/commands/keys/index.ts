@@ -36,8 +36,9 @@ async function keysPath(ctx: Context, opts: Whose, write: boolean): Promise<stri
   const kind = opts.gpg ? 'gpg_keys' : 'keys';
   if (opts.self) return `/user/${kind}`;
   if (opts.user === undefined) throw new UsageError('give --self or --user U');
-  // The service reads a username only where it lists keys; adding and deleting take the id.
-  const user = write ? await resolveUserId(await ctx.http(), opts.user) : opts.user.replace(/^@/, '');
+  // The service reads a username only where it lists SSH keys; GPG keys, adding and deleting take the id.
+  const byId = write || opts.gpg === true;
+  const user = byId ? await resolveUserId(await ctx.http(), opts.user) : opts.user.replace(/^@/, '');
   return apiPath`/users/${user}/${kind}`;
 }
 
