@@ -1,7 +1,7 @@
 // Users' SSH and GPG keys (lib/api/users.rb: `/user/keys`, `/users/:id/keys`, `/user/gpg_keys`,
 // `/users/:id/gpg_keys`; entities/ssh_key.rb, gpg_key.rb): anyone may list a user's keys, only an
 // administrator adds or deletes another's; the caller's own under `/user`. Unknown user `404 User Not
-// Found`, unknown key `404 Key Not Found` (`404 GPG Key Not Found`); deletes answer 204. Validation and
+// Found` (a username only where SSH keys are listed: elsewhere `400 id is invalid`), unknown key `404 Key Not Found` (`404 GPG Key Not Found`); deletes answer 204. Validation and
 // fingerprints in key-store.ts (README, "SSH, deploy and GPG keys").
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
@@ -14,7 +14,9 @@ import type { Mounts } from './mounts.js';
 
 const USAGE_TYPES = ['auth', 'signing', 'auth_and_signing'] as const;
 
-function userOf(ctx: Ctx): UserRec {
+/** The `:id` user; only the SSH key listing also takes a username (the other routes declare an Integer id). */
+function userOf(ctx: Ctx, username = false): UserRec {
+  if (!username) intSeg(ctx, 'id');
   const user = ctx.world.findUser(ctx.p.id!);
   if (!user) throw E.notFound('User');
   return user;
@@ -74,7 +76,7 @@ export function mountKeys({ root }: Mounts): void {
   root.get('/users/:id/keys', { auth: 'public' }, (ctx) =>
     sendList(
       ctx,
-      pageOf(ctx, sshKeysOf(ctx, userOf(ctx))).map((k) => sshKeyJson(ctx, k)),
+      pageOf(ctx, sshKeysOf(ctx, userOf(ctx, true))).map((k) => sshKeyJson(ctx, k)),
     ),
   );
   root.post('/users/:id/keys', { auth: 'admin' }, (ctx) => addSsh(ctx, userOf(ctx)));

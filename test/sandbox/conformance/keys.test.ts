@@ -68,7 +68,9 @@ describe('GPG keys', () => {
     const g = gpgPublicKey('conformance');
     const added = await post('/user/gpg_keys', { key: g.armored }, 'user');
     expect([added.status, Object.keys(added.json)]).toEqual([201, ['id', 'key', 'created_at']]);
-    const twice = await post('/users/jdoe/gpg_keys', { key: g.armored });
+    const byName = await post('/users/jdoe/gpg_keys', { key: g.armored });
+    expect([byName.status, byName.json]).toEqual([400, { error: 'id is invalid' }]);
+    const twice = await post('/users/2/gpg_keys', { key: g.armored });
     expect([twice.status, twice.json]).toEqual([
       400,
       { message: { fingerprint: ['has already been taken'], primary_keyid: ['has already been taken'] } },
@@ -77,7 +79,7 @@ describe('GPG keys', () => {
     expect(junk.json).toEqual({ message: { key: ['is invalid'], fingerprint: ["can't be blank"], primary_keyid: ["can't be blank"] } });
     const removed = await c.call(`/user/gpg_keys/${added.json.id}`, { as: 'user', method: 'DELETE' });
     expect(removed.status).toBe(204);
-    const unknown = await c.call(`/users/jdoe/gpg_keys/${added.json.id}`, { as: 'admin', method: 'DELETE' });
+    const unknown = await c.call(`/users/2/gpg_keys/${added.json.id}`, { as: 'admin', method: 'DELETE' });
     expect([unknown.status, unknown.json]).toEqual([404, { message: '404 GPG Key Not Found' }]);
   });
 });
