@@ -48,7 +48,7 @@ const APPROVAL_RULES: Resource = {
   id: 'rule',
   params: { project: PROJECT, rule: idParam('rule id', 'the approval rule id (what list prints first)') },
   columns: ['id', 'name', 'approvals_required', names('users'), names('groups'), names('protected_branches')],
-  fields: ['id', 'name', 'rule_type', 'approvals_required', 'users', 'groups', 'protected_branches'],
+  fields: ['id', 'name', 'rule_type', 'approvals_required', 'applies_to_all_protected_branches'],
   called: (args) => `approval rule ${String(args[1])} of project ${String(args[0])}`,
   create: [
     { flags: '--name <name>', key: 'name', help: 'the rule name', required: true, parse: requiredTextParser('--name') },
