@@ -4,13 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClock } from '../support/clock.js';
 import { useSandbox } from './support.js';
 
 // `svc hooks` is one declaration (src/commands/hooks/index.ts) and a hand-written `test`, over the
 // sandbox's webhooks, which answer as the service's project_hooks.rb, group_hooks.rb and system_hooks.rb
 // (test/sandbox/conformance/hooks.test.ts). The receiver here is on loopback, the one place the sandbox delivers to.
 describe('svc hooks', () => {
-  const suite = useSandbox({ projects: 5 });
+  // The back-off that list shows is timed on the sandbox's clock: held still here.
+  const clock = new TestClock();
+  const suite = useSandbox({ projects: 5, clock: clock.now });
   const tokens: string[] = [];
   let receiver: Server;
   let base = '';
