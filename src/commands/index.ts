@@ -3,6 +3,7 @@
 // so `svc --version` and `svc --help` stay fast.
 import { inHelpOrder, type NounEntry } from './registry.js';
 import { noun as apiNoun } from './api/noun.js';
+import { noun as approvalRulesNoun } from './approval-rules/noun.js';
 import { noun as auditEventsNoun } from './audit-events/noun.js';
 import { noun as authNoun } from './auth/noun.js';
 import { noun as branchesNoun } from './branches/noun.js';
@@ -12,14 +13,17 @@ import { noun as ciNoun } from './ci/noun.js';
 import { noun as commitsNoun } from './commits/noun.js';
 import { noun as completionNoun } from './completion/noun.js';
 import { noun as configNoun } from './config/noun.js';
+import { noun as deployKeysNoun } from './deploy-keys/noun.js';
 import { noun as deploymentsNoun } from './deployments/noun.js';
 import { noun as environmentsNoun } from './environments/noun.js';
 import { noun as filesNoun } from './files/noun.js';
 import { noun as groupsNoun } from './groups/noun.js';
+import { noun as hooksNoun } from './hooks/noun.js';
 import { noun as instanceNoun } from './instance/noun.js';
 import { noun as issuesNoun } from './issues/noun.js';
 import { noun as jobTokenScopeNoun } from './job-token-scope/noun.js';
 import { noun as jobsNoun } from './jobs/noun.js';
+import { noun as keysNoun } from './keys/noun.js';
 import { noun as labelsNoun } from './labels/noun.js';
 import { noun as licenseNoun } from './license/noun.js';
 import { noun as membersNoun } from './members/noun.js';
@@ -49,6 +53,7 @@ export type { CommandModule, NounDeclaration, NounEntry } from './registry.js';
 
 export const NOUNS: NounEntry[] = inHelpOrder([
   { ...apiNoun, load: () => import('./api/index.js') },
+  { ...approvalRulesNoun, load: () => import('./approval-rules/index.js') },
   { ...auditEventsNoun, load: () => import('./audit-events/index.js') },
   { ...authNoun, load: () => import('./auth/index.js') },
   { ...branchesNoun, load: () => import('./branches/index.js') },
@@ -58,14 +63,17 @@ export const NOUNS: NounEntry[] = inHelpOrder([
   { ...commitsNoun, load: () => import('./commits/index.js') },
   { ...completionNoun, load: () => import('./completion/index.js') },
   { ...configNoun, load: () => import('./config/index.js') },
+  { ...deployKeysNoun, load: () => import('./deploy-keys/index.js') },
   { ...deploymentsNoun, load: () => import('./deployments/index.js') },
   { ...environmentsNoun, load: () => import('./environments/index.js') },
   { ...filesNoun, load: () => import('./files/index.js') },
   { ...groupsNoun, load: () => import('./groups/index.js') },
+  { ...hooksNoun, load: () => import('./hooks/index.js') },
   { ...instanceNoun, load: () => import('./instance/index.js') },
   { ...issuesNoun, load: () => import('./issues/index.js') },
   { ...jobTokenScopeNoun, load: () => import('./job-token-scope/index.js') },
   { ...jobsNoun, load: () => import('./jobs/index.js') },
+  { ...keysNoun, load: () => import('./keys/index.js') },
   { ...labelsNoun, load: () => import('./labels/index.js') },
   { ...licenseNoun, load: () => import('./license/index.js') },
   { ...membersNoun, load: () => import('./members/index.js') },

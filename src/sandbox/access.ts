@@ -7,7 +7,7 @@ import type { World } from './store/world.js';
 const GUEST = 10;
 export const PLANNER = 15;
 const REPORTER = 20;
-const DEVELOPER = 30;
+export const DEVELOPER = 30;
 export const MAINTAINER = 40;
 export const OWNER = 50;
 export const ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER] as const;
@@ -67,6 +67,8 @@ const PROJECT_ABILITY = {
   /** change or delete anyone's project snippet (its author may change their own) */
   admin_snippet: MAINTAINER,
   admin_project: MAINTAINER,
+  /** read, create, change, test and delete project webhooks (`read_web_hook`, `admin_web_hook`) */
+  admin_web_hook: MAINTAINER,
   archive_project: OWNER,
   change_namespace: OWNER,
   remove_project: OWNER,

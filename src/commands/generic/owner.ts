@@ -3,11 +3,12 @@ import { UsageError } from '../../errors.js';
 import { apiPath } from '../../http/encode.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
 
-export type OwnerKind = 'project' | 'group' | 'instance';
+export type OwnerKind = 'project' | 'group' | 'instance' | 'system';
 
 /**
  * The owners of a resource that more than a project can have, chosen with `--project P | --group G |
- * --instance`; the resource's path is then the part after the owner (`/members`).
+ * --instance`; the resource's path is then the part after the owner (`/members`). `system` is the
+ * instance under the name the service gives it for webhooks (`--system`, `/hooks`).
  */
 export interface Owners {
   kinds: OwnerKind[];
@@ -21,7 +22,7 @@ export interface Owners {
   gathered?: boolean;
 }
 
-const FLAG: Record<OwnerKind, string> = { project: '--project P', group: '--group G', instance: '--instance' };
+const FLAG: Record<OwnerKind, string> = { project: '--project P', group: '--group G', instance: '--instance', system: '--system' };
 
 /** The options that name the owner; the first conflicts with the others, so that only one is given. */
 export function ownerOptions(owners: Owners | undefined): OptionSpec[] {
@@ -42,6 +43,7 @@ export function ownerOptions(owners: Owners | undefined): OptionSpec[] {
         parse: requiredTextParser('--group'),
         ...conflicts,
       };
+    if (kind === 'system') return { flags: '--system', help: `the instance's system ${owners.noun} (administrators only)`, ...conflicts };
     return { flags: '--instance', help: `${owners.noun} of the whole instance`, ...conflicts };
   });
 }
@@ -52,6 +54,7 @@ export function ownerPath(owners: Owners | undefined, opts: Record<string, unkno
   if (owners.kinds.includes('project') && opts.project !== undefined) return apiPath`/projects/${opts.project as string}`;
   if (owners.kinds.includes('group') && opts.group !== undefined) return apiPath`/groups/${opts.group as string}`;
   if (owners.kinds.includes('instance') && opts.instance === true) return '';
+  if (owners.kinds.includes('system') && opts.system === true) return '';
   const flags = owners.kinds.map((kind) => FLAG[kind]);
   throw new UsageError(`give ${flags.length > 1 ? `${flags.slice(0, -1).join(', ')} or ${flags.at(-1)}` : flags[0]}`);
 }
@@ -103,4 +106,4 @@ export function gatheredListing(owners: Owners, collection: string) {
   return { args, options, path: collection.slice(GATHERED_PREFIX.length), choose };
 }
 
-const FLAG_WORDS: Record<OwnerKind, string> = { project: 'a project', group: '--group GROUP', instance: '--instance' };
+const FLAG_WORDS: Record<OwnerKind, string> = { project: 'a project', group: '--group GROUP', instance: '--instance', system: '--system' };

@@ -58,6 +58,14 @@ export interface Resource {
   roles?: Partial<Record<string, string>>;
   /** Delete asks first on a terminal, and takes `--yes` to skip the question. */
   confirmDelete?: boolean;
+  /** A record as svc shows it, where the service answers a secret svc must not print (a webhook's url credentials). */
+  shown?: (record: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** The record as the resource shows it (the service's answer unless it declares `shown`). */
+export function shownRecord<R>(resource: Resource, record: R): R {
+  if (!resource.shown || record === null || typeof record !== 'object' || Array.isArray(record)) return record;
+  return resource.shown(record as Record<string, unknown>) as R;
 }
 
 export function calledOf(resource: Resource, args: unknown[]): string {

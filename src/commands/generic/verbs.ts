@@ -7,7 +7,17 @@ import type { ColumnSpec } from '../../output/columns.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { chosenOwner, gatheredListing, type OwnerKind, ownerOptions, ownerPath } from './owner.js';
 import { namingRole } from './role.js';
-import { attributeName, fillPath, helpNotes, itemPath, pathArgs, serviceParams, withHints, type Resource } from './resource.js';
+import {
+  attributeName,
+  fillPath,
+  helpNotes,
+  itemPath,
+  pathArgs,
+  serviceParams,
+  shownRecord,
+  withHints,
+  type Resource,
+} from './resource.js';
 
 interface VerbBase {
   name?: string;
@@ -87,14 +97,14 @@ export function listVerb(resource: Resource, verb: ListVerb): CommandSpec<Record
       const filled = ownerPart + (await fillPath(ctx, resource, gathered?.path ?? chosenPath(opts), args));
       const pages = verb.pages ? verb.pages(http, filled, query, opts, ctx) : listRecords<unknown>(http, filled, query);
       const first = await withHints(resource, path, args, () => pages.next());
-      const firstPage = first.done ? undefined : first.value;
+      const firstPage = first.done ? undefined : shownPage(resource, first.value);
       const sample = firstPage?.items[0];
       verb.check?.(sample, opts);
       const columns = typeof verb.columns === 'function' ? verb.columns(sample, opts, kind) : (verb.columns ?? resource.columns ?? []);
       // Once the service answered, so that a refusal stays one line.
       const note = verb.note?.(opts);
       if (note) ctx.info(note);
-      await outputList(ctx, resumed(firstPage, pages), opts, columns, verb.noun ?? listedNoun(path));
+      await outputList(ctx, resumed(firstPage, shownPages(resource, pages)), opts, columns, verb.noun ?? listedNoun(path));
     },
   });
 }
@@ -106,6 +116,14 @@ function listedNoun(path: string): string {
     .filter((segment) => segment !== '' && !segment.startsWith(':'))
     .pop();
   return word ? word.replace(/_/g, ' ') : 'records';
+}
+
+function shownPage<T>(resource: Resource, page: Page<T>): Page<T> {
+  return resource.shown ? { ...page, items: page.items.map((item) => shownRecord(resource, item)) } : page;
+}
+
+async function* shownPages<T>(resource: Resource, pages: AsyncGenerator<Page<T>>): AsyncGenerator<Page<T>> {
+  for await (const page of pages) yield shownPage(resource, page);
 }
 
 async function* resumed<T>(first: Page<T> | undefined, rest: AsyncGenerator<Page<T>>): AsyncGenerator<Page<T>> {
@@ -135,7 +153,7 @@ export function getVerb(resource: Resource, verb: GetVerb): CommandSpec {
       const query = await serviceParams(ctx, queryOptions, opts);
       const filled = async () => ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, path, args));
       const record = await withHints(resource, path, args, async () => getRecord(http, await filled(), query));
-      await ctx.printRecord(record, verb.fields ?? resource.fields ?? []);
+      await ctx.printRecord(shownRecord(resource, record), verb.fields ?? resource.fields ?? []);
     },
   });
 }

@@ -1,6 +1,7 @@
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/spec.js';
 import { sendRequest, writeRecordTo } from '../../api/resource.js';
 import { UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
 import type { QueryParams } from '../../http/encode.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { reportWriteOutcome, writeResult } from '../shared/outcome.js';
@@ -12,6 +13,7 @@ import {
   itemPath,
   pathArgs,
   serviceParams,
+  shownRecord,
   withHints,
   type Resource,
   type UpdateFields,
@@ -44,6 +46,11 @@ export interface WriteVerb<R = Record<string, unknown>> {
   body?: OptionSpec[];
   /** A fixed body that makes the change: `{ state_event: 'close' }`. */
   fixed?: QueryParams;
+  /**
+   * Parameters from options that stand for several of the service's (`--on push,issues`) or that are read
+   * before the request (a key from a file or stdin); may refuse them (UsageError).
+   */
+  derived?: (opts: Record<string, unknown>, ctx: Context) => QueryParams | Promise<QueryParams>;
   /** For create: the body key of the new record's name, typed as the last argument (`tags create PROJECT NAME`). */
   nameKey?: string;
   /**
@@ -87,14 +94,14 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
       if (verb.name === 'update') refuseEmptyUpdate(resource.update, opts);
       const http = await ctx.http({ requireToken: true });
       const named = verb.nameKey ? { [verb.nameKey]: args[args.length - 1] as string } : {};
-      const params = { ...named, ...verb.fixed, ...(await serviceParams(ctx, body, opts)) };
+      const params = { ...named, ...verb.fixed, ...(await verb.derived?.(opts, ctx)), ...(await serviceParams(ctx, body, opts)) };
       if (asks) await confirmDestructive(ctx, opts.yes as boolean | undefined, `Delete ${calledOf(resource, args)}`);
       const pathArgsGiven = verb.nameKey ? args.slice(0, -1) : args;
       const fields = verb.fields ?? resource.fields ?? [];
       const filled = async () => ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, path, pathArgsGiven));
       const hinted = <T>(call: () => Promise<T>) => request(() => withHints(resource, path, pathArgsGiven, call));
       if (method !== 'DELETE' && answer === 'record') {
-        const record = await hinted(async () => writeRecordTo<R>(http, method, await filled(), params));
+        const record = shownRecord(resource, await hinted(async () => writeRecordTo<R>(http, method, await filled(), params)));
         if (done) ctx.info(done({ args, params, opts, record }));
         await writeResult(ctx, record, fields);
         return;
@@ -102,7 +109,7 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
       const res = await hinted(async () => sendRequest(http, method, await filled(), params));
       const said = (done as (said: Said<R>) => string)({ args, params, opts, record: res.data as R });
       reportWriteOutcome(ctx, res.status, said, verb.scheduled?.(args) ?? said);
-      if (res.status !== 202 && res.status !== 204) await writeResult(ctx, res.data, fields);
+      if (res.status !== 202 && res.status !== 204) await writeResult(ctx, shownRecord(resource, res.data), fields);
     },
   };
 }

@@ -2,10 +2,26 @@ import { DIFF } from './diff.js';
 import { LIST } from './list.js';
 import { MERGE } from './merge.js';
 import { REBASE } from './rebase.js';
-import { APPROVALS, APPROVE, COMMENT, NOTES, registerNoteVerbs, UNAPPROVE } from './review.js';
+import { APPROVAL_STATE, APPROVALS, APPROVE, COMMENT, NOTES, registerNoteVerbs, UNAPPROVE } from './review.js';
 import { CLOSE, CREATE, GET, REOPEN, UPDATE } from './write.js';
 
-export const commands = [LIST, GET, CREATE, UPDATE, CLOSE, REOPEN, MERGE, REBASE, APPROVE, UNAPPROVE, APPROVALS, COMMENT, NOTES, DIFF];
+export const commands = [
+  LIST,
+  GET,
+  CREATE,
+  UPDATE,
+  CLOSE,
+  REOPEN,
+  MERGE,
+  REBASE,
+  APPROVE,
+  UNAPPROVE,
+  APPROVALS,
+  APPROVAL_STATE,
+  COMMENT,
+  NOTES,
+  DIFF,
+];
 
 export const register = registerNoteVerbs;
 

@@ -1,4 +1,8 @@
 import { setApproval } from '../../api/merge-requests.js';
+import { getRecord } from '../../api/resource.js';
+import { apiPath } from '../../http/encode.js';
+import type { Page } from '../../http/client.js';
+import { outputList } from '../shared/list.js';
 import { defineCommand } from '../../cli/spec.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { commentVerb } from '../shared/comment.js';
@@ -35,6 +39,38 @@ export const APPROVALS = getVerb(MERGE_REQUESTS, {
   description: 'Show who approved a merge request and whether you may approve it',
   fields: APPROVAL_FIELDS,
   examples: ['svc mr approvals acme/platform/api 12', 'svc mr approvals 42 3 -o json'],
+});
+
+const shownRule = (key: string) => ({
+  field: key,
+  show: (value: unknown) => String((value as unknown[]).length),
+});
+
+/** The approval state as one row per rule: whether each is met, and by how many of how many approvals. */
+export const APPROVAL_STATE = defineCommand({
+  name: 'approval-state',
+  description: "Show a merge request's approval rules (the project's rules for its target branch) and whether each is met",
+  args: MR_ARGS,
+  examples: ['svc mr approval-state acme/platform/api 12', 'svc mr approval-state 42 3 -o json'],
+  notes: 'A premium feature of the service: elsewhere the service answers 404.',
+  async run(ctx, [project, iid]) {
+    const http = await ctx.http();
+    const state = await getRecord<{ rules: unknown[] }>(
+      http,
+      apiPath`/projects/${project as string}/merge_requests/${iid as string}/approval_state`,
+    );
+    const pages = (async function* () {
+      const page: Page<unknown> = { items: state.rules, headers: {}, url: '', hasNext: false };
+      yield page;
+    })();
+    await outputList(
+      ctx,
+      pages,
+      { all: true },
+      ['id', 'name', 'rule_type', 'approvals_required', shownRule('approved_by'), 'approved'],
+      'approval rules',
+    );
+  },
 });
 
 const NOTE_RESOURCE: Resource = {

@@ -5,6 +5,7 @@ import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { protectionLevel, protectionLevelName } from '../shared/access-level.js';
 import { nameParam, PROJECT } from '../shared/args.js';
+import { withGroupMode } from '../shared/group-rule.js';
 
 const LEVEL_HELP = 'no-one, developer, maintainer or admin (or 0, 30, 40, 60)';
 const levels = (field: string): Column => ({
@@ -64,18 +65,23 @@ export const commands = [
     description: 'Show one protected branch rule, by its name or wildcard',
     examples: ['svc protected-branches get acme/platform/api main', "svc protected-branches get 42 'release/*' -o json"],
   }),
-  writeVerb(PROTECTED_BRANCHES, {
-    name: 'protect',
-    description: 'Protect a branch, or every branch a wildcard matches, and say who may push and merge',
-    path: PROTECTED_BRANCHES.path,
-    body: PROTECT,
-    nameKey: 'name',
-    done: ({ args }) => `protected ${calledOf(PROTECTED_BRANCHES, args).replace('protected branch', 'branch')}`,
-    examples: [
-      'svc protected-branches protect acme/platform/api develop --push no-one --merge developer',
-      "svc protected-branches protect 42 'hotfix/*' --push maintainer --allow-force-push",
-    ],
-  }),
+  withGroupMode(
+    writeVerb(PROTECTED_BRANCHES, {
+      name: 'protect',
+      description: 'Protect a branch, or every branch a wildcard matches, and say who may push and merge',
+      path: PROTECTED_BRANCHES.path,
+      body: PROTECT,
+      nameKey: 'name',
+      done: ({ args }) => `protected ${calledOf(PROTECTED_BRANCHES, args).replace('protected branch', 'branch')}`,
+      examples: [
+        'svc protected-branches protect acme/platform/api develop --push no-one --merge developer',
+        "svc protected-branches protect 42 'hotfix/*' --push maintainer --allow-force-push",
+      ],
+    }),
+    'protected_branches',
+    'protect',
+    PROTECT,
+  ),
   writeVerb(PROTECTED_BRANCHES, {
     name: 'update',
     description: 'Allow or forbid force pushes, and require code owner approval or not, on a protected branch',
@@ -85,11 +91,16 @@ export const commands = [
       "svc protected-branches update 42 'release/*' --no-code-owner-approval",
     ],
   }),
-  writeVerb(PROTECTED_BRANCHES, {
-    name: 'unprotect',
-    description: 'Remove the protection of a branch or wildcard (the branches stay)',
-    method: 'DELETE',
-    done: ({ args }) => `unprotected ${calledOf(PROTECTED_BRANCHES, args).replace('protected branch', 'branch')}`,
-    examples: ['svc protected-branches unprotect acme/platform/api develop', "svc protected-branches unprotect 42 'hotfix/*'"],
-  }),
+  withGroupMode(
+    writeVerb(PROTECTED_BRANCHES, {
+      name: 'unprotect',
+      description: 'Remove the protection of a branch or wildcard (the branches stay)',
+      method: 'DELETE',
+      done: ({ args }) => `unprotected ${calledOf(PROTECTED_BRANCHES, args).replace('protected branch', 'branch')}`,
+      examples: ['svc protected-branches unprotect acme/platform/api develop', "svc protected-branches unprotect 42 'hotfix/*'"],
+    }),
+    'protected_branches',
+    'unprotect',
+    [],
+  ),
 ];

@@ -31,6 +31,8 @@ export interface PlainResource<P, O, R> {
   auth: { read: Auth; write: Auth };
   /** a CI job token is a credential here */
   job?: boolean;
+  /** only where the tier is premium (the router's 404 otherwise) */
+  premium?: boolean;
   /** Whether the caller may take an action on this parent; false answers `403 Forbidden`. */
   may?: Partial<Record<Action, (ctx: Ctx, parent: P) => boolean>>;
   owner(ctx: Ctx, parent: P, action: Action): O;
@@ -50,8 +52,8 @@ export interface PlainResource<P, O, R> {
 
 export function mountPlain<P, O, R>(res: PlainResource<P, O, R>): void {
   const item = `${res.path}/:${res.key}`;
-  const read = { auth: res.auth.read, job: res.job };
-  const write = { auth: res.auth.write, job: res.job };
+  const read = { auth: res.auth.read, job: res.job, premium: res.premium };
+  const write = { auth: res.auth.write, job: res.job, premium: res.premium };
   const enter = (ctx: Ctx, parent: P, action: Action): O => {
     const allowed = res.may?.[action];
     if (allowed && !allowed(ctx, parent)) throw E.forbidden();

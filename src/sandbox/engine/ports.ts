@@ -75,6 +75,8 @@ export interface Ports {
   labelNamed(ctx: Ctx, p: ProjectRec, name: string): { id: number; name: string; color: string; description: string | null } | null;
   /** the time tracked on an issue or merge request (by global id) */
   trackedTime(w: World, type: Issuable['type'], id: number): TrackedTime;
+  /** the project's approval rules that apply to merge requests into `targetBranch` */
+  approvalRulesOf(w: World, projectId: number, targetBranch: string): readonly ApprovalRuleView[];
   /** a new pipeline on a project, answered as the full Pipeline entity */
   startPipeline(w: World, p: ProjectRec, input: PipelineStart): Record<string, unknown>;
   /** a pipeline as answered: the full Pipeline entity, or PipelineBasic (nested in jobs and bridges) */
@@ -125,6 +127,17 @@ export interface Ports {
   noteJson(w: World, noteable: Noteable, note: NoteRec): Record<string, unknown>;
   /** the `body` of a new or changed note, or the service's 400 for a missing or blank one */
   noteBody(ctx: Ctx): string;
+}
+
+/** A project approval rule as a merge request's approval state reads it. */
+export interface ApprovalRuleView {
+  id: number;
+  name: string;
+  approvalsRequired: number;
+  userIds: readonly number[];
+  groupIds: readonly number[];
+  /** who may approve: the users, and the developers and up of the groups */
+  eligibleIds: readonly number[];
 }
 
 export interface PipelineStart {

@@ -2,6 +2,7 @@
 // Every resource of the sandbox: each file under resources/ that exports `mount<Name>(m: Mounts)`.
 import type { Mounts } from './mounts.js';
 import { mountAccessTokens } from './access-tokens.js';
+import { mountApprovalRules } from './approval-rules.js';
 import { mountArchives } from './archives.js';
 import { mountAuditEvents } from './audit-events.js';
 import { mountBadgeResources } from './badges.js';
@@ -15,6 +16,7 @@ import { mountCommitStatuses } from './commit-statuses.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
 import { mountContainerRegistry } from './container-registry.js';
+import { mountDeployKeys } from './deploy-keys.js';
 import { mountDeployTokens } from './deploy-tokens.js';
 import { mountDeployments } from './deployments.js';
 import { mountDiscussions } from './discussions.js';
@@ -24,6 +26,8 @@ import { mountFiles } from './files.js';
 import { mountGenericPackages } from './generic-packages.js';
 import { mountGroupWrites } from './group-writes.js';
 import { mountGroups } from './groups.js';
+import { mountHookDeliveries } from './hook-deliveries.js';
+import { mountHookResources } from './hooks.js';
 import { mountImports } from './imports.js';
 import { mountInstanceStatistics } from './instance-statistics.js';
 import { mountIssuableExtras } from './issuable-extras.js';
@@ -32,6 +36,7 @@ import { mountIssues } from './issues.js';
 import { mountJobArtifacts } from './job-artifacts.js';
 import { mountJobTokenScope } from './job-token-scope.js';
 import { mountJobs } from './jobs.js';
+import { mountKeys } from './keys.js';
 import { mountLabelResources } from './labels.js';
 import { mountMarkdown } from './markdown.js';
 import { mountMemberWrites } from './member-writes.js';
@@ -81,6 +86,7 @@ import { mountVariables } from './variables.js';
 /** The router picks the most specific route whatever the order, so they mount by file name. */
 export const RESOURCES: Array<(m: Mounts) => void> = [
   mountAccessTokens,
+  mountApprovalRules,
   mountArchives,
   mountAuditEvents,
   mountBadgeResources,
@@ -94,6 +100,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountCommits,
   mountCompare,
   mountContainerRegistry,
+  mountDeployKeys,
   mountDeployTokens,
   mountDeployments,
   mountDiscussions,
@@ -103,6 +110,8 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountGenericPackages,
   mountGroupWrites,
   mountGroups,
+  mountHookDeliveries,
+  mountHookResources,
   mountImports,
   mountInstanceStatistics,
   mountIssuableExtras,
@@ -111,6 +120,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountJobArtifacts,
   mountJobTokenScope,
   mountJobs,
+  mountKeys,
   mountLabelResources,
   mountMarkdown,
   mountMemberWrites,

@@ -76,6 +76,16 @@ function rulesFor(w: World, pid: number, kind: Kind, name: string): Rule[] {
   return rulesOf(w, pid, kind).filter((r) => matches(r.name, name));
 }
 
+/** A project's protected branch rules as the service renders them, for the approval rules that name them. */
+export function protectedBranchesOf(w: World, pid: number): Array<{ id: number; name: string; json: Record<string, unknown> }> {
+  return rulesOf(w, pid, 'branch').map((r) => ({ id: r.id, name: r.name, json: ruleJson('branch', r) }));
+}
+
+/** Whether a protected branch rule (a name or a wildcard) covers a branch. */
+export function branchRuleCovers(rule: string, branch: string): boolean {
+  return matches(rule, branch);
+}
+
 export function isProtectedBranch(w: World, pid: number, name: string): boolean {
   return rulesFor(w, pid, 'branch', name).length > 0;
 }
