@@ -182,7 +182,7 @@ export function mountNotes({ project }: Mounts): void {
     if (text.trim() === '') throw E.badRequest('400 Bad request - Note {:note=>["can\'t be blank"]}');
     const store = noteStore(ctx.world);
     const issue = findIssue(ctx, p, () => E.notFound('Issue'));
-    const note: NoteRec = { id: store.nextId++, body: text, authorId: ctx.user!.id, createdAt: Date.now() };
+    const note: NoteRec = { id: store.nextId++, body: text, authorId: ctx.user!.id, createdAt: ctx.world.now() };
     store.notes.insert(issue.id, note.id, note);
     saveIssue(ctx, p, { ...issue, userNotesCount: issue.userNotesCount + 1 });
     sendJson(ctx, 201, { ...noteJson(ctx.world, issueNoteable(issue), note), commands_changes: changes });
@@ -193,7 +193,7 @@ export function mountNotes({ project }: Mounts): void {
     const note = findNote(ctx, issue);
     const body = noteBody(ctx);
     if (note.authorId !== ctx.user!.id && !can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
-    const edited = { ...note, body, updatedAt: Date.now() };
+    const edited = { ...note, body, updatedAt: ctx.world.now() };
     noteStore(ctx.world).notes.update(issue.id, note.id, edited);
     sendJson(ctx, 200, noteJson(ctx.world, issueNoteable(issue), edited));
   });

@@ -119,7 +119,7 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
     if (!w.storages.includes(input.storage)) throw E.validation({ repository_storage: ['is not included in the list'] });
     storage = input.storage;
   }
-  const now = Date.now();
+  const now = w.now();
   const p: ProjectRec = {
     id: w.projects.nextId(),
     name,
