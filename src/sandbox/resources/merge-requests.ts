@@ -183,7 +183,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
     const target = strParam(ctx, 'target_branch')!;
     const store = mergeRequestStore(ctx.world);
     const iid = Math.max(0, ...store.mrs.list(p.id).map((mr) => mr.iid)) + 1;
-    const now = ctx.world.now();
+    const now = Date.now();
     const mr: MergeRequestRec = {
       id: store.nextId,
       iid,
@@ -232,7 +232,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
     if (!EDITABLE.some((k) => ctx.params[k] !== undefined)) throw E.atLeastOne(...EDITABLE);
     const stateEvent = enumParam(ctx, 'state_event', ['close', 'reopen'] as const);
     if (found.authorId !== ctx.user!.id) requireAbility(ctx, p, 'update_merge_request');
-    let mr: MergeRequestRec = { ...found, updatedAt: ctx.world.now() };
+    let mr: MergeRequestRec = { ...found, updatedAt: Date.now() };
     for (const key of ['title', 'target_branch'] as const) {
       const value = strParam(ctx, key);
       if (value === undefined) continue;
