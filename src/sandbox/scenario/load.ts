@@ -2,6 +2,7 @@
 // write paths: the records look and behave as if they had been created through the API.
 import { ACCESS_LEVELS, OWNER, PLANNER } from '../access.js';
 import { addSchedule } from '../resources/pipeline-schedules.js';
+import { newProjectRec } from '../resources/projects.js';
 import { addVariable } from '../resources/variables.js';
 import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
@@ -84,28 +85,19 @@ export function loadScenario(w: World, s: Scenario, at: number): void {
   for (const def of s.projects ?? []) {
     const group = w.findGroup(def.namespace);
     const owner = group ? null : w.findUser(def.namespace)!;
-    const p: ProjectRec = {
-      id: w.projects.nextId(),
-      name: def.name ?? def.path,
-      path: def.path,
-      nsKind: group ? 'group' : 'user',
-      nsOwner: group ? group.id : owner!.id,
-      fullPath: '',
-      visibility: def.visibility ?? 'private',
-      storage: w.storages[0]!,
-      readOnly: false,
-      description: def.description ?? null,
-      createdAt: at,
-      lastActivityAt: at,
-      creatorId: owner?.id ?? root.id,
-      starCount: 0,
-      importStatus: 'none',
-      seeded: false,
-      archived: false,
-      topics: [],
-      issuesEnabled: true,
-      mergeRequestsEnabled: true,
-    };
+    const p = newProjectRec(
+      {
+        id: w.projects.nextId(),
+        name: def.name ?? def.path,
+        path: def.path,
+        nsKind: group ? 'group' : 'user',
+        nsOwner: group ? group.id : owner!.id,
+        visibility: def.visibility ?? 'private',
+        storage: w.storages[0]!,
+      },
+      { description: def.description ?? null, creatorId: owner?.id ?? root.id },
+      at,
+    );
     w.addProject(p);
     const files = new Map(Object.entries(def.files ?? { 'README.md': `# ${p.name}\n` }).map(([path, text]) => [path, Buffer.from(text)]));
     w.repos.createWithFiles(p.id, files, def.branches ?? [], [root.name, root.email]);
