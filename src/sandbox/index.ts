@@ -86,6 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log: options.log,
     clock: options.clock,
     scenario: options.scenario,
+    createdAt: options.createdAt,
   });
   mountResources(core.router);
 
@@ -188,6 +189,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     journal: () => [...core.journal],
     replayRefused,
+    createdAt: core.createdAt,
     close: () => {
       if (!closed) {
         stopWarming();

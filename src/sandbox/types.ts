@@ -42,6 +42,8 @@ export interface SandboxOptions {
   scenario?: Scenario;
   /** Writes of an earlier run (`--state`) to replay at start, each at its own clock time. */
   journal?: JournalEntry[];
+  /** When the world was made (default: now on the clock); a restart with `journal` passes the first run's, so a scenario's pipelines keep their times. */
+  createdAt?: number;
 }
 
 export interface SandboxTokens {
@@ -133,5 +135,7 @@ export interface Sandbox {
   journal(): JournalEntry[];
   /** Journal entries of `options.journal` the sandbox refused on replay. */
   replayRefused: number;
+  /** When the world was made (see `SandboxOptions.createdAt`). */
+  createdAt: number;
   close(): Promise<void>;
 }

@@ -69,6 +69,29 @@ describe('a journal replayed into a fresh world', () => {
   });
 });
 
+describe('a scenario restarted with its state', () => {
+  it('keeps the time the world was made, so its pipelines do not start again', async () => {
+    const clock = new TestClock();
+    const scenario = {
+      projects: [{ path: 'app', namespace: 'jdoe', pipelines: [{ jobs: [{ name: 'build', stage: 'build', duration: 5 }] }] }],
+    };
+    const first = await startTestSandbox({ scenario, clock: clock.now });
+    const createdAt = first.createdAt;
+    await first.close();
+    clock.advance(60_000);
+    const second = await startTestSandbox({ scenario, clock: clock.now, journal: [], createdAt });
+    try {
+      const pipeline = (await req(second.url, '/api/v4/projects/1/pipelines/1', { token: second.tokens.admin })).json as {
+        created_at: string;
+        status: string;
+      };
+      expect([pipeline.created_at, pipeline.status]).toEqual([new Date(createdAt).toISOString(), 'success']);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('svc sandbox --state FILE', () => {
   it('writes the state atomically on SIGTERM, and refuses it for another world', async () => {
     const file = join(tempDir(), 'state.json');
@@ -89,8 +112,9 @@ describe('svc sandbox --state FILE', () => {
     child.kill('SIGTERM');
     const result = await child;
     expect([result.exitCode, result.stderr]).toEqual([0, '']);
-    const state = JSON.parse(readFileSync(file, 'utf8')) as { format: string; world: string; journal: JournalEntry[] };
+    const state = JSON.parse(readFileSync(file, 'utf8')) as { format: string; world: string; createdAt: number; journal: JournalEntry[] };
     expect([state.format, state.world]).toEqual(['svc-sandbox-state/1', 'seed 1, 2 projects, default users, storages default,storage2']);
+    expect(state.createdAt).toBeLessThanOrEqual(state.journal[0]!.at);
     expect(state.journal.map((e) => [e.method, e.url, e.user, Buffer.from(e.body!, 'base64').toString()])).toEqual([
       ['POST', '/api/v4/projects/1/issues', 1, '{"title":"Survives"}'],
     ]);

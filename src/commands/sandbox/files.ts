@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
-import type { JournalEntry, Scenario, StateFile } from '../../sandbox/index.js';
+import type { Scenario, StateFile } from '../../sandbox/index.js';
 
 function readText(path: string, what: string): string | null {
   try {
@@ -26,21 +26,21 @@ export async function readScenario(path: string, stderr: NodeJS.WritableStream):
   throw new UsageError(parsed.mistakes.at(-1)!);
 }
 
-/** The writes a state file keeps (none when it does not exist yet); one from another world is refused. */
-export function readState(path: string, world: string, format: string): JournalEntry[] {
+/** What a state file keeps (nothing when it does not exist yet); one from another world is refused. */
+export function readState(path: string, world: string, format: string): Pick<StateFile, 'createdAt' | 'journal'> | null {
   const text = readText(path, 'state');
-  if (text === null) return [];
+  if (text === null) return null;
   let state: Partial<StateFile>;
   try {
     state = JSON.parse(text) as Partial<StateFile>;
   } catch {
     state = {};
   }
-  if (state.format !== format || !Array.isArray(state.journal) || typeof state.world !== 'string')
+  if (state.format !== format || !Array.isArray(state.journal) || typeof state.world !== 'string' || typeof state.createdAt !== 'number')
     throw new UsageError(`sandbox: ${path} is not a sandbox state file`);
   if (state.world !== world)
     throw new UsageError(`sandbox: the state file ${path} was written for another world (${state.world}), not this one (${world})`);
-  return state.journal;
+  return { createdAt: state.createdAt, journal: state.journal };
 }
 
 export function writeState(path: string, state: StateFile): void {

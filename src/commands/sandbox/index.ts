@@ -231,7 +231,8 @@ export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<voi
     storages: options.storages ?? [],
     scenario: options.scenario,
   });
-  if (opts.stateFile !== undefined) options.journal = readState(opts.stateFile, world, STATE_FORMAT);
+  const kept = opts.stateFile === undefined ? null : readState(opts.stateFile, world, STATE_FORMAT);
+  if (kept) Object.assign(options, kept);
   let sb: Sandbox;
   try {
     sb = await startSandbox(options);
@@ -274,7 +275,7 @@ export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<voi
   await sb.close();
   if (opts.stateFile !== undefined) {
     try {
-      writeState(opts.stateFile, { format: STATE_FORMAT, world, journal: sb.journal() });
+      writeState(opts.stateFile, { format: STATE_FORMAT, world, createdAt: sb.createdAt, journal: sb.journal() });
     } catch (e) {
       throw new SvcError(
         `sandbox: cannot write the state file ${opts.stateFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,

@@ -30,11 +30,22 @@ const MAX_RECORDS = 200_000;
 export interface CoreOptions extends Required<
   Omit<
     SandboxOptions,
-    'log' | 'clock' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port' | 'latencyMs' | 'scenario' | 'journal'
+    | 'log'
+    | 'clock'
+    | 'faults'
+    | 'spreadStorages'
+    | 'objectStorageHost'
+    | 'host'
+    | 'port'
+    | 'latencyMs'
+    | 'scenario'
+    | 'journal'
+    | 'createdAt'
   >
 > {
   log?: (line: string) => void;
   scenario?: Scenario;
+  createdAt?: number;
   clock?: () => number;
   faults: string;
   spreadStorages: boolean;
@@ -62,6 +73,8 @@ export class Core {
   private reqCounter = 0;
   /** Every write answered with success, in order: what `--state` keeps (see journal.ts). */
   readonly journal: JournalEntry[] = [];
+  /** When the world was made: a scenario's records date from then. */
+  readonly createdAt: number;
   /** While a journal is replayed at start: no faults, delays or rate limit. */
   replaying = false;
 
@@ -77,7 +90,8 @@ export class Core {
     });
     this.world.base = () => this.baseUrl;
     if (opts.clock) this.world.now = opts.clock;
-    if (opts.scenario) loadScenario(this.world, opts.scenario, this.world.now());
+    this.createdAt = opts.createdAt ?? this.world.now();
+    if (opts.scenario) loadScenario(this.world, opts.scenario, this.createdAt);
     this.moves = new MoveEngine(this.world, {
       moveMs: opts.moveMs,
       concurrency: Math.max(1, opts.moveConcurrency),

@@ -24,6 +24,8 @@ export interface StateFile {
   format: typeof STATE_FORMAT;
   /** what world the journal was written against (see worldIdentity) */
   world: string;
+  /** when the world was made (the sandbox clock), so that a scenario's records keep their times */
+  createdAt: number;
   journal: JournalEntry[];
 }
 
