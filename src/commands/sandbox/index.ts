@@ -248,7 +248,8 @@ export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<voi
       ['admin token (root; api only)', t.adminNoSudo],
       ['user token (jdoe; api)', t.user],
       ['user token (jdoe; read_api)', t.readApi],
-      [`CI job token (job ${sb.state.fixtures.jobId})`, t.job],
+      // A scenario's world has no seeded job for the job token to belong to.
+      ...(options.scenario ? [] : [[`CI job token (job ${sb.state.fixtures.jobId})`, t.job] as [string, string]]),
       ['OAuth access token (root)', t.oauth.access],
       ['OAuth refresh token', t.oauth.refresh],
       ['artifact object storage', sb.objectsUrl],
