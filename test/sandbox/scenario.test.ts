@@ -170,13 +170,14 @@ describe('scenario validation', () => {
       '    colour: blue', //                          9
       '    pipelines:', //                            10
       '      - jobs:', //                             11
-      '          - name: build', //                   12
+      '          - name: ""', //                      12
       '            stage: build', //                  13
       '            status: passed', //                14
       '            duration: -1', //                  15
-      '    members: [{ user: alice, role: boss }]', // 16
-      '    variables: [{ key: "bad key", value: x }]', // 17
-      'runners: 3', //                                18
+      '            queued: 90000', //                 16
+      '    members: [{ user: alice, role: boss }]', // 17
+      '    variables: [{ key: "bad key", value: x }]', // 18
+      'runners: 3', //                                19
     ].join('\n');
     const result = parseScenario(text, 'scenario.yml');
     expect(result).toEqual({
@@ -185,11 +186,13 @@ describe('scenario validation', () => {
         'scenario.yml:3: users[0].admin: must be true or false',
         'scenario.yml:5: groups[0].path: is required',
         'scenario.yml:9: projects[0].colour: is not a known field (known: path, namespace, name, description, visibility, files, branches, members, variables, schedules, pipelines)',
+        'scenario.yml:12: projects[0].pipelines[0].jobs[0].name: must not be empty',
         'scenario.yml:14: projects[0].pipelines[0].jobs[0].status: must be one of success, failed',
         'scenario.yml:15: projects[0].pipelines[0].jobs[0].duration: must be at least 0',
-        'scenario.yml:16: projects[0].members[0].role: must be one of guest, planner, reporter, developer, maintainer, owner',
-        'scenario.yml:17: projects[0].variables[0].key: must match ^[A-Za-z0-9_]+$',
-        'scenario.yml:18: runners: is not a known field (known: users, groups, projects)',
+        'scenario.yml:16: projects[0].pipelines[0].jobs[0].queued: must be at most 86400',
+        'scenario.yml:17: projects[0].members[0].role: must be one of guest, planner, reporter, developer, maintainer, owner',
+        'scenario.yml:18: projects[0].variables[0].key: must match ^[A-Za-z0-9_]+$',
+        'scenario.yml:19: runners: is not a known field (known: users, groups, projects)',
       ],
     });
   });
@@ -206,7 +209,7 @@ describe('scenario validation', () => {
       '    members: [{ user: carol, role: guest }]', //       8
       '    variables: [{ key: TOKEN, value: short, masked: true }]', // 9
       '    schedules:', //                                    10
-      '      - { description: nightly, cron: "every night", ref: release }', // 11
+      '      - { description: nightly, cron: "every night", ref: release, cron_timezone: Mars/Base, owner: nobody }', // 11
       '    pipelines:', //                                    12
       '      - ref: develop', //                              13
       '        jobs:', //                                     14
@@ -216,6 +219,7 @@ describe('scenario validation', () => {
       '            stage: deploy', //                         18
       '            status: failed', //                        19
       '            trigger: { project: acme/other, jobs: [] }', // 20
+      '      - { user: nobody, jobs: [] }', //             21
     ].join('\n');
     expect(parseScenario(text, 'w.yml')).toEqual({
       ok: false,
@@ -226,10 +230,14 @@ describe('scenario validation', () => {
         'w.yml:9: projects[1].variables[0].value: a masked value needs 8 or more characters of A-Z a-z 0-9 _ + = / @ : . ~ -',
         "w.yml:11: projects[1].schedules[0].ref: no branch 'release' in project 'acme/web'",
         'w.yml:11: projects[1].schedules[0].cron: is not a valid cron expression',
+        'w.yml:11: projects[1].schedules[0].cron_timezone: is not a known time zone',
+        "w.yml:11: projects[1].schedules[0].owner: no user 'nobody' in the scenario (nor root, jdoe)",
         "w.yml:13: projects[1].pipelines[0].ref: no branch 'develop' in project 'acme/web'",
         "w.yml:16: projects[1].pipelines[0].jobs[1].name: job 'build' is given twice",
         'w.yml:19: projects[1].pipelines[0].jobs[2].status: a trigger job ends as its downstream pipeline ends: leave it out',
         "w.yml:20: projects[1].pipelines[0].jobs[2].trigger.project: no project 'acme/other' in the scenario",
+        "w.yml:21: projects[1].pipelines[1].user: no user 'nobody' in the scenario (nor root, jdoe)",
+        'w.yml:21: projects[1].pipelines[1].jobs: needs at least one job',
       ],
     });
   });
