@@ -11,11 +11,15 @@ import { recordLabelEvents } from './resources/resource-label-events.js';
 import { RESOURCES } from './resources/index.js';
 import { mounts } from './resources/mounts.js';
 import { Core } from './server/core.js';
+import { type JournalEntry, replay } from './server/journal.js';
 import type { RecordedRequest, Sandbox, SandboxOptions, SandboxState } from './types.js';
 
 export type { RecordedRequest, Sandbox, SandboxOptions, SandboxState, SandboxStats, SandboxTokens } from './types.js';
 export { parseFaultSpec, type FaultSpec, type FaultKind } from './faults.js';
 export { MAX_QUERY_BYTES } from './server/core.js';
+export { parseScenario } from './scenario/parse.js';
+export { STATE_FORMAT, worldIdentity, type JournalEntry, type StateFile } from './server/journal.js';
+export { SCENARIO_SCHEMA, type Scenario } from './scenario/schema.js';
 
 export const DEFAULT_ADMIN_TOKEN = 'sandbox-admin-token-0123456789';
 
@@ -62,7 +66,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const storages = options.storages && options.storages.length > 0 ? options.storages : ['default', 'storage2'];
   const seed = options.seed ?? 1;
   const core = new Core({
-    projects: options.projects ?? 50,
+    projects: options.scenario ? 0 : (options.projects ?? 50),
     users: options.users ?? 0,
     storages,
     spreadStorages: options.spreadStorages ?? false,
@@ -86,6 +90,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     exportStepMs: options.exportStepMs ?? 100,
     log: options.log,
     clock: options.clock,
+    scenario: options.scenario,
+    createdAt: options.createdAt,
   });
   const scopes = mounts(core.router);
   core.router.observeWrites(auditWrite);
@@ -129,6 +135,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   }
   core.objectsBase = `http://${hostForUrl(objHost)}:${objPort}`;
+  const replayRefused = options.journal ? await replayJournal(core, options.journal) : 0;
 
   const w = core.world;
   // The regular user's tokens are the ones handed out; their first listing should not pay for a scan.
@@ -189,6 +196,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (t) t.expiresAt = Date.now() - 1000;
     },
     state,
+    journal: () => [...core.journal],
+    replayRefused,
+    createdAt: core.createdAt,
     close: () => {
       if (!closed) {
         stopWarming();
@@ -198,6 +208,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return closed;
     },
   };
+}
+
+/** Replays an earlier run's writes, each with the clock at its time, then gives the clock back. */
+async function replayJournal(core: Core, entries: JournalEntry[]): Promise<number> {
+  const w = core.world;
+  const now = w.now;
+  core.replaying = true;
+  try {
+    return await replay(core.baseUrl, core.opts.adminToken, entries, (at) => (w.now = () => at));
+  } finally {
+    w.now = now;
+    core.replaying = false;
+  }
 }
 
 const S3_HEADERS = { 'Content-Type': 'application/xml', 'x-amz-request-id': 'SANDBOX' };

@@ -1,6 +1,8 @@
 // Public types of the sandbox's programmatic API.
 import type { GroupRec, ProjectRec, SnippetRec, UserRec } from './store/records.js';
 import type { MoveKind, MoveRec } from './moves.js';
+import type { Scenario } from './scenario/schema.js';
+import type { JournalEntry } from './server/journal.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -36,6 +38,12 @@ export interface SandboxOptions {
   exportStepMs?: number;
   /** Now in ms since the epoch as pipelines and jobs see it (default `Date.now`): with its own clock a test decides when they move on. */
   clock?: () => number;
+  /** The world to serve instead of the seeded one (see scenario/schema.ts); `projects` and `users` are then not seeded. */
+  scenario?: Scenario;
+  /** Writes of an earlier run (`--state`) to replay at start, each at its own clock time. */
+  journal?: JournalEntry[];
+  /** When the world was made (default: now on the clock); a restart with `journal` passes the first run's, so a scenario's pipelines keep their times. */
+  createdAt?: number;
 }
 
 export interface SandboxTokens {
@@ -123,5 +131,11 @@ export interface Sandbox {
   clearRequests(): void;
   expireOAuth(): void;
   state: SandboxState;
+  /** The writes answered with success since the world was made (replayed ones first): what `--state` saves. */
+  journal(): JournalEntry[];
+  /** Journal entries of `options.journal` the sandbox refused on replay. */
+  replayRefused: number;
+  /** When the world was made (see `SandboxOptions.createdAt`). */
+  createdAt: number;
   close(): Promise<void>;
 }

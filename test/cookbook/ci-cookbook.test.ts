@@ -115,6 +115,7 @@ describe('the README CI cookbook', () => {
       'stop-stale-environments',
       'sync-variables',
       'take-over-nightly',
+      'test-deploy-script',
       'trigger-downstream',
       'wait-for-integration',
     ]);
@@ -428,4 +429,30 @@ describe('the README CI cookbook', () => {
       ]);
     }
   });
+
+  it('test-deploy-script: the script exits 8 and names the failing job log line, against the README scenario in a background sandbox', async () => {
+    const dir = tempDir();
+    const [scenario, script] = scenarioFiles();
+    mkdirSync(join(dir, 'ci'));
+    writeFileSync(join(dir, 'ci', 'deploy-fails.yml'), scenario);
+    writeFileSync(join(dir, 'ci', 'deploy.sh'), script);
+    const result = await runJob('test-deploy-script', {}, dir);
+    expect(result).toEqual({
+      exitCode: 0,
+      stdout: 'ERROR: health check failed on web-2\ndeploy of acme/app failed (svc exit 8)\n',
+      stderr: '',
+    });
+    // The job fails when the script does not take its failure path.
+    writeFileSync(join(dir, 'ci', 'deploy-fails.yml'), scenario.replace('status: failed', 'status: success'));
+    const passing = await runJob('test-deploy-script', {}, dir);
+    expect(passing.exitCode).toBe(1);
+    expect(readFileSync(join(dir, 'deploy.out'), 'utf8')).toMatch(/\tsuccess\t[\s\S]*deployed acme\/app\n$/);
+  });
 });
+
+/** The scenario and the script of the README's "Testing a CI script against a scenario", by their first-line names. */
+function scenarioFiles(): [string, string] {
+  const text = readFileSync(README, 'utf8');
+  const block = (name: string) => new RegExp(`^\`\`\`\\w+\\n(# ${name}\\n[\\s\\S]*?)^\`\`\`$`, 'm').exec(text)![1]!;
+  return [block('ci/deploy-fails.yml'), block('ci/deploy.sh')];
+}

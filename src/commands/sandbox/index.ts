@@ -7,6 +7,7 @@ import { intOption } from '../../cli/parsers.js';
 import { SvcError, UsageError } from '../../errors.js';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index.js';
 import type { LeafSpec } from '../../cli/spec.js';
+import { readScenario, readState, writeState } from './files.js';
 
 interface SandboxFlags {
   host: string;
@@ -24,6 +25,9 @@ interface SandboxFlags {
   latencyMs?: number | [number, number];
   maxConcurrency?: number;
   log?: boolean;
+  scenario?: string;
+  scenarioSchema?: boolean;
+  state?: string;
 }
 
 /** `N` or `MIN-MAX` milliseconds. */
@@ -69,17 +73,26 @@ export const command: LeafSpec<SandboxFlags> = {
       parse: intOption('--max-concurrency', 1, 100_000),
     },
     { flags: '--log', help: 'print one line per request to stderr' },
+    { flags: '--scenario <file>', help: 'serve the world this YAML or JSON file describes instead of the seeded one' },
+    { flags: '--scenario-schema', help: 'print the JSON Schema of scenario files and exit' },
+    { flags: '--state <file>', help: 'keep the world across restarts: replay the writes saved here, save them again on exit' },
   ],
   examples: [
     'svc sandbox --port 0 -o json &',
     'svc sandbox --projects 100000 --storages default,storage2,storage3',
     'svc sandbox --faults 429=0.05,503=0.02,reset=0.01 --move-failure-rate 0.1',
     'svc sandbox --latency-ms 20-80 --max-concurrency 4',
+    'svc sandbox --scenario ci-world.yml --state sandbox-state.json --port 0 &',
   ],
   run: (ctx, _args, opts) => run(ctx, opts),
 };
 
 async function run(ctx: Context, opts: SandboxFlags): Promise<void> {
+  if (opts.scenarioSchema) {
+    const { SCENARIO_SCHEMA } = await import('../../sandbox/index.js');
+    ctx.stdout.write(`${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`);
+    return;
+  }
   const storages = opts.storages
     .split(',')
     .map((s) => s.trim())
@@ -103,12 +116,14 @@ async function run(ctx: Context, opts: SandboxFlags): Promise<void> {
       maxConcurrency: opts.maxConcurrency,
       log: opts.log ? (line: string) => ctx.io.stderr.write(`${line}\n`) : undefined,
       output: ctx.globals.output === 'json' ? 'json' : 'text',
+      scenario: opts.scenario === undefined ? undefined : await readScenario(opts.scenario, ctx.io.stderr),
+      stateFile: opts.state,
     },
     { stdout: ctx.stdout, stderr: ctx.io.stderr, signal: ctx.signal },
   );
 }
 
-export type ServeOptions = SandboxOptions & { output: 'text' | 'json' };
+export type ServeOptions = SandboxOptions & { output: 'text' | 'json'; stateFile?: string };
 export interface ServeIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -186,8 +201,9 @@ function validate(opts: ServeOptions, parseFaultSpec: (spec: string) => unknown)
       throw new BadInput((e as Error).message);
     }
   }
-  const { output: _output, ...rest } = opts;
+  const { output: _output, stateFile: _stateFile, ...rest } = opts;
   void _output;
+  void _stateFile;
   return { ...rest, host, port: opts.port ?? 8080 };
 }
 
@@ -201,13 +217,22 @@ function describeListenError(e: unknown, host: string, port: number): string {
 }
 
 export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<void> {
-  const { parseFaultSpec, startSandbox } = await import('../../sandbox/index.js');
+  const { parseFaultSpec, startSandbox, STATE_FORMAT, worldIdentity } = await import('../../sandbox/index.js');
   let options: SandboxOptions;
   try {
     options = validate(opts, parseFaultSpec);
   } catch (e) {
     throw new UsageError(`sandbox: ${(e as Error).message}`);
   }
+  const world = worldIdentity({
+    seed: options.seed ?? 1,
+    projects: options.projects ?? 50,
+    users: options.users ?? 0,
+    storages: options.storages ?? [],
+    scenario: options.scenario,
+  });
+  const kept = opts.stateFile === undefined ? null : readState(opts.stateFile, world, STATE_FORMAT);
+  if (kept) Object.assign(options, kept);
   let sb: Sandbox;
   try {
     sb = await startSandbox(options);
@@ -223,7 +248,8 @@ export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<voi
       ['admin token (root; api only)', t.adminNoSudo],
       ['user token (jdoe; api)', t.user],
       ['user token (jdoe; read_api)', t.readApi],
-      [`CI job token (job ${sb.state.fixtures.jobId})`, t.job],
+      // A scenario's world has no seeded job for the job token to belong to.
+      ...(options.scenario ? [] : [[`CI job token (job ${sb.state.fixtures.jobId})`, t.job] as [string, string]]),
       ['OAuth access token (root)', t.oauth.access],
       ['OAuth refresh token', t.oauth.refresh],
       ['artifact object storage', sb.objectsUrl],
@@ -239,9 +265,22 @@ export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<voi
     ];
     io.stdout.write(`${lines.join('\n')}\n`);
   }
+  if (options.journal?.length)
+    io.stderr.write(
+      `replayed ${options.journal.length} writes from ${opts.stateFile}${sb.replayRefused ? ` (${sb.replayRefused} refused)` : ''}\n`,
+    );
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     else io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sb.close();
+  if (opts.stateFile !== undefined) {
+    try {
+      writeState(opts.stateFile, { format: STATE_FORMAT, world, createdAt: sb.createdAt, journal: sb.journal() });
+    } catch (e) {
+      throw new SvcError(
+        `sandbox: cannot write the state file ${opts.stateFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
+    }
+  }
 }

@@ -71,7 +71,7 @@ function createGroup(ctx: Ctx): void {
     rootId: parent ? parent.rootId : 0,
     visibility,
     description: strParam(ctx, 'description') ?? '',
-    createdAt: Date.now(),
+    createdAt: w.now(),
     storage: w.storages[0]!,
     readOnly: false,
   });

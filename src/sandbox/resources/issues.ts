@@ -301,7 +301,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
     const store = issueStore(ctx.world);
     markChanged(store, p.id);
     const iid = Math.max(0, ...store.issues.list(p.id).map((i) => i.iid)) + 1;
-    const now = Date.now();
+    const now = ctx.world.now();
     const rec: Issue = {
       id: store.nextId++,
       iid,
@@ -330,7 +330,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
     if (![...EDITABLE, 'milestone'].some((k) => ctx.params[k] !== undefined)) throw E.atLeastOne(...EDITABLE);
     const stateEvent = enumParam(ctx, 'state_event', ['close', 'reopen'] as const);
     if (found.authorId !== ctx.user!.id) requireAbility(ctx, p, 'update_issue');
-    const i: Issue = { ...found, updatedAt: Date.now() };
+    const i: Issue = { ...found, updatedAt: ctx.world.now() };
     const title = strParam(ctx, 'title');
     if (title !== undefined) i.title = title;
     const description = strParam(ctx, 'description');

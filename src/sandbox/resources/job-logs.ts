@@ -3,7 +3,8 @@
 // A running job's log is the part written so far, so it grows between reads.
 import type { JobRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { type JobState, jobTiming } from './job-states.js';
+import { type JobState, timingOfJob } from './job-states.js';
+import { pipelineStore } from './pipeline-store.js';
 
 const ESC = '\u001b';
 const RESET = `${ESC}[0;m`;
@@ -31,7 +32,7 @@ export function failureLines(job: JobRec): string[] {
 function fullLog(w: World, job: JobRec, state: JobState): string[] {
   const epoch = Math.floor((state.startedAt ?? 0) / 1000);
   // A job made to run longer writes about a line a second.
-  const steps = Math.max(4 + (w.h(81, job.id) % 5), Math.ceil(jobTiming(w, job.pipelineId).runningMs / 1000));
+  const steps = Math.max(4 + (w.h(81, job.id) % 5), Math.ceil(timingOfJob(w, job).runningMs / 1000));
   const lines = [
     `${ESC}[0KRunning with svc-sandbox-runner 17.5.0`,
     sectionStart(epoch, 'prepare_executor', 'Preparing the "shell" executor'),
@@ -41,7 +42,9 @@ function fullLog(w: World, job: JobRec, state: JobState): string[] {
     sectionStart(epoch, 'step_script', 'Executing "step_script" stage of the job script'),
     `${GREEN}$ npm run ${job.name}${RESET}`,
   ];
-  for (let i = 1; i <= steps; i++) lines.push(`${job.name}: step ${i} of ${steps} done`);
+  const written = pipelineStore(w).scripts.get(job.id)?.log;
+  if (written != null) lines.push(...written.replace(/\n$/, '').split('\n'));
+  else for (let i = 1; i <= steps; i++) lines.push(`${job.name}: step ${i} of ${steps} done`);
   return lines;
 }
 
@@ -54,9 +57,11 @@ export function jobLog(w: World, job: JobRec, state: JobState): string {
     const shown = body.slice(0, Math.max(1, Math.floor(body.length * state.progress)));
     return shown.map((line) => `${line}\n`).join('');
   }
+  // A log a scenario wrote says itself why its job failed.
+  const why = pipelineStore(w).scripts.get(job.id)?.log != null ? [] : failureLines(job).slice(0, 2);
   const tail =
     state.status === 'failed'
-      ? [...failureLines(job).slice(0, 2), sectionEnd(epoch, 'step_script'), failureLines(job)[2] as string]
+      ? [...why, sectionEnd(epoch, 'step_script'), failureLines(job)[2] as string]
       : [sectionEnd(epoch, 'step_script'), `${GREEN}Job succeeded${RESET}`];
   return [...body, ...tail].map((line) => `${line}\n`).join('');
 }

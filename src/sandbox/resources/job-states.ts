@@ -30,6 +30,11 @@ export function jobTiming(w: World, pipelineId: number): JobTiming {
   return pipelineStore(w).timing.get(pipelineId) ?? { queuedMs: JOB_STEP_MS, runningMs: JOB_STEP_MS };
 }
 
+/** A job's own timing where a scenario gave it one, else its pipeline's. */
+export function timingOfJob(w: World, job: JobRec): JobTiming {
+  return pipelineStore(w).scripts.get(job.id) ?? jobTiming(w, job.pipelineId);
+}
+
 /** When a job of the pipeline that started at `start` ends. */
 export function jobEnd(w: World, pipelineId: number, start: number): number {
   const { queuedMs, runningMs } = jobTiming(w, pipelineId);
@@ -48,10 +53,10 @@ export interface JobState {
   progress: number;
 }
 
-/** A job's run: when it was queued and how it ends; absent for the jobs of seeded pipelines. */
+/** A job's run: when it was queued and how it ends; absent for the jobs of seeded pipelines. A skipped job (a scenario's job after a failed stage) is skipped at `start`. */
 export interface JobRun {
   start: number;
-  outcome: 'success' | 'failed';
+  outcome: 'success' | 'failed' | 'skipped';
 }
 
 export function jobById(w: World, id: number): JobRec | null {
@@ -87,8 +92,13 @@ export function jobState(w: World, job: JobRec, now = w.now()): JobState {
   }
   const canceledAt = pipelineStore(w).canceledAt.get(job.id);
   const at = canceledAt === undefined ? now : Math.min(now, canceledAt);
+  if (run.outcome === 'skipped') {
+    if (at >= run.start) return { status: 'skipped', startedAt: null, finishedAt: null, updatedAt: run.start, progress: 0 };
+    if (canceledAt === undefined) return { status: 'created', startedAt: null, finishedAt: null, updatedAt: pl.createdAt, progress: 0 };
+    return { status: 'canceled', startedAt: null, finishedAt: canceledAt, updatedAt: canceledAt, progress: 0 };
+  }
   const s = JOB_STEP_MS;
-  const { queuedMs, runningMs } = jobTiming(w, pl.id);
+  const { queuedMs, runningMs } = timingOfJob(w, job);
   const t = at - run.start;
   const runningFrom = run.start + s + queuedMs;
   const end = runningFrom + runningMs;
@@ -192,7 +202,10 @@ export function retryJob(w: World, job: JobRec): JobRec {
   const pl = pipelineById(w, job.pipelineId)!;
   const copy: JobRec = { ...job, id: store.nextJobId++ };
   store.jobs.set(copy.id, copy);
-  const outcome = job.name === 'test' && pl.willFail ? 'failed' : 'success';
+  const script = store.scripts.get(job.id);
+  if (script) store.scripts.set(copy.id, script);
+  const scripted = script ? store.runs.get(job.id)?.outcome : undefined;
+  const outcome = scripted === 'failed' || (job.name === 'test' && pl.willFail) ? 'failed' : 'success';
   store.runs.set(copy.id, { start: w.now() - (isManual(job) ? JOB_STEP_MS : 0), outcome });
   store.retriedBy.set(latestJob(w, job.id), copy.id);
   return copy;

@@ -84,7 +84,7 @@ function isLastOwner(w: World, source: MemberSource, userId: number): boolean {
 function write(ctx: Ctx, source: MemberSource, userId: number, level: number, expiresAt: string | null): MembershipRec {
   const w = ctx.world;
   const before = w.memberships.get(source.kind, source.rec.id, userId);
-  const rec = { level, expiresAt, createdById: before?.createdById ?? ctx.user!.id, createdAt: before?.createdAt ?? Date.now() };
+  const rec = { level, expiresAt, createdById: before?.createdById ?? ctx.user!.id, createdAt: before?.createdAt ?? w.now() };
   w.memberships.set(source.kind, source.rec.id, userId, rec);
   w.accessChanged();
   return rec;

@@ -157,7 +157,7 @@ function addIssueNote(ctx: Ctx, p: ProjectRec, body: string): RenderedNote {
   requireAbility(ctx, p, 'read_issue');
   const issue = ask('findIssue')(ctx, p, () => E.notFound('Issue'));
   const store = noteStore(ctx.world);
-  const note: NoteRec = { id: store.nextId++, body, authorId: ctx.user!.id, createdAt: Date.now() };
+  const note: NoteRec = { id: store.nextId++, body, authorId: ctx.user!.id, createdAt: ctx.world.now() };
   store.notes.insert(issue.id, note.id, note);
   ask('saveIssue')(ctx, p, { ...issue, userNotesCount: issue.userNotesCount + 1 });
   return { id: note.id, json: noteJson(ctx.world, issueNoteable(issue), note) };
@@ -212,7 +212,7 @@ export function mountNotes({ project }: Mounts): void {
     const note = findNote(ctx, issue);
     const body = noteBody(ctx);
     if (note.authorId !== ctx.user!.id && !can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
-    const edited = { ...note, body, updatedAt: Date.now() };
+    const edited = { ...note, body, updatedAt: ctx.world.now() };
     noteStore(ctx.world).notes.update(issue.id, note.id, edited);
     sendJson(ctx, 200, noteJson(ctx.world, issueNoteable(issue), edited));
   });

@@ -28,7 +28,7 @@ interface ScheduleVariable {
   variable_type: (typeof VARIABLE_TYPES)[number];
 }
 
-interface ScheduleRec {
+export interface ScheduleRec {
   id: number;
   projectId: number;
   description: string;
@@ -44,6 +44,12 @@ interface ScheduleRec {
 }
 
 const schedules = storeFor(() => ({ list: [] as ScheduleRec[], nextId: 1 }));
+
+/** A schedule a scenario describes: it takes the next id. */
+export function addSchedule(w: World, s: Omit<ScheduleRec, 'id'>): void {
+  const store = schedules(w);
+  store.list.push({ ...s, id: store.nextId++ });
+}
 
 /** The model's validations, answered in one body as `render_validation_error!`. */
 function validate(s: ScheduleRec): void {

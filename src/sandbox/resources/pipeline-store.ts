@@ -51,6 +51,13 @@ export interface JobTiming {
   runningMs: number;
 }
 
+/** A job a scenario describes: how long it waits and runs, and the log it writes (null: the generated one). */
+export interface JobScript {
+  queuedMs: number;
+  runningMs: number;
+  log: string | null;
+}
+
 export interface PipelineStore {
   pipelines: ChildCollection<number, PipelineRec>;
   /** created pipeline id → project id */
@@ -69,6 +76,8 @@ export interface PipelineStore {
   sources: Map<number, string>;
   /** pipeline id → its jobs' timing, when not the default steps */
   timing: Map<number, JobTiming>;
+  /** job id → its timing and log, for the jobs of a scenario's pipelines (and their retries) */
+  scripts: Map<number, JobScript>;
   nextPipelineId: number;
   nextJobId: number;
 }
@@ -89,6 +98,7 @@ export const pipelineStore = storeFor<PipelineStore>((w) => ({
   bridges: new Map(),
   sources: new Map(),
   timing: new Map(),
+  scripts: new Map(),
   nextPipelineId: w.seededProjects * SEEDED_PIPELINES + 1,
   nextJobId: w.seededProjects * SEEDED_PIPELINES * SEEDED_JOBS + 1,
 }));

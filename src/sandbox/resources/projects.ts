@@ -114,29 +114,11 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
     if (!w.storages.includes(input.storage)) throw E.validation({ repository_storage: ['is not included in the list'] });
     storage = input.storage;
   }
-  const now = Date.now();
-  const p: ProjectRec = {
-    id: w.projects.nextId(),
-    name,
-    path,
-    nsKind: ns.kind,
-    nsOwner: ns.owner,
-    fullPath: '',
-    visibility: visibility as Visibility,
-    storage,
-    readOnly: false,
-    description: input.description ?? null,
-    createdAt: now,
-    lastActivityAt: now,
-    creatorId: user.id,
-    starCount: 0,
-    importStatus: 'none',
-    seeded: false,
-    archived: false,
-    topics: [],
-    issuesEnabled: true,
-    mergeRequestsEnabled: true,
-  };
+  const p = newProjectRec(
+    { id: w.projects.nextId(), name, path, nsKind: ns.kind, nsOwner: ns.owner, visibility: visibility as Visibility, storage },
+    { description: input.description ?? null, creatorId: user.id },
+    w.now(),
+  );
   w.addProject(p);
   const repo = input.repository;
   if (repo === 'empty' || repo === 'readme') {
@@ -145,6 +127,29 @@ export function createProject(ctx: Ctx, input: NewProject): ProjectRec {
     w.repos.copyOwn(repo.forkOf, p.id);
   }
   return p;
+}
+
+/** A project as created (through the API or by a scenario): no stars, not archived, issues and merge requests on. */
+export function newProjectRec(
+  where: Pick<ProjectRec, 'id' | 'name' | 'path' | 'nsKind' | 'nsOwner' | 'visibility' | 'storage'>,
+  about: Pick<ProjectRec, 'description' | 'creatorId'>,
+  at: number,
+): ProjectRec {
+  return {
+    ...where,
+    ...about,
+    fullPath: '',
+    readOnly: false,
+    createdAt: at,
+    lastActivityAt: at,
+    starCount: 0,
+    importStatus: 'none',
+    seeded: false,
+    archived: false,
+    topics: [],
+    issuesEnabled: true,
+    mergeRequestsEnabled: true,
+  };
 }
 
 export function mountProjects({ root, project }: Mounts): void {

@@ -145,7 +145,7 @@ export function mountReleases({ project }: Mounts): void {
     if (store.get(p.id, tag)) throw new ApiError(409, { message: 'Release already exists' });
     const milestones = milestonesParam(ctx, p) ?? [];
     const links = linksParam(ctx);
-    const releasedAt = releasedAtParam(ctx) ?? Date.now();
+    const releasedAt = releasedAtParam(ctx) ?? ctx.world.now();
     let sha = w.repos.tags(p.id).find((t) => t.name === tag)?.sha;
     if (!sha) {
       const ref = strParam(ctx, 'ref');
@@ -158,7 +158,7 @@ export function mountReleases({ project }: Mounts): void {
       tagName: tag,
       name: strParam(ctx, 'name') ?? tag,
       description: strParam(ctx, 'description') ?? '',
-      createdAt: Date.now(),
+      createdAt: ctx.world.now(),
       releasedAt,
       authorId: ctx.user!.id,
       sha,

@@ -12,9 +12,10 @@ import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { storeFor } from '../store/collection.js';
 import type { Scope } from '../server/router.js';
+import type { World } from '../store/world.js';
 import type { Mounts } from './mounts.js';
 
-interface VariableRec {
+export interface VariableRec {
   key: string;
   value: string;
   variableType: 'env_var' | 'file';
@@ -43,6 +44,12 @@ const MASKABLE = /^[a-zA-Z0-9_+=/@:.~-]{8,}$/;
 const MASKABLE_RAW = /^\S{8,}$/;
 
 const variables = storeFor(() => new Map<string, VariableRec[]>());
+
+/** A variable a scenario describes, in the place of `owner` (`project:1`, `group:2`). */
+export function addVariable(w: World, owner: string, v: VariableRec): void {
+  const store = variables(w);
+  store.set(owner, [...(store.get(owner) ?? []), v]);
+}
 
 function listOf(ctx: Ctx, place: Place): VariableRec[] {
   const store = variables(ctx.world);

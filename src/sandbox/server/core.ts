@@ -7,6 +7,9 @@ import { FaultPicker, parseFaultSpec } from '../faults.js';
 import { MoveEngine } from '../moves.js';
 import { describeSandboxTokens } from '../store/access-tokens.js';
 import { World } from '../store/world.js';
+import { isJournaled, type JournalEntry, journalEntry } from './journal.js';
+import { loadScenario } from '../scenario/load.js';
+import type { Scenario } from '../scenario/schema.js';
 import type { RecordedRequest, SandboxOptions, SandboxStats, SandboxTokens } from '../types.js';
 import { sha256 } from '../util/digest.js';
 import { DecodeError, parseQuery } from '../util/query.js';
@@ -25,9 +28,24 @@ const MAX_RECORDED_BODY = 256 * 1024;
 const MAX_RECORDS = 200_000;
 
 export interface CoreOptions extends Required<
-  Omit<SandboxOptions, 'log' | 'clock' | 'faults' | 'spreadStorages' | 'objectStorageHost' | 'host' | 'port' | 'latencyMs'>
+  Omit<
+    SandboxOptions,
+    | 'log'
+    | 'clock'
+    | 'faults'
+    | 'spreadStorages'
+    | 'objectStorageHost'
+    | 'host'
+    | 'port'
+    | 'latencyMs'
+    | 'scenario'
+    | 'journal'
+    | 'createdAt'
+  >
 > {
   log?: (line: string) => void;
+  scenario?: Scenario;
+  createdAt?: number;
   clock?: () => number;
   faults: string;
   spreadStorages: boolean;
@@ -53,6 +71,12 @@ export class Core {
   objectsBase = '';
   baseUrl = '';
   private reqCounter = 0;
+  /** Every write answered with success, in order: what `--state` keeps (see journal.ts). */
+  readonly journal: JournalEntry[] = [];
+  /** When the world was made: a scenario's records date from then. */
+  readonly createdAt: number;
+  /** While a journal is replayed at start: no faults, delays or rate limit. */
+  replaying = false;
 
   constructor(opts: CoreOptions) {
     this.opts = opts;
@@ -62,9 +86,12 @@ export class Core {
       storages: opts.storages,
       seed: opts.seed,
       spreadStorages: opts.spreadStorages,
+      bare: opts.scenario !== undefined,
     });
     this.world.base = () => this.baseUrl;
     if (opts.clock) this.world.now = opts.clock;
+    this.createdAt = opts.createdAt ?? this.world.now();
+    if (opts.scenario) loadScenario(this.world, opts.scenario, this.createdAt);
     this.moves = new MoveEngine(this.world, {
       moveMs: opts.moveMs,
       concurrency: Math.max(1, opts.moveConcurrency),
@@ -136,6 +163,7 @@ export class Core {
     const rawPath = qi < 0 ? url : url.slice(0, qi);
     const rawQuery = qi < 0 ? '' : url.slice(qi + 1);
     const method = (req.method ?? 'GET').toUpperCase();
+    let at = 0;
     if (rawPath === '/-/sandbox/stats') {
       req.resume();
       const body = JSON.stringify(this.snapshotStats());
@@ -177,6 +205,7 @@ export class Core {
     s.byRoute[routeKey] = (s.byRoute[routeKey] ?? 0) + 1;
     res.on('finish', () => {
       record.status = res.statusCode;
+      if (route && isJournaled(method, res.statusCode)) this.journal.push(journalEntry(ctx, at));
       if (this.opts.log) {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         this.opts.log(`${method} ${rawPath} ${res.statusCode} ${ms.toFixed(1)}ms`);
@@ -187,7 +216,7 @@ export class Core {
       ctx.bodyBuf = await readBody(req);
       await this.workers.acquire();
       working = true;
-      const delay = this.workers.nextDelay();
+      const delay = this.replaying ? 0 : this.workers.nextDelay();
       if (delay > 0) await sleep(delay);
       if (ctx.bodyBuf.length > 0) {
         record.body = ctx.bodyBuf.subarray(0, MAX_RECORDED_BODY).toString('utf8');
@@ -199,7 +228,7 @@ export class Core {
           }
         }
       }
-      const fault = this.faults.draw();
+      const fault = this.replaying ? null : this.faults.draw();
       if (fault) {
         this.stats.faults[fault] = (this.stats.faults[fault] ?? 0) + 1;
         if (fault === 'reset') {
@@ -212,7 +241,7 @@ export class Core {
       }
       if (rawPath.startsWith('/api/v3/')) throw new ApiError(410, { error: 'API V3 is no longer supported. Use API V4 instead.' });
       if (Buffer.byteLength(rawQuery) > MAX_QUERY_BYTES) throw new ApiError(414, { message: '414 Request-URI Too Large' });
-      this.rateLimiter.check(ctx);
+      if (!this.replaying) this.rateLimiter.check(ctx);
       try {
         const q = parseQuery(rawQuery);
         ctx.rawPairs = q.pairs;
@@ -244,7 +273,8 @@ export class Core {
       parseBody(ctx);
       ctx.params = { ...ctx.query, ...ctx.body };
       authenticate(ctx, this.tokens);
-      await route.handler(ctx);
+      at = this.world.now();
+      await this.atTime(at, method, () => route.handler(ctx));
       if (!res.headersSent && !res.writableEnded) throw new Error('handler did not respond');
     } catch (e) {
       if (res.headersSent || res.writableEnded || res.destroyed) return;
@@ -257,6 +287,21 @@ export class Core {
       }
     } finally {
       if (working) this.workers.release();
+    }
+  }
+
+  /**
+   * A write runs (up to its first await) with the clock standing at `at`, the time its journal entry
+   * keeps, so that replaying it at that time gives its records the same times.
+   */
+  private atTime(at: number, method: string, run: () => Promise<void> | void): Promise<void> | void {
+    if (!isJournaled(method, 200)) return run();
+    const now = this.world.now;
+    this.world.now = () => at;
+    try {
+      return run();
+    } finally {
+      this.world.now = now;
     }
   }
 

@@ -56,6 +56,13 @@ export class Repositories {
     if (readme) this.commit(pid, 'main', 'Initial commit', author, ['README.md']);
   }
 
+  /** A scenario's repository: one commit on `main` adding its files, and its other branches at that commit. */
+  createWithFiles(pid: number, files: Map<string, Buffer>, branches: string[], author: [string, string]): void {
+    this.own.set(pid, { branches: new Map(), commits: new Map(), files });
+    const first = this.commit(pid, 'main', 'Initial commit', author, [...files.keys()]);
+    for (const branch of branches) this.addBranch(pid, branch, first.id);
+  }
+
   /** A fork gets its own copy of a created project's repository; forks of seeded projects keep the synthetic one. */
   copyOwn(from: number, to: number): void {
     const repo = this.own.get(from);
@@ -90,7 +97,7 @@ export class Repositories {
       id: sha1(`${this.world.seed}:${pid}:${own ? 'own' : 'made'}:${commits.size}:${title}`),
       title,
       parentId: this.hasBranch(pid, branch) ? this.branchCommits(pid, branch)![0]!.id : null,
-      createdAt: Date.now(),
+      createdAt: this.world.now(),
       authorIdx: 0,
       author,
       paths,

@@ -19,6 +19,8 @@ export interface WorldOptions {
   storages: string[];
   seed: number;
   spreadStorages: boolean;
+  /** Only the two users the handed-out tokens belong to (root, jdoe): a scenario describes the rest. */
+  bare?: boolean;
 }
 
 const DAY = 86_400_000;
@@ -75,10 +77,10 @@ export class World {
     const n = Math.max(0, Math.floor(opts.projects));
     this.seededProjects = n;
     this.step = n > 0 ? Math.max(60_000, Math.floor((3 * 365 * DAY) / n)) : DAY;
-    seedUsers(this, opts.users ? Math.max(2, opts.users) : 12 + Math.floor(n / 50));
-    seedGroups(this, 6 + Math.floor(n / 100));
+    seedUsers(this, opts.bare ? 2 : opts.users ? Math.max(2, opts.users) : 12 + Math.floor(n / 50));
+    seedGroups(this, opts.bare ? 0 : 6 + Math.floor(n / 100));
     seedProjects(this, n, opts.spreadStorages);
-    seedSnippets(this, 10 + Math.floor(n / 100), opts.spreadStorages);
+    seedSnippets(this, opts.bare ? 0 : 10 + Math.floor(n / 100), opts.spreadStorages);
     this.seededGroupCount = this.groups.size;
     this.seededUserCount = this.users.size;
     this.nextNamespaceId = this.seededGroupCount + this.seededUserCount + 1;
