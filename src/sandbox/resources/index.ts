@@ -44,6 +44,7 @@ import { mountMembers } from './members.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountAutoMerge } from './merge-request-auto-merge.js';
 import { mountMergeRequestCommits } from './merge-request-commits.js';
+import { mountMergeRequestRefs } from './merge-request-refs.js';
 import { mountMergeRequestVersions } from './merge-request-versions.js';
 import { mountMergeRequests } from './merge-requests.js';
 import { mountMilestoneResources } from './milestones.js';
@@ -128,6 +129,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountMergeRequestActions,
   mountAutoMerge,
   mountMergeRequestCommits,
+  mountMergeRequestRefs,
   mountMergeRequestVersions,
   mountMergeRequests,
   mountMilestoneResources,
