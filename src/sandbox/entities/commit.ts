@@ -35,3 +35,15 @@ export function commitJson(w: World, p: ProjectRec, c: CommitRec): Record<string
     web_url: `${w.base()}/${p.fullPath}/-/commit/${c.id}`,
   };
 }
+
+/** Files a synthetic commit changed, from its title (the first commit adds every file). */
+export function touchedPaths(c: CommitRec): string[] | null {
+  if (c.paths) return c.paths;
+  if (c.parentId === null) return null;
+  const m = /^Update (docs|main module|tests|CI config) /.exec(c.title);
+  if (m)
+    return [
+      { docs: 'docs/guide/intro.md', 'main module': 'src/app/main.ts', tests: 'src/lib/util.ts', 'CI config': '.gitlab-ci.yml' }[m[1]!]!,
+    ];
+  return c.title.startsWith('login:') ? ['src/app/login.ts'] : ['README.md'];
+}

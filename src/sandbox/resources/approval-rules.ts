@@ -19,7 +19,7 @@ import type { World } from '../store/world.js';
 import { groupJson } from './groups.js';
 import type { Mounts } from './mounts.js';
 import { branchRuleCovers, protectedBranchesOf } from './protected-refs.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 interface RuleRec {
   id: number;

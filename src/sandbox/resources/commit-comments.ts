@@ -14,7 +14,7 @@ import { sha1 } from '../util/digest.js';
 import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 interface CommentRec {
   id: number;

@@ -13,6 +13,7 @@ import type { Mounts } from './mounts.js';
 
 // Kept for the resources of branches in flight that import it from here.
 export { commitJson } from '../entities/commit.js';
+import { touchedPaths } from '../entities/commit.js';
 
 /** `Entities::CommitDetail`: a synthetic commit's stats are made up, one made through the API counts its lines. */
 export function commitDetailJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown> {
@@ -24,18 +25,6 @@ export function commitDetailJson(w: World, p: ProjectRec, c: CommitRec): Record<
     project_id: p.id,
     last_pipeline: null,
   };
-}
-
-/** Files a synthetic commit changed, from its title (the first commit adds every file). */
-export function touchedPaths(c: CommitRec): string[] | null {
-  if (c.paths) return c.paths;
-  if (c.parentId === null) return null;
-  const m = /^Update (docs|main module|tests|CI config) /.exec(c.title);
-  if (m)
-    return [
-      { docs: 'docs/guide/intro.md', 'main module': 'src/app/main.ts', tests: 'src/lib/util.ts', 'CI config': '.gitlab-ci.yml' }[m[1]!]!,
-    ];
-  return c.title.startsWith('login:') ? ['src/app/login.ts'] : ['README.md'];
 }
 
 function touches(c: CommitRec, path: string): boolean {

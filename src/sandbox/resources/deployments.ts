@@ -25,7 +25,7 @@ import {
 } from './environment-store.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 const ORDERS = ['id', 'iid', 'created_at', 'updated_at', 'ref', 'finished_at'] as const;
 const APPROVAL_STATUSES = ['approved', 'rejected'] as const;

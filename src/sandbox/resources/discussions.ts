@@ -18,7 +18,7 @@ import { noteBody } from './notes.js';
 import { sha1 } from '../util/digest.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 interface ThreadRec {
   id: string;

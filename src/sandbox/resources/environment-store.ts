@@ -8,7 +8,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { jobById, jobJson } from './jobs.js';
 import { DAY, pipelineById, SEEDED_JOBS, SEEDED_PIPELINES } from './pipeline-store.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 export const ENV_STATES = ['available', 'stopping', 'stopped'] as const;
 export type EnvState = (typeof ENV_STATES)[number];

@@ -15,7 +15,7 @@ import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 type Action = 'created' | 'closed' | 'reopened' | 'pushed' | 'commented' | 'merged' | 'joined' | 'left' | 'destroyed';
 type TargetType = 'Issue' | 'MergeRequest' | 'Note' | null;

@@ -9,7 +9,7 @@ import { pageOf } from '../server/paging.js';
 import { ApiError } from '../server/errors.js';
 import { sendList } from '../server/respond.js';
 import type { CommitRec, ProjectRec } from '../store/records.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import type { Mounts } from './mounts.js';
 
 const CLOSING =

@@ -14,7 +14,7 @@ import type { CommitRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { sha1 } from '../util/digest.js';
 import { iso } from '../util/time.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { requireAbility } from './guards.js';
 import { type FileChange, mergeRequestChanges } from './merge-request-changes.js';
 import { findMergeRequest, type MergeRequestRec, sourceHead } from './merge-request-store.js';

@@ -15,7 +15,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { type SnippetFile, updatedFileList } from './snippet-files.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 interface ProjectSnippetRec {
   id: number;

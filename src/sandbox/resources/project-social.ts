@@ -18,7 +18,7 @@ import { defaultBranch } from './default-branches.js';
 import { forksOf } from './forks.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 const HOUR = 3_600_000;
 

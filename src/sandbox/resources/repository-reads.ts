@@ -4,15 +4,15 @@
 // ref(s): …`, `404 Merge Base Not Found`); `contributors` by commits, name or email; `blame` of a file
 // at a ref. All need `read_code`. The sandbox's blame gives a file's lines to the newest commit of the
 // ref that touched the file, in one range (README, "Repository reads").
+import { ask } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { enumParam, listParam, strParam } from '../server/params.js';
 import { sendJson, sendList, sendText } from '../server/respond.js';
 import type { CommitRec, ProjectRec } from '../store/records.js';
-import { commitJson, touchedPaths } from './commits.js';
+import { commitJson, touchedPaths } from '../entities/commit.js';
 import { defaultBranch } from './default-branches.js';
-import { branchFiles, branchOf } from './files.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -21,7 +21,7 @@ function findBlob(ctx: Ctx, p: ProjectRec, sha: string): Buffer | undefined {
   const w = ctx.world;
   if (!/^[0-9a-f]{40}$/.test(sha) || w.repos.isEmpty(p.id)) return undefined;
   for (const branch of w.repos.branchNames(p.id)) {
-    for (const content of branchFiles(w, p.id, branch).values()) if (w.repos.fileBlob(content).blobId === sha) return content;
+    for (const content of ask('branchFiles')(w, p.id, branch).values()) if (w.repos.fileBlob(content).blobId === sha) return content;
   }
   return undefined;
 }
@@ -79,7 +79,7 @@ function blame(ctx: Ctx, p: ProjectRec): unknown[] {
   const sha = w.repos.resolveRef(p.id, ref);
   if (!sha) throw E.notFound('Commit');
   const path = ctx.p.file_path!;
-  const content = branchFiles(w, p.id, branchOf(ctx, p, ref, sha)).get(path);
+  const content = ask('branchFiles')(w, p.id, ask('branchOf')(ctx, p, ref, sha)).get(path);
   if (!content) throw E.notFound('File');
   const line = w.repos.lineFrom(p.id, sha);
   const last = line.find((c) => touchedPaths(c)?.includes(path) ?? true) ?? line[0]!;

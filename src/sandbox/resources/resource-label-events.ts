@@ -13,7 +13,7 @@ import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 interface LabelEventRec {
   id: number;

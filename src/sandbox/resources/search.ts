@@ -12,15 +12,12 @@ import { pageOf } from '../server/paging.js';
 import { strParam } from '../server/params.js';
 import { sendList } from '../server/respond.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
-import { commitJson } from './commits.js';
+import { commitJson } from '../entities/commit.js';
 import { defaultBranch } from './default-branches.js';
-import { branchFiles } from './files.js';
 import { groupSubtree } from './group-subtree.js';
-import { milestoneJson, projectMilestones } from './milestones.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
-import { snippetJson } from './snippets.js';
-import { userBasic } from './users.js';
+import { userBasic } from '../entities/user.js';
 
 const GLOBAL = ['projects', 'issues', 'merge_requests', 'milestones', 'snippet_titles', 'users'];
 const GROUP = ['projects', 'issues', 'merge_requests', 'milestones', 'users'];
@@ -61,7 +58,7 @@ function issuables(ctx: Ctx, projects: ProjectRec[], term: string, kind: 'issues
 function blobs(ctx: Ctx, p: ProjectRec, term: string, ref: string): Found[] {
   const w = ctx.world;
   if (w.repos.isEmpty(p.id)) return [];
-  return [...branchFiles(w, p.id, ref)].flatMap(([path, content]) => {
+  return [...ask('branchFiles')(w, p.id, ref)].flatMap(([path, content]) => {
     if (content.includes(0)) return [];
     const lines = content.toString('utf8').split('\n');
     const at = lines.findIndex((l) => l.toLowerCase().includes(term));
@@ -95,9 +92,9 @@ function common(ctx: Ctx, scope: string, term: string, projects: ProjectRec[]): 
       return issuables(ctx, projects, term, scope);
     case 'milestones':
       return projects.flatMap((p) =>
-        projectMilestones(w, p.id)
+        ask('projectMilestones')(w, p.id)
           .filter((m) => has(term, m.title, m.description))
-          .map((m) => () => milestoneJson(ctx, m)),
+          .map((m) => () => ask('milestoneJson')(ctx, m)),
       );
     case 'users':
       return [...w.users].filter((u) => u.state === 'active' && has(term, u.username, u.name)).map((u) => () => userBasic(w, u));
@@ -129,7 +126,7 @@ export function mountSearch({ root, group, project }: Mounts): void {
       const snippets = [...ctx.world.snippets].filter((s) => canReadSnippet(ctx.user, s) && has(term, s.title, s.fileName));
       return send(
         ctx,
-        snippets.map((s) => () => snippetJson(ctx.world, s)),
+        snippets.map((s) => () => ask('snippetJson')(ctx.world, s)),
       );
     }
     send(ctx, common(ctx, scope, term, visibleIn(ctx, null)));
