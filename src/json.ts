@@ -44,7 +44,8 @@ export function parseJson(text: string): unknown {
 /**
  * Documents parsed from bytes that hold only ASCII, no DEL and no `\u` escape: none of their strings
  * can hold DEL or a C1 control, so their printed JSON needs no search for them. Checking the bytes
- * costs about a thirtieth of searching the printed text.
+ * costs about a thirtieth of searching the printed text. Listings print the parsed page as it came;
+ * code that adds text of its own to such a document must print a copy, which is searched.
  */
 const plainDocuments = new WeakSet<object>();
 const UNICODE_ESCAPE = Buffer.from('\\u');
