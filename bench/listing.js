@@ -5,7 +5,7 @@ import { countProjects } from './lib/count.js';
 import { listingClients } from './lib/clients.js';
 import { measure, median } from './lib/measure.js';
 import { startSandboxProcess, statsDelta } from './lib/sandbox.js';
-import { markdownTable, mb, ms, ratio, verdict } from './lib/table.js';
+import { markdownTable, mb, ms, perRecord, ratio, verdict } from './lib/table.js';
 
 /** Keyset listing's least possible cost: one request per full page of 100 and the final empty page. */
 export function minimumRequests(projects) {
@@ -75,7 +75,7 @@ export function renderListingSize({ projects, runs, summary }) {
   const loop = summary.find((s) => s.client.keepAlive);
   const rows = summary.map((s) =>
     s.client.missing
-      ? [s.client.name, s.client.pagination, `missing: ${s.client.missing}`, '', '', '', '', '', '', '']
+      ? [s.client.name, s.client.pagination, `missing: ${s.client.missing}`, '', '', '', '', '', '', '', '']
       : [
           s.client.name,
           s.client.pagination,
@@ -83,6 +83,7 @@ export function renderListingSize({ projects, runs, summary }) {
           ratio(s.wallMs / loop.wallMs),
           ms(s.cpuMs),
           ratio(s.cpuMs / loop.cpuMs),
+          perRecord(s.cpuMs, projects),
           mb(s.peakRssMb),
           String(s.requests),
           String(s.connections),
@@ -100,6 +101,7 @@ export function renderListingSize({ projects, runs, summary }) {
         'wall × loop',
         'CPU (user+sys)',
         'CPU × loop',
+        'CPU per record',
         'peak RSS',
         'requests',
         'connections',

@@ -76,6 +76,8 @@ export function statsDelta(before, after) {
   return {
     requests: after.requests.total - before.requests.total,
     connections: after.connections.opened - before.connections.opened - 1,
+    // What the sandbox's latency added up to over the run's requests (0 without latency).
+    delayMs: (after.latency?.totalDelayMs ?? 0) - (before.latency?.totalDelayMs ?? 0),
     faults: Object.values(after.faults).reduce((a, b) => a + b, 0) - Object.values(before.faults).reduce((a, b) => a + b, 0),
   };
 }

@@ -19,7 +19,53 @@ async function idsIn(file) {
   return ids;
 }
 
-export async function benchParallelListing({ sandbox, scratch, projects, parallel, withPeers, run }) {
+/**
+ * The least wall time N workers can take: the server's summed delays shared evenly between them.
+ * The check: `--parallel N` within 1.3× of it.
+ */
+function idealCheck(parallelRun, parallel) {
+  const ideal = parallelRun.delayMs / parallel;
+  const measured = parallelRun.wallMs / ideal;
+  return [
+    `--parallel ${parallel} within 1.3× of the ideal (the sandbox's summed delays ÷ ${parallel})`,
+    measured <= 1.3,
+    `${ratio(measured)}: ${ms(parallelRun.wallMs)} against ${ms(ideal)} (${ms(parallelRun.delayMs)} of delays over ${parallelRun.requests} requests)`,
+  ];
+}
+
+/** `svc --parallel N` alone (`--parallel-only`): its time against the ideal, and every record once. */
+async function benchParallelOnly({ scratch, projects, parallel, run }) {
+  const file = join(scratch, 'par');
+  const list = ['projects', 'list', '--all', '-o', 'ndjson', '--parallel', String(parallel)];
+  const parallelRun = await run(`svc --parallel ${parallel}`, 'node', [SVC_BIN, ...list], { stdoutFile: file });
+  const counted = await countProjects(file);
+  const rows = [
+    [
+      parallelRun.name,
+      ms(parallelRun.wallMs),
+      ms(parallelRun.cpuMs),
+      mb(parallelRun.peakRssMb),
+      String(parallelRun.requests),
+      String(parallelRun.connections),
+      `${counted.distinct} distinct of ${counted.records}`,
+      String(parallelRun.exitCode),
+    ],
+  ];
+  return {
+    table: markdownTable(['client', 'wall', 'CPU', 'peak RSS', 'requests', 'connections', 'records', 'exit'], rows),
+    checks: [
+      idealCheck(parallelRun, parallel),
+      [
+        'every project exactly once',
+        counted.distinct === projects && counted.records === projects,
+        `${counted.distinct} distinct of ${counted.records}`,
+      ],
+    ],
+  };
+}
+
+export async function benchParallelListing({ sandbox, scratch, projects, parallel, withPeers, parallelOnly, run }) {
+  if (parallelOnly) return benchParallelOnly({ scratch, projects, parallel, run });
   const files = { floor: join(scratch, 'floor'), sequential: join(scratch, 'seq'), parallel: join(scratch, 'par') };
   const floor = await run(
     'floor (curl per page, sequential)',
@@ -72,6 +118,7 @@ export async function benchParallelListing({ sandbox, scratch, projects, paralle
       `${got.length} of ${expected.length} in order: ${sameAsSequential} (the floor printed ${floorCount})`,
     ],
     [`peak RSS of --parallel ${parallel} at most 200 MB`, parallelRun.peakRssMb <= 200, mb(parallelRun.peakRssMb)],
+    idealCheck(parallelRun, parallel),
   ];
   return {
     table: markdownTable(['client', 'wall', 'speed vs floor', 'CPU', 'peak RSS', 'requests', 'connections', 'records', 'exit'], rows),

@@ -13,6 +13,11 @@ export function mb(value) {
   return Number.isFinite(value) ? `${Math.round(value)} MB` : 'n/a';
 }
 
+/** CPU time spread over the records listed: what each record costs, start-up included. */
+export function perRecord(cpuMs, records) {
+  return Number.isFinite(cpuMs) ? `${((cpuMs * 1000) / records).toFixed(1)} µs` : 'n/a';
+}
+
 export function ratio(value) {
   return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
 }

@@ -4,7 +4,7 @@ import { ExitCode, SvcError } from '../errors.js';
 import { REDIRECT_STATUSES } from './redirect-policy.js';
 import type { ReadResult } from './transport.js';
 import type { ApiRequest } from './types.js';
-import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../json.js';
+import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson, parseJsonBytes } from '../json.js';
 
 /** Bytes as a person reads them: `64 MiB`, `1.5 KiB`, `300 bytes`. */
 export function formatSize(bytes: number): string {
@@ -74,7 +74,7 @@ export function parseJsonBody(bytes: Buffer, where: string, contentType: string 
   if (bytes.length === 0) return undefined;
   const tooDeep = () => new SvcError(`${where} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels`, ExitCode.failure);
   try {
-    return parseJson(bytes.toString('utf8'));
+    return parseJsonBytes(bytes);
   } catch (error) {
     if (error instanceof JsonTooDeepError || nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw tooDeep();
     const type = contentType ?? 'no content type';

@@ -69,16 +69,20 @@ export function renderRecord(record: unknown, fields: string[], chalk: ChalkInst
 const RAW_IN_JSON = /[\u007f-\u009f]/g;
 const HOLDS_RAW_IN_JSON = /[\u007f-\u009f]/;
 
-/** Exact JSON for `-o json` (indented) and `-o ndjson` (one line). */
-export function jsonText(value: unknown, indented: boolean): string {
-  return escapeRawInJson(stringifyJson(value, indented ? 2 : undefined));
+/**
+ * Exact JSON for `-o json` (indented) and `-o ndjson` (one line). `plainAscii`: the values come
+ * from documents that `isPlainAscii` vouched for, so there is nothing to escape.
+ */
+export function jsonText(value: unknown, indented: boolean, plainAscii = false): string {
+  const text = stringifyJson(value, indented ? 2 : undefined);
+  return plainAscii ? text : escapeRawInJson(text);
 }
 
-/** `-o ndjson` lines for many records at once, one line each. */
-export function ndjsonLines(values: unknown[]): string {
+/** `-o ndjson` lines for many records at once, one line each (`plainAscii` as for `jsonText`). */
+export function ndjsonLines(values: unknown[], plainAscii = false): string {
   let text = '';
   for (const value of values) text += `${stringifyJson(value)}\n`;
-  return escapeRawInJson(text);
+  return plainAscii ? text : escapeRawInJson(text);
 }
 
 function escapeRawInJson(text: string): string {

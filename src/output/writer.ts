@@ -5,6 +5,7 @@ import { outputFailure, readerGone, watch } from './stream-errors.js';
 import { cellText, chosenColumns, tableCells, type Column, type ColumnSpec } from './columns.js';
 import { getField, jsonText, ndjsonLines, pickFields, renderRecord, tsvLine } from './format.js';
 import type { OutputFormat } from './formats.js';
+import { isPlainAscii } from '../json.js';
 import { tsvEscape } from './terminal-safe.js';
 import { planTable, renderTableHeader, renderTableRows, terminalColumnsOf, type TableLayout } from './table.js';
 
@@ -115,17 +116,19 @@ function listRenderer(settings: OutputSettings, columns: Column[], stdout: Writa
   const shape = shaper(settings);
   if (settings.format === 'json') {
     const all: unknown[] = [];
+    let plainAscii = true;
     return {
       page: (records) => {
+        plainAscii &&= isPlainAscii(records);
         for (const record of records) all.push(shape(record));
         return '';
       },
-      end: () => `${jsonText(all, true)}\n`,
+      end: () => `${jsonText(all, true, plainAscii)}\n`,
     };
   }
   if (settings.format === 'ndjson') {
     return {
-      page: (records) => ndjsonLines(records.map(shape)),
+      page: (records) => ndjsonLines(records.map(shape), isPlainAscii(records)),
       end: () => '',
     };
   }
