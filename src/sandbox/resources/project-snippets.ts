@@ -12,10 +12,9 @@ import { sendJson, sendList, sendText } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
 import { type SnippetFile, updatedFileList } from './snippet-files.js';
-import { userBasic } from '../entities/user.js';
+import { snippetEntity } from '../entities/snippet.js';
 
 interface ProjectSnippetRec {
   id: number;
@@ -36,26 +35,7 @@ const FIRST_ID = 1_000_001;
 const snippets = storeFor(() => ({ list: [] as ProjectSnippetRec[], nextId: FIRST_ID }));
 
 function snippetJson(w: World, p: ProjectRec, s: ProjectSnippetRec): Record<string, unknown> {
-  const base = w.base();
-  const web = `${base}/${p.fullPath}/-/snippets/${s.id}`;
-  return {
-    id: s.id,
-    title: s.title,
-    description: s.description,
-    visibility: s.visibility,
-    author: userBasic(w, w.users.get(s.authorId)!),
-    created_at: iso(s.createdAt),
-    updated_at: iso(s.updatedAt),
-    project_id: p.id,
-    web_url: web,
-    raw_url: `${web}/raw`,
-    ssh_url_to_repo: `git@${base.replace(/^https?:\/\//, '').replace(/:\d+$/, '')}:${p.fullPath}/snippets/${s.id}.git`,
-    http_url_to_repo: `${base}/${p.fullPath}/snippets/${s.id}.git`,
-    file_name: s.files[0]!.path,
-    files: s.files.map((f) => ({ path: f.path, raw_url: `${web}/raw/${REF}/${f.path}` })),
-    imported: false,
-    imported_from: 'none',
-  };
+  return snippetEntity(w, s, p);
 }
 
 function findSnippet(ctx: Ctx, p: ProjectRec): ProjectSnippetRec {

@@ -10,11 +10,10 @@ import { sendJson, sendList, sendText } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { SnippetRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { iso } from '../util/time.js';
 import { offer } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';
 import { type SnippetFile, updatedFileList } from './snippet-files.js';
-import { userBasic } from '../entities/user.js';
+import { snippetEntity } from '../entities/snippet.js';
 
 /** Spam rule: any submitted text containing this (case-insensitive) is spam. */
 const SPAM_PATTERN = /cheap pills/i;
@@ -48,25 +47,7 @@ function newSpamLog(w: World, userId: number): number {
 }
 
 export function snippetJson(w: World, s: SnippetRec): Record<string, unknown> {
-  const base = w.base();
-  return {
-    id: s.id,
-    title: s.title,
-    description: s.description,
-    visibility: s.visibility,
-    author: userBasic(w, w.users.get(s.authorId)!),
-    created_at: iso(s.createdAt),
-    updated_at: iso(s.updatedAt),
-    project_id: null,
-    web_url: `${base}/-/snippets/${s.id}`,
-    raw_url: `${base}/-/snippets/${s.id}/raw`,
-    ssh_url_to_repo: `git@${base.replace(/^https?:\/\//, '').replace(/:\d+$/, '')}:snippets/${s.id}.git`,
-    http_url_to_repo: `${base}/snippets/${s.id}.git`,
-    file_name: s.fileName,
-    files: snippetFiles(w, s).map((f) => ({ path: f.path, raw_url: `${base}/-/snippets/${s.id}/raw/${SNIPPET_REF}/${f.path}` })),
-    imported: false,
-    imported_from: 'none',
-  };
+  return snippetEntity(w, { ...s, files: snippetFiles(w, s) }, null);
 }
 
 /** Newest first, within `created_after`/`created_before` when given. */
