@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/** `npm pack` rebuilds dist/ (prepack): while it does, no other test may spawn the built CLI. */
+const REBUILDS_DIST = ['test/package/pack.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Deadlines only end a hung test; a test never waits on time, so no load on a shared machine may reach them.
     testTimeout: 300_000,
     hookTimeout: 300_000,
@@ -17,5 +19,10 @@ export default defineConfig({
     // A missing snapshot fails instead of being written: new snapshots are made on purpose with `npx vitest run -u`.
     update: 'none',
     reporters: ['default', './test/support/count-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'svc', include: ['test/**/*.test.ts'], exclude: REBUILDS_DIST, sequence: { groupOrder: 0 } } },
+      // Runs alone, once every other file has finished.
+      { extends: true, test: { name: 'rebuild', include: REBUILDS_DIST, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
