@@ -1,5 +1,5 @@
 // What hangs on an issue or a merge request besides notes (lib/api/subscriptions.rb, todos.rb,
-// award_emoji.rb; entities/todo.rb, award_emoji.rb): subscribing answers 201 with the issuable and
+// award_emoji.rb (issues, merge requests and their notes); entities/todo.rb, award_emoji.rb): subscribing answers 201 with the issuable and
 // `subscribed: true`, or `304 Not Modified` when nothing changes (its author and assignees are
 // subscribed until they unsubscribe); `todo` adds a pending to-do for the caller (201), or 304 when one
 // is pending; `/todos` lists the caller's, `mark_as_done` settles them. Award emoji: a known name, once
@@ -25,8 +25,30 @@ interface AwardRec {
   name: string;
   userId: number;
   at: number;
-  type: Issuable['type'];
+  type: Awardable['type'];
   awardableId: number;
+}
+
+/** What an award hangs on: an issue, a merge request, or a note on one. */
+interface Awardable {
+  type: Issuable['type'] | 'Note';
+  id: number;
+  /** the ability that reads it (a note's is its issuable's) */
+  read: 'read_issue' | 'read_merge_request';
+}
+
+const awardableOf = (i: Issuable): Awardable => ({
+  type: i.type,
+  id: i.id,
+  read: i.type === 'Issue' ? 'read_issue' : 'read_merge_request',
+});
+
+/** The note `:note_id` of the route's issuable, through the notes resource's port; `find`'s 404 otherwise. */
+function noteAwardable(ctx: Ctx, p: ProjectRec, i: Issuable): Awardable {
+  const notes = i.type === 'Issue' ? ask('issueNotes') : ask('mergeRequestNotes');
+  const note = notes.list(ctx, p).find((n) => String(n.id) === ctx.p.note_id);
+  if (!note) throw E.findNotFound();
+  return { type: 'Note', id: note.id, read: awardableOf(i).read };
 }
 
 interface TodoRec {
@@ -162,9 +184,9 @@ function awardJson(ctx: Ctx, a: AwardRec): Record<string, unknown> {
   };
 }
 
-function mountAwards(project: Scope<ProjectRec>, base: string, find: (ctx: Ctx, p: ProjectRec) => Issuable): void {
-  const awardsOn = (ctx: Ctx, i: Issuable) => extras(ctx.world).awards.filter((a) => a.type === i.type && a.awardableId === i.id);
-  const findAward = (ctx: Ctx, i: Issuable) => {
+function mountAwards(project: Scope<ProjectRec>, base: string, find: (ctx: Ctx, p: ProjectRec) => Awardable): void {
+  const awardsOn = (ctx: Ctx, i: Awardable) => extras(ctx.world).awards.filter((a) => a.type === i.type && a.awardableId === i.id);
+  const findAward = (ctx: Ctx, i: Awardable) => {
     const a = awardsOn(ctx, i).find((x) => String(x.id) === ctx.p.award_id);
     if (!a) throw E.findNotFound();
     return a;
@@ -183,7 +205,7 @@ function mountAwards(project: Scope<ProjectRec>, base: string, find: (ctx: Ctx, 
     const i = find(ctx, p);
     const name = strParam(ctx, 'name');
     if (name === undefined) throw E.missing('name');
-    if (!can(ctx.world, ctx.user, p, i.type === 'Issue' ? 'read_issue' : 'read_merge_request')) throw E.notFound('Award Emoji');
+    if (!can(ctx.world, ctx.user, p, i.read)) throw E.notFound('Award Emoji');
     if (!EMOJI.has(name)) throw E.notFound('Award Emoji Name is not a valid emoji name');
     if (awardsOn(ctx, i).some((a) => a.userId === ctx.user!.id && a.name === name))
       throw E.notFound('Award Emoji Name has already been taken');
@@ -204,7 +226,8 @@ function mountAwards(project: Scope<ProjectRec>, base: string, find: (ctx: Ctx, 
 export function mountIssuableExtras(mounts: Mounts): void {
   for (const { base, find } of ISSUABLES) {
     mountSubscriptions(mounts.project, base, find);
-    mountAwards(mounts.project, base, find);
+    mountAwards(mounts.project, base, (ctx, p) => awardableOf(find(ctx, p)));
+    mountAwards(mounts.project, `${base}/notes/:note_id`, (ctx, p) => noteAwardable(ctx, p, find(ctx, p)));
   }
   mountTodos(mounts);
 }

@@ -99,6 +99,23 @@ describe('subscriptions, to-dos and award emoji', () => {
     expect((await c.call(`/projects/1/issues/2/award_emoji/${award.json.id}`, { as: 'user', method: 'DELETE' })).status).toBe(204);
     expect((await c.call(`/projects/1/issues/2/award_emoji/${award.json.id}`, { as: 'user' })).json).toEqual({ message: '404 Not found' });
   });
+  it('awards an emoji on a note of an issue or a merge request, and answers 404 Not found for a note that is not there', async () => {
+    const note = await post('/projects/1/issues/4/notes', { body: 'Nice' }, 'user');
+    const award = await post(`/projects/1/issues/4/notes/${note.json.id}/award_emoji`, { name: 'heart' }, 'admin');
+    expect([award.status, award.json.awardable_type, award.json.awardable_id, award.json.name]).toEqual([
+      201,
+      'Note',
+      note.json.id,
+      'heart',
+    ]);
+    const listed = await c.call(`/projects/1/issues/4/notes/${note.json.id}/award_emoji`, { as: 'user' });
+    expect(listed.json.map((a: { id: number }) => a.id)).toEqual([award.json.id]);
+    expect((await c.call('/projects/1/issues/4/award_emoji', { as: 'user' })).json).toEqual([]);
+    const mrNote = await post('/projects/1/merge_requests/1/notes', { body: 'LGTM' }, 'admin');
+    const onMr = await post(`/projects/1/merge_requests/1/notes/${mrNote.json.id}/award_emoji`, { name: 'thumbsup' }, 'user');
+    expect([onMr.status, onMr.json.awardable_type]).toEqual([201, 'Note']);
+    expect((await post('/projects/1/issues/4/notes/99999999/award_emoji', { name: 'heart' })).json).toEqual({ message: '404 Not found' });
+  });
 });
 
 describe('issue links', () => {
