@@ -1,5 +1,5 @@
 // `svc sandbox --scenario`: a scenario file loaded through the stores (users, nested groups,
-// members, projects with files and branches, variables, schedules, pipelines with downstream and
+// members, projects with files and branches, variables, schedules, environments, pipelines with downstream and
 // child pipelines that move on the sandbox clock), every validation mistake on its own line with
 // file, line and field, and the JSON Schema printed from the same definition the validator reads.
 import { writeFileSync } from 'node:fs';
@@ -36,6 +36,10 @@ projects:
       - { key: DEPLOY_TARGET, value: staging, protected: true }
     schedules:
       - { description: nightly, cron: "0 2 * * *", owner: alice, ref: develop }
+    environments:
+      - { name: production, external_url: "https://app.example.com", required_approvals: 2 }
+      - { name: review/old-branch, updated_days_ago: 40 }
+      - { name: review/gone, state: stopped }
     pipelines:
       - user: alice
         jobs:
@@ -107,6 +111,20 @@ describe('a scenario loaded into the sandbox', () => {
     expect(groupVariables.map((v) => v.key)).toEqual(['REGISTRY']);
     const schedules = (await get('/projects/1/pipeline_schedules')) as Array<{ id: number; ref: string; owner: { username: string } }>;
     expect(schedules.map((s) => [s.id, s.ref, s.owner.username])).toEqual([[1, 'develop', 'alice']]);
+    const environments = (await get('/projects/1/environments')) as Array<{
+      name: string;
+      state: string;
+      tier: string;
+      updated_at: string;
+    }>;
+    expect(environments.map((e) => [e.name, e.state, e.tier])).toEqual([
+      ['production', 'available', 'production'],
+      ['review/old-branch', 'available', 'development'],
+      ['review/gone', 'stopped', 'development'],
+    ]);
+    expect(environments[1]!.updated_at).toBe(new Date(t0 - 40 * 86_400_000).toISOString());
+    const protectedEnvs = (await get('/projects/1/protected_environments')) as Array<{ name: string; required_approval_count: number }>;
+    expect(protectedEnvs.map((e) => [e.name, e.required_approval_count])).toEqual([['production', 2]]);
   });
 
   it('runs the pipelines on the sandbox clock: stages in order, the downstream pipeline fails in its job with its log', async () => {
@@ -185,7 +203,7 @@ describe('scenario validation', () => {
       mistakes: [
         'scenario.yml:3: users[0].admin: must be true or false',
         'scenario.yml:5: groups[0].path: is required',
-        'scenario.yml:9: projects[0].colour: is not a known field (known: path, namespace, name, description, visibility, files, branches, members, variables, schedules, pipelines)',
+        'scenario.yml:9: projects[0].colour: is not a known field (known: path, namespace, name, description, visibility, files, branches, members, variables, schedules, environments, pipelines)',
         'scenario.yml:12: projects[0].pipelines[0].jobs[0].name: must not be empty',
         'scenario.yml:14: projects[0].pipelines[0].jobs[0].status: must be one of success, failed',
         'scenario.yml:15: projects[0].pipelines[0].jobs[0].duration: must be at least 0',

@@ -7,7 +7,9 @@ import { addVariable } from '../resources/variables.js';
 import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { addScenarioPipeline } from './pipelines.js';
-import type { Scenario, ScenarioGroup, ScenarioMember, ScenarioVariable } from './schema.js';
+import type { Scenario, ScenarioEnvironment, ScenarioGroup, ScenarioMember, ScenarioVariable } from './schema.js';
+import { environmentSlug, environmentStore, guessTier, projectEnvs } from '../resources/environment-store.js';
+import { DAY } from '../resources/pipeline-store.js';
 
 const [GUEST, REPORTER, DEVELOPER, MAINTAINER] = ACCESS_LEVELS;
 const LEVELS: Record<ScenarioMember['role'], number> = {
@@ -62,6 +64,29 @@ function addGroups(w: World, groups: ScenarioGroup[] | undefined, parent: GroupR
     addMembers(w, 'group', rec.id, g.members, at);
     addVariables(w, `group:${rec.id}`, g.variables);
     addGroups(w, g.subgroups, rec, at);
+  }
+}
+
+/** A project's environments, protected ones with their approval rule (maintainers deploy). */
+function addEnvironments(w: World, p: ProjectRec, defs: ScenarioEnvironment[] | undefined, at: number): void {
+  const store = environmentStore(w);
+  const own = projectEnvs(w, p.id);
+  for (const env of defs ?? []) {
+    const id = store.nextEnvId++;
+    const updatedAt = at - (env.updated_days_ago ?? 0) * DAY;
+    own.envs.push({
+      id,
+      projectId: p.id,
+      name: env.name,
+      slug: environmentSlug(w, env.name, id),
+      externalUrl: env.external_url ?? null,
+      tier: env.tier ?? guessTier(env.name),
+      state: env.state ?? 'available',
+      createdAt: updatedAt,
+      updatedAt,
+    });
+    if (env.required_approvals)
+      own.protectedEnvs.push({ name: env.name, deployLevel: MAINTAINER, requiredApprovals: env.required_approvals });
   }
 }
 
@@ -123,6 +148,7 @@ export function loadScenario(w: World, s: Scenario, at: number): void {
         variables: [],
       });
     }
+    addEnvironments(w, p, def.environments, at);
     for (const pl of def.pipelines ?? []) {
       addScenarioPipeline(w, {
         project: p,

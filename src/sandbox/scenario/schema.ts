@@ -92,6 +92,23 @@ const schedule = object(
   'a pipeline schedule',
 );
 
+const environment = object(
+  {
+    name: str('environment name (review apps sit in a folder: review/feature-x)', { minLength: 1 }),
+    state: { type: 'string', enum: ['available', 'stopping', 'stopped'], default: 'available' },
+    tier: {
+      type: 'string',
+      enum: ['production', 'staging', 'testing', 'development', 'other'],
+      description: 'default: guessed from the name, as the service does',
+    },
+    external_url: str('where the environment is reached', { pattern: '^https?://' }),
+    updated_days_ago: { type: 'integer', minimum: 0, default: 0, description: 'days since it was last updated (for stop-stale)' },
+    required_approvals: { type: 'integer', minimum: 1, description: 'protect it: deployments wait for this many approvals' },
+  },
+  ['name'],
+  'an environment',
+);
+
 const group = object(
   {
     path: str('group path', { pattern: PATH }),
@@ -118,6 +135,7 @@ const project = object(
     members: list(member, 'direct members'),
     variables: list(variable, 'project CI/CD variables'),
     schedules: list(schedule, 'pipeline schedules'),
+    environments: list(environment, 'environments'),
     pipelines: list({ $ref: '#/$defs/pipeline' }, 'pipelines, created in this order'),
   },
   ['path', 'namespace'],
@@ -223,7 +241,16 @@ export interface ScenarioProject {
   members?: ScenarioMember[];
   variables?: ScenarioVariable[];
   schedules?: ScenarioSchedule[];
+  environments?: ScenarioEnvironment[];
   pipelines?: ScenarioPipeline[];
+}
+export interface ScenarioEnvironment {
+  name: string;
+  state?: 'available' | 'stopping' | 'stopped';
+  tier?: string;
+  external_url?: string;
+  updated_days_ago?: number;
+  required_approvals?: number;
 }
 export interface Scenario {
   users?: Array<{ username: string; name?: string; email?: string; admin?: boolean }>;
