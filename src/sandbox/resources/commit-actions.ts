@@ -8,6 +8,7 @@ import { ApiError, E } from '../server/errors.js';
 import { strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
+import { recordChange } from './commit-revert.js';
 import { commitDetailJson } from './commits.js';
 import { setDefaultBranch } from './default-branches.js';
 import { branchFiles, isExecutable, setExecutable, startBranchFiles, writeFile } from './files.js';
@@ -181,6 +182,7 @@ function createCommit(ctx: Ctx, p: ProjectRec): void {
   const title = message.split('\n')[0]!;
   const paths = [...new Set([...change.written.keys(), ...change.modes.keys()])];
   const commit = w.repos.commit(p.id, branch, title, [user.name, user.email], paths, { message, stats: change.stats });
+  recordChange(w, commit.id, new Map([...change.written].map(([path, after]) => [path, { before: startFiles.get(path) ?? null, after }])));
   for (const [path, content] of change.written) writeFile(w, p.id, branch, path, content);
   for (const [path, on] of change.modes) setExecutable(w, p.id, branch, path, on);
   sendJson(ctx, 201, commitDetailJson(w, p, commit));

@@ -12,6 +12,7 @@ import { mountBroadcastMessages } from './broadcast-messages.js';
 import { mountCiLint } from './ci-lint.js';
 import { mountCommitActions } from './commit-actions.js';
 import { mountCommitComments } from './commit-comments.js';
+import { mountCommitRevert } from './commit-revert.js';
 import { mountCommitStatuses } from './commit-statuses.js';
 import { mountCommits } from './commits.js';
 import { mountCompare } from './compare.js';
@@ -97,6 +98,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountCiLint,
   mountCommitActions,
   mountCommitComments,
+  mountCommitRevert,
   mountCommitStatuses,
   mountCommits,
   mountCompare,

@@ -1,0 +1,61 @@
+// `POST …/repository/commits/:sha/revert` (lib/api/commits.rb `revert`, Commits::RevertService): a new
+// commit on `branch` that puts back what the commit replaced, `Revert "<title>"` with `This reverts
+// commit <sha>.`; 201 with the commit's detail, `{"dry_run":"success"}` with `dry_run`. The sandbox
+// reverts the commits made through `POST …/repository/commits` (it keeps what their actions
+// replaced); when the branch no longer holds what the commit wrote, or the commit's change is not
+// known (seeded history, single-file writes), it answers the service's 400 with `error_code`
+// `conflict`, and `empty` when the branch already holds what the commit replaced (README, "Revert").
+import { ask } from '../engine/ports.js';
+import { ApiError, E } from '../server/errors.js';
+import { boolParam, strParam } from '../server/params.js';
+import { sendJson } from '../server/respond.js';
+import { storeFor } from '../store/collection.js';
+import type { World } from '../store/world.js';
+import { commitDetailJson } from './commits.js';
+import { writeFile } from './files.js';
+import { requireAbility, requireWritable } from './guards.js';
+import type { Mounts } from './mounts.js';
+import { mayPushTo } from './protected-refs.js';
+
+/** What a commit's actions changed: path → the content before and after (null: no file). */
+export type CommitChange = Map<string, { before: Buffer | null; after: Buffer | null }>;
+
+const changes = storeFor(() => new Map<string, CommitChange>());
+
+/** Keeps a commit's change so it can be reverted. */
+export function recordChange(w: World, commitId: string, change: CommitChange): void {
+  changes(w).set(commitId, change);
+}
+
+const CANNOT =
+  'Sorry, we cannot revert this commit automatically. This commit may already have been reverted, or a more recent commit may have updated some of its content.';
+const same = (a: Buffer | null | undefined, b: Buffer | null) => ((a ?? null) === null ? b === null : b !== null && a!.equals(b));
+
+export function mountCommitRevert({ project }: Mounts): void {
+  project.post('/repository/commits/:sha/revert', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_code');
+    const branch = strParam(ctx, 'branch');
+    if (branch === undefined) throw E.missing('branch');
+    const w = ctx.world;
+    const commit = w.repos.isEmpty(p.id) ? null : w.repos.findCommit(p.id, ctx.p.sha!);
+    if (!commit) throw E.notFound('Commit');
+    if (!w.repos.hasBranch(p.id, branch)) throw E.notFound('Branch');
+    if (!mayPushTo(w, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');
+    requireWritable(p);
+    const change = changes(w).get(commit.id);
+    const files = ask('branchFiles')(w, p.id, branch);
+    const entries = [...(change ?? [])];
+    if (change && entries.every(([path, c]) => same(files.get(path), c.before)))
+      throw new ApiError(400, { message: CANNOT, error_code: 'empty' });
+    if (!change || !entries.every(([path, c]) => same(files.get(path), c.after)))
+      throw new ApiError(400, { message: CANNOT, error_code: 'conflict' });
+    if (boolParam(ctx, 'dry_run')) return sendJson(ctx, 200, { dry_run: 'success' });
+    const user = ctx.user!;
+    const title = `Revert "${commit.title}"`;
+    const message = `${title}\n\nThis reverts commit ${commit.id}.\n`;
+    const made = w.repos.commit(p.id, branch, title, [user.name, user.email], [...change.keys()], { message });
+    for (const [path, c] of entries) writeFile(w, p.id, branch, path, c.before);
+    recordChange(w, made.id, new Map(entries.map(([path, c]) => [path, { before: c.after, after: c.before }])));
+    sendJson(ctx, 201, commitDetailJson(w, p, made));
+  });
+}
