@@ -77,9 +77,13 @@ describe('svc approval-rules', () => {
     expect(deleted).toEqual({ exitCode: 0, stdout: '', stderr: 'deleted approval rule 1 of project 1\n' });
   });
 
-  it('refuses before any request: a missing count, an update that changes nothing, a delete not confirmed', async () => {
+  it('refuses before any request: a missing or negative count, an update that changes nothing, a delete not confirmed', async () => {
     const cases: Array<[string[], string]> = [
       [['approval-rules', 'create', '1', '--name', 'x'], "svc: error: required option '--approvals-required <n>' not specified\n"],
+      [
+        ['approval-rules', 'create', '1', '--name', 'x', '--approvals-required', '-1'],
+        "svc: error: option '--approvals-required <n>' argument '-1' is invalid. --approvals-required must be at least 0\n",
+      ],
       [
         ['approval-rules', 'update', '1', '7'],
         'svc: give at least one of --name, --approvals-required, --users, --groups, --protected-branch-ids (what to change)\n',
