@@ -1,4 +1,5 @@
 import { ExitCode, SvcError } from '../errors.js';
+import { ApiError } from '../http/api-error.js';
 import type { HttpClient, Page } from '../http/client.js';
 import type { QueryParams } from '../http/encode.js';
 
@@ -27,6 +28,22 @@ export async function resolveUserId(http: HttpClient, user: string): Promise<num
   const found = Array.isArray(data) ? data[0] : undefined;
   if (!found) throw new SvcError(`no user with username '${text}'`, ExitCode.notFound);
   return found.id;
+}
+
+/**
+ * Like `resolveUserId`, but an id is looked up too: for lists the service takes as they are and drops
+ * what matches no user (an approval rule's `user_ids`), so an unknown id is exit 5 here instead.
+ */
+export async function resolveExistingUserId(http: HttpClient, user: string): Promise<number> {
+  const id = await resolveUserId(http, user);
+  if (!/^\d+$/.test(user.trim().replace(/^@/, ''))) return id;
+  try {
+    await getUser(http, id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new SvcError(`no user with the id ${id}`, ExitCode.notFound);
+    throw error;
+  }
+  return id;
 }
 
 export interface UserRecord extends UserSummary {

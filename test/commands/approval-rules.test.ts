@@ -27,16 +27,34 @@ describe('svc approval-rules', () => {
     expect(created.exitCode).toBe(0);
     expect(created.stderr).toMatch(/^created approval rule \d+ \(security\)\n$/);
     expect(JSON.parse(created.stdout)).toEqual({ name: 'security', rule_type: 'regular' });
-    expect(suite.requests().map((r) => [r.method, r.rawPath, r.bodyJson ?? null])).toEqual([
+    const requests = suite.requests().map((r) => [r.method, r.rawPath, r.bodyJson ?? null]);
+    expect(requests.slice(0, 3).sort()).toEqual([
       ['GET', '/api/v4/groups/globex', null],
-      [
-        'POST',
-        '/api/v4/projects/1/approval_rules',
-        { name: 'security', approvals_required: 2, user_ids: [1], usernames: ['jdoe'], group_ids: [3] },
-      ],
+      ['GET', '/api/v4/users', null],
+      ['GET', '/api/v4/users/1', null],
+    ]);
+    expect(requests.slice(3)).toEqual([
+      ['POST', '/api/v4/projects/1/approval_rules', { name: 'security', approvals_required: 2, user_ids: [2, 1], group_ids: [3] }],
     ]);
     const listed = await suite.run(['approval-rules', 'list', '1', '-o', 'tsv']);
-    expect(listed.stdout).toBe('id\tname\tapprovals_required\tusers\tgroups\tprotected_branches\n1\tsecurity\t2\troot,jdoe\tglobex\t-\n');
+    expect(listed.stdout).toBe('id\tname\tapprovals_required\tusers\tgroups\tprotected_branches\n1\tsecurity\t2\tjdoe,root\tglobex\t-\n');
+  });
+
+  it('refuses an unknown username or id with exit 5 and sends no write', async () => {
+    const cases: Array<[string, string]> = [
+      ['nosuch', "svc: no user with username 'nosuch'\n"],
+      ['99999,jdoe', 'svc: no user with the id 99999\n'],
+    ];
+    for (const [users, stderr] of cases) {
+      for (const verb of [
+        ['create', '1', '--name', 'z', '--approvals-required', '1'],
+        ['update', '1', '1'],
+      ]) {
+        const result = await suite.run(['approval-rules', ...verb, '--users', users]);
+        expect(result).toEqual({ exitCode: 5, stdout: '', stderr });
+        expect(suite.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+      }
+    }
   });
 
   it('updates and deletes; the service’s refusals are exit 6 and exit 4 naming the role', async () => {
@@ -59,9 +77,13 @@ describe('svc approval-rules', () => {
     expect(deleted).toEqual({ exitCode: 0, stdout: '', stderr: 'deleted approval rule 1 of project 1\n' });
   });
 
-  it('refuses before any request: a missing count, an update that changes nothing, a delete not confirmed', async () => {
+  it('refuses before any request: a missing or negative count, an update that changes nothing, a delete not confirmed', async () => {
     const cases: Array<[string[], string]> = [
       [['approval-rules', 'create', '1', '--name', 'x'], "svc: error: required option '--approvals-required <n>' not specified\n"],
+      [
+        ['approval-rules', 'create', '1', '--name', 'x', '--approvals-required', '-1'],
+        "svc: error: option '--approvals-required <n>' argument '-1' is invalid. --approvals-required must be at least 0\n",
+      ],
       [
         ['approval-rules', 'update', '1', '7'],
         'svc: give at least one of --name, --approvals-required, --users, --groups, --protected-branch-ids (what to change)\n',

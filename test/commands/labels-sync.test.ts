@@ -54,7 +54,16 @@ describe('svc labels sync', () => {
     expect(dry.stderr).toBe('dry run: 3 to create, 3 to update, 9 to delete in 3 projects of group acme; nothing changed\n');
     expect(writes()).toEqual([]);
 
-    const real = await suite.run(args);
+    const unconfirmed = await suite.run(args);
+    expect(unconfirmed).toEqual({
+      exitCode: 2,
+      stdout: dry.stdout,
+      stderr:
+        'svc: Delete 9 labels in 3 projects of group acme: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n',
+    });
+    expect(writes()).toEqual([]);
+
+    const real = await suite.run([...args, '--yes']);
     expect(real.exitCode).toBe(0);
     expect(real.stdout).toBe(dry.stdout);
     expect(real.stderr).toBe('3 to create, 3 to update, 9 to delete in 3 projects of group acme\napplied 15 changes of 15\n');
@@ -112,10 +121,13 @@ describe('svc labels sync', () => {
       ['- name: x\n  color: "#fff"\n  owner: me\n', 'label 1: unknown key owner (name, color, description, priority)'],
       ['[{"name": "x", "color": "#fff"}, {"name": "x", "color": "#000"}]', 'label x is declared twice'],
       ['labels: [x]\n', '1: expected'],
+      ['', 'declares no labels'],
+      ['# nothing yet\n', 'declares no labels'],
+      ['[]', 'declares no labels'],
     ];
     for (const [text, message] of cases) {
       const path = file('bad.yml', text);
-      const result = await suite.run(['labels', 'sync', '--group', 'acme', '--from-file', path]);
+      const result = await suite.run(['labels', 'sync', '--group', 'acme', '--from-file', path, '--prune', '--yes']);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain(message);
       expect(suite.requests()).toEqual([]);

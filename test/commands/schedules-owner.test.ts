@@ -25,7 +25,8 @@ describe('svc schedules list --owner', () => {
       stderr: '',
     });
     const requests = suite.requests().map((r) => `${r.rawPath}?${r.rawQuery}`);
-    expect(requests.slice(0, 2)).toEqual([
+    expect(requests.slice(0, 3)).toEqual([
+      '/api/v4/users?username=jdoe',
       '/api/v4/user?',
       '/api/v4/projects?simple=true&per_page=100&pagination=keyset&order_by=id&sort=asc',
     ]);
@@ -58,9 +59,20 @@ describe('svc schedules list --owner', () => {
       token: suite.sandbox.tokens.user,
     });
     expect(result.exitCode).toBe(0);
-    expect(suite.requests()[1]!.rawQuery).toBe('simple=true&per_page=100&pagination=keyset&order_by=id&sort=asc&min_access_level=20');
+    expect(suite.requests()[2]!.rawQuery).toBe('simple=true&per_page=100&pagination=keyset&order_by=id&sort=asc&min_access_level=20');
     const listed = (JSON.parse(result.stdout) as Array<{ project: string; description: string }>).map((s) => s.description);
     expect(listed).toEqual(['Admin nightly', 'Another admin one']);
+  });
+
+  it('refuses a user that does not exist with exit 5, before reading any project', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['nosuchuser', "svc: no user with username 'nosuchuser'\n", '/api/v4/users?username=nosuchuser'],
+      ['99999', 'svc: no user with the id 99999\n', '/api/v4/users/99999?'],
+    ];
+    for (const [owner, stderr, request] of cases) {
+      expect(await suite.run(['schedules', 'list', '--owner', owner])).toEqual({ exitCode: 5, stdout: '', stderr });
+      expect(suite.requests().map((r) => `${r.rawPath}?${r.rawQuery}`)).toEqual([request]);
+    }
   });
 
   it('needs a PROJECT or --owner, not both (exit 2, no request)', async () => {

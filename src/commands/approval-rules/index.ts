@@ -1,31 +1,25 @@
 import { intOption, listOption } from '../../cli/parsers.js';
 import type { OptionSpec } from '../../cli/spec.js';
-import type { QueryParams } from '../../http/encode.js';
 import type { Column } from '../../output/columns.js';
 import { type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { groupId, idParam, PROJECT, requiredTextParser } from '../shared/args.js';
+import { existingUserIds } from '../shared/users.js';
 
 const names = (key: string): Column => ({
   field: key,
   show: (value) => (value as Array<Record<string, unknown>>).map((x) => String(x.username ?? x.full_path ?? x.name)).join(',') || '-',
 });
 
-/** `--users ann,42`: names go as `usernames` (the service looks them up), numbers as `user_ids`. */
-function userParams(opts: Record<string, unknown>): QueryParams {
-  const users = opts.users as string[] | undefined;
-  if (users === undefined) return {};
-  const ids = users.filter((u) => /^\d+$/.test(u)).map(Number);
-  const usernames = users.filter((u) => !/^\d+$/.test(u)).map((u) => u.replace(/^@/, ''));
-  return { user_ids: ids, ...(usernames.length > 0 ? { usernames } : {}) };
-}
-
 const WHO: OptionSpec[] = [
   {
     flags: '--users <users>',
-    help: 'who may approve: usernames or ids, comma-separated (replaces the list)',
+    key: 'user_ids',
+    help: 'who may approve: usernames or ids, comma-separated, each looked up (replaces the list)',
     parse: listOption('--users'),
+    // The service drops ids and usernames that match no user without a word, so each is checked first.
+    resolve: async (http, value) => existingUserIds(http, value as string[]),
   },
   {
     flags: '--groups <groups>',
@@ -90,7 +84,6 @@ export const commands = [
   writeVerb(APPROVAL_RULES, {
     name: 'create',
     description: 'Add an approval rule: its name, the approvals it needs, who may approve and on which protected branches',
-    derived: userParams,
     done: ({ record }) => `created approval rule ${String(record.id)} (${String(record.name)})`,
     examples: [
       'svc approval-rules create acme/platform/api --name security --approvals-required 2 --users ann,bob --groups acme/security',
@@ -100,7 +93,6 @@ export const commands = [
   writeVerb(APPROVAL_RULES, {
     name: 'update',
     description: 'Change an approval rule (a list given replaces the one the rule had)',
-    derived: userParams,
     examples: ['svc approval-rules update acme/platform/api 7 --approvals-required 1', 'svc approval-rules update 42 7 --users ann'],
   }),
   writeVerb(APPROVAL_RULES, {

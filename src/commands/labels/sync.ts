@@ -5,6 +5,7 @@ import { applyStep, groupProjects, planGroupSync, type LabelStep } from '../../w
 import { applyPlanned } from '../../workflows/shared/apply-planned.js';
 import { systemClock } from '../../workflows/shared/clock.js';
 import { withRole } from '../generic/role.js';
+import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { readTextFile } from '../shared/local-file.js';
 import { onePage, reportApplied } from '../shared/plan-outcome.js';
 import { MAX_IN_FLIGHT_OPTION } from '../shared/plan-options.js';
@@ -15,6 +16,7 @@ interface SyncOptions {
   includeSubgroups?: boolean;
   prune?: boolean;
   dryRun?: boolean;
+  yes?: boolean;
   maxInFlight: number;
 }
 
@@ -33,16 +35,18 @@ export const SYNC = defineCommand<SyncOptions>({
     { flags: '--include-subgroups', help: 'also the projects of its subgroups' },
     { flags: '--prune', help: "also delete each project's own labels the file does not name" },
     { flags: '--dry-run', help: 'print the plan and change nothing' },
+    YES_OPTION,
     MAX_IN_FLIGHT_OPTION,
   ],
   notes:
     'The plan goes to stdout, one row per change: action (create, update, delete), project, label and the attributes an ' +
     'update changes. A file leaving out description or priority leaves them as they are. A label a project has from a ' +
     "group is left alone and never deleted. Every project is read first, then the writes run on the client's throttle, " +
-    'a refusal in one project not stopping the others. Writes need the planner role in each project. Exit 8 if any failed.',
+    'a refusal in one project not stopping the others. A plan that deletes asks first (--yes when stdin is not a terminal). ' +
+    'A file with no label is refused. Writes need the planner role in each project. Exit 8 if any failed.',
   examples: [
     'svc labels sync --group acme --from-file labels.yml --include-subgroups --dry-run',
-    'svc labels sync --group acme --from-file labels.json --prune',
+    'svc labels sync --group acme --from-file labels.json --prune --yes',
   ],
   run: (ctx, _args, opts) => sync(ctx, opts),
 });
@@ -65,6 +69,8 @@ async function sync(ctx: Context, opts: SyncOptions): Promise<void> {
     ctx.info(`dry run: ${planned} in ${where}; nothing changed`);
     return;
   }
+  if (count('delete') > 0)
+    await confirmDestructive(ctx, opts.yes, `Delete ${count('delete')} label${count('delete') === 1 ? '' : 's'} in ${where}`);
   ctx.info(`${planned} in ${where}`);
   const tally = await applyPlanned(http, steps, { ...run, refusals: 'go-on' }, (step) => withRole('planner', () => applyStep(http, step)));
   reportApplied(ctx, steps.length, tally, {

@@ -1,4 +1,4 @@
-import { resolveUserId } from '../../api/users.js';
+import { resolveExistingUserId, resolveUserId } from '../../api/users.js';
 import type { HttpClient } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
 
@@ -23,4 +23,9 @@ export function userParams(opts: Record<string, unknown>, filters: string[] = ['
 /** Writes take user ids: a username is looked up once (`GET /users?username=`). */
 export function userIds(http: HttpClient, users: string[]): Promise<number[]> {
   return Promise.all(users.map((user) => resolveUserId(http, user)));
+}
+
+/** For lists the service filters silently: every username and id must name a user, or nothing is sent. */
+export function existingUserIds(http: HttpClient, users: string[]): Promise<number[]> {
+  return Promise.all(users.map((user) => resolveExistingUserId(http, user)));
 }

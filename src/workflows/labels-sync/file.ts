@@ -19,6 +19,7 @@ export function parseLabelsFile(path: string, text: string): DesiredLabel[] {
   const trimmed = text.trimStart();
   const items = trimmed.startsWith('[') || trimmed.startsWith('{') ? fromJson(path, text) : fromYaml(path, text);
   const labels = items.map((item, i) => checkLabel(path, item, i));
+  if (labels.length === 0) throw new UsageError(`${path} declares no labels`);
   const seen = new Set<string>();
   for (const label of labels) {
     if (seen.has(label.name)) throw new UsageError(`${path}: label ${label.name} is declared twice`);

@@ -2,6 +2,7 @@
 // a maintainer hands over (`schedules take-ownership`) when that user leaves. The service lists
 // schedules per project only, so each page of projects is read with up to `maxInFlight` schedule
 // listings at once, on the client's one throttle, and yields the matches of that page in project order.
+import { resolveExistingUserId } from '../../api/users.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { apiPath, type QueryParams } from '../../http/encode.js';
@@ -29,10 +30,11 @@ interface ProjectRow {
 
 /** Pages of the matching schedules, each with `project` (the project's path) first. */
 export async function* schedulesOwnedBy(http: HttpClient, scan: OwnerScan): AsyncGenerator<Page<Record<string, unknown>>> {
+  // Looked up first: a user that does not exist is exit 5, not an empty list after reading every project.
+  const ownerId = await resolveExistingUserId(http, scan.owner);
   const me = await http.record<{ is_admin?: boolean }>({ path: '/user' });
   const slots = http.throttle(scan.maxInFlight);
-  const owned = (s: Schedule) =>
-    s.owner != null && (s.owner.username.toLowerCase() === scan.owner.toLowerCase() || String(s.owner.id) === scan.owner);
+  const owned = (s: Schedule) => s.owner?.id === ownerId;
   // Schedules need the reporter role; an administrator reads every project's.
   const projects = http.pages<ProjectRow>('/projects', {
     simple: true,
