@@ -61,6 +61,8 @@ p.star()
 out['star_count'] = p.star_count
 p.unstar()
 out['languages'] = sorted(p.languages().keys())
+c = p.commits.create({'branch': 'main', 'commit_message': 'Add peer.txt', 'actions': [{'action': 'create', 'file_path': 'peer.txt', 'content': 'hi'}]})
+out['revert'] = c.revert(branch='main')['title']
 out['version'] = list(gl.version())
 print(json.dumps(out))
 `;
@@ -111,7 +113,7 @@ describe('peer libraries walk the newer sandbox routes', () => {
       timeout: 120_000,
     });
 
-  it('python-gitlab: badges, project snippets, topics, issue links, awards, time, to-dos, emails, triggers, search, stars', async () => {
+  it('python-gitlab: badges, project snippets, topics, issue links, awards, time, to-dos, emails, triggers, search, stars, revert', async () => {
     const python = peer('python3', 'python3-gitlab');
     const result = await run(python, ['-c', PYTHON]);
     expect([result.exitCode, result.stderr]).toEqual([0, '']);
@@ -134,6 +136,7 @@ describe('peer libraries walk the newer sandbox routes', () => {
       search: [2, 3],
       star_count: 5,
       languages: ['Markdown', 'TypeScript', 'YAML'],
+      revert: 'Revert "Add peer.txt"',
       version: ['17.8.1-ee', 'sandbox'],
     });
   });
