@@ -143,7 +143,7 @@ describe('svc commits create', () => {
     );
   });
 
-  it('reads one file from stdin; refuses before any request: @- twice, a missing file, no action, a bad --chmod', async () => {
+  it('reads one file from stdin; refuses before any request: @- twice, an empty stdin, a missing file, no action, a bad --chmod', async () => {
     const piped = await suite.run(
       ['commits', 'create', '2', '--branch', 'develop', '--message', 'From stdin', '--add', 'gen/out.txt=@-', '-q'],
       {
@@ -155,6 +155,10 @@ describe('svc commits create', () => {
     const dir = tempDir();
     const cases: Array<[string[], string]> = [
       [['--add', 'a=@-', '--update', 'README.md=@-'], 'svc: stdin (@-) can give the content of one file only\n'],
+      [
+        ['--add', 'x.txt=@-'],
+        'svc: --add x.txt=@-: stdin is empty; pipe the content in, or give PATH=@FILE (@/dev/null for an empty file)\n',
+      ],
       [['--add', `a=@${join(dir, 'missing.txt')}`], `svc: --add ${join(dir, 'missing.txt')}: no such file\n`],
       [['--add', `a=@${dir}`], `svc: --add ${dir}: is a directory, not a file\n`],
       [[], 'svc: nothing to commit: give at least one --add, --update, --delete, --move or --chmod\n'],

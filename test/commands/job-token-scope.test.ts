@@ -47,8 +47,12 @@ describe('svc job-token-scope', () => {
     expect((await suite.run(['job-token-scope', 'add', '2', '--group', 'initech', '-q'])).exitCode).toBe(0);
     const inGroup = await suite.run(['job-token-scope', 'get', '2', '--project', '4', '--fields', 'reason']);
     expect(inGroup.stdout).toBe(`reason\n${four} is in group initech, on the group allowlist of ${two}\n`);
-    const subgroup = await suite.run(['job-token-scope', 'get', '2', '--group', 'initech/backend', '--fields', 'allowed,reason']);
-    expect(subgroup.stdout).toBe('allowed\treason\ntrue\tinitech/backend is in group initech, which is on the group allowlist of 2\n');
+    const subgroup = await suite.run(['job-token-scope', 'get', '2', '--group', 'initech/backend']);
+    expect(subgroup).toEqual({
+      exitCode: 0,
+      stdout: `job_project\tallowed\treason\n${four}\ttrue\t${four} is in group initech, on the group allowlist of ${two}\n`,
+      stderr: '',
+    });
     const twice = await suite.run(['job-token-scope', 'add', '2', '--group', 'initech']);
     expect(twice).toEqual({
       exitCode: 6,
@@ -64,6 +68,27 @@ describe('svc job-token-scope', () => {
     expect(again.stderr).toBe(
       'svc: DELETE /projects/2/job_token_scope/allowlist/1 failed: 400 Bad request - Target project is not in the job token scope\n',
     );
+  });
+
+  it('answers --group G with one record per project of G, by path, and exit 10 when any may not reach PROJECT', async () => {
+    const [one, two] = [1, 2].map((id) => suite.sandbox.state.project(id)!.fullPath);
+    const r = await suite.run(['job-token-scope', 'get', '2', '--group', 'acme/platform', '-o', 'json']);
+    expect([r.exitCode, JSON.parse(r.stdout), r.stderr]).toEqual([
+      10,
+      [
+        { job_project: two, allowed: true, reason: `${two} is the project itself` },
+        { job_project: one, allowed: false, reason: `${one} is neither on the allowlist of ${two} nor in a group on it` },
+      ],
+      `svc: no: 1 of 2 projects in acme/platform may not reach ${two}: ${one}\n`,
+    ]);
+    // Its subgroups' projects, not the ones shared with it; the scope read once.
+    expect(suite.requests().map((r) => `${r.rawPath}${r.rawQuery ? `?${r.rawQuery}` : ''}`)).toEqual([
+      '/api/v4/projects/2/job_token_scope',
+      '/api/v4/projects/2/job_token_scope/allowlist?per_page=100',
+      '/api/v4/projects/2/job_token_scope/groups_allowlist?per_page=100',
+      '/api/v4/projects/2',
+      '/api/v4/groups/acme%2Fplatform/projects?include_subgroups=true&with_shared=false&per_page=100',
+    ]);
   });
 
   it('refuses a developer, naming the maintainer role, and needs a target for add and remove', async () => {

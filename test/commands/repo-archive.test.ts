@@ -108,4 +108,15 @@ describe('svc repo archive', () => {
     expect(existsSync(target)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it('tar.bz2 exits 5 in the sandbox, which has no bzip2 encoder, as its README and help say', async () => {
+    const dir = tempDir();
+    const result = await suite.run(['repo', 'archive', '1', '--format', 'tar.bz2', '--out', join(dir, 'a.tar.bz2')]);
+    expect(result).toEqual({
+      exitCode: 5,
+      stdout: '',
+      stderr: 'svc: GET /projects/1/repository/archive.tar.bz2 failed: 404 File Not Found\n',
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });

@@ -1,8 +1,8 @@
 // `svc sandbox --state`: the writes of a run, replayed against a fresh world with the clock at each
 // write's time, give back the same records with the same ids and times; the file is written on
 // SIGTERM and refused for another world.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JournalEntry, Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { TestClock } from '../support/clock.js';
@@ -124,6 +124,23 @@ describe('svc sandbox --state FILE', () => {
       exitCode: 2,
       stdout: '',
       stderr: `svc: sandbox: the state file ${file} was written for another world (seed 1, 2 projects, default users, storages default,storage2), not this one (seed 2, 2 projects, default users, storages default,storage2)\n`,
+    });
+  });
+
+  it('refuses a state file whose directory does not exist or is a file, before starting (exit 2)', async () => {
+    const missing = join(tempDir(), 'no-such-dir', 'st.json');
+    expect(await svc(['sandbox', '--projects', '1', '--port', '0', '--state', missing])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `svc: sandbox: cannot write the state file ${missing}: directory ${dirname(missing)} does not exist\n`,
+    });
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    const under = join(file, 'st.json');
+    expect(await svc(['sandbox', '--projects', '1', '--port', '0', '--state', under])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `svc: sandbox: cannot write the state file ${under}: ${file} is not a directory\n`,
     });
   });
 });

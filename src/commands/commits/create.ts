@@ -78,6 +78,14 @@ function encoded(content: Buffer): Pick<CommitAction, 'content' | 'encoding'> {
   }
 }
 
+/** Nothing on stdin (closed, or nothing piped in) is a mistake, not an empty file: that one is `@/dev/null`. */
+async function stdinContent(ctx: Context, s: Step): Promise<Buffer> {
+  const content = await ctx.readStdin();
+  if (content.length === 0)
+    throw new UsageError(`${s.flag} ${s.path}=@-: stdin is empty; pipe the content in, or give PATH=@FILE (@/dev/null for an empty file)`);
+  return content;
+}
+
 async function toActions(ctx: Context, steps: Step[]): Promise<CommitAction[]> {
   if (steps.filter((s) => s.file === '-').length > 1) throw new UsageError('stdin (@-) can give the content of one file only');
   const actions: CommitAction[] = [];
@@ -87,7 +95,7 @@ async function toActions(ctx: Context, steps: Step[]): Promise<CommitAction[]> {
     else if (s.action === 'chmod') actions.push({ ...base, execute_filemode: s.executable! });
     else if (s.file === undefined) actions.push(base);
     else {
-      const content = s.file === '-' ? await ctx.readStdin() : await readLocalFile(s.flag, s.file, ctx.signal);
+      const content = s.file === '-' ? await stdinContent(ctx, s) : await readLocalFile(s.flag, s.file, ctx.signal);
       actions.push({ ...base, ...encoded(content) });
     }
   }

@@ -3,11 +3,13 @@ import { sendRequest } from '../../api/resource.js';
 import { defineCommand, type CommandSpec, type OptionSpec } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
+import type { HttpClient } from '../../http/client.js';
 import { apiPath } from '../../http/encode.js';
 import { groupReach, projectReach, readScope } from '../../workflows/job-token-scope/reach.js';
 import { withRole } from '../generic/role.js';
 import { groupId, PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { writeResult } from '../shared/outcome.js';
+import { onePage } from '../shared/plan-outcome.js';
 
 interface TargetOptions {
   project?: string;
@@ -41,7 +43,9 @@ const GET = defineCommand<TargetOptions>({
   notes:
     'With --project X: can a CI job of project X use its job token on PROJECT? Yes (exit 0) when the inbound scope of PROJECT ' +
     'is disabled, when X is PROJECT, when X is on the allowlist, or when X is in an allowlisted group (or one below it); ' +
-    'otherwise no (exit 10). The answer and its reason go to stdout as a record (allowed, reason). Needs the maintainer role on PROJECT.',
+    'otherwise no (exit 10). The answer and its reason go to stdout as a record (allowed, reason). With --group G: one such ' +
+    'record for every project in G and its subgroups (job_project, allowed, reason); exit 10 when any of them may not. ' +
+    'Needs the maintainer role on PROJECT.',
   examples: [
     'svc job-token-scope get acme/platform/api',
     'svc job-token-scope get acme/platform/api --project acme/platform/web',
@@ -56,10 +60,22 @@ async function get(ctx: Context, project: string, opts: TargetOptions): Promise<
     await ctx.printRecord(await readScope(http, project), ['inbound_enabled', 'outbound_enabled', 'allowlist', 'groups_allowlist']);
     return;
   }
-  const { kind, ref } = target(opts);
-  const reach = kind === 'project' ? await projectReach(http, project, ref) : await groupReach(http, project, ref);
-  await ctx.printRecord({ project, [kind === 'project' ? 'job_project' : 'job_group']: ref, ...reach }, ['allowed', 'reason']);
+  if (opts.group !== undefined) return getForGroup(ctx, http, project, opts.group);
+  const reach = await projectReach(http, project, opts.project!);
+  await ctx.printRecord({ project, job_project: opts.project, ...reach }, ['allowed', 'reason']);
   if (!reach.allowed) throw new SvcError(`no: ${reach.reason}`, ExitCode.answeredNo);
+}
+
+/** One answer per project of the group; no (exit 10) when any of them may not reach PROJECT. */
+async function getForGroup(ctx: Context, http: HttpClient, project: string, group: string): Promise<void> {
+  const { target: onto, reaches } = await groupReach(http, project, group);
+  await ctx.printPages(onePage(reaches), ['job_project', 'allowed', 'reason']);
+  const refused = reaches.filter((r) => !r.allowed);
+  if (refused.length > 0)
+    throw new SvcError(
+      `no: ${refused.length} of ${reaches.length} projects in ${group} may not reach ${onto}: ${refused.map((r) => r.job_project).join(', ')}`,
+      ExitCode.answeredNo,
+    );
 }
 
 function write(name: 'add' | 'remove'): CommandSpec<TargetOptions> {

@@ -76,7 +76,8 @@ export const DOWNLOAD = defineCommand<DownloadOptions>({
     'Each asset link is saved under its name, the source archives as <project>-<tag>.<format>. A name that is not one plain ' +
     'file name (../x, a/b, .hidden) is refused, not cleaned up. The token goes with a link only when it points into ' +
     "this instance's API; other hosts get no credentials. A file's size is checked against the Content-Length its " +
-    'server sends. Exit 8 when any file failed, naming each; the others are saved.',
+    'server sends. Exit 8 when any file failed, naming each; the others are saved. The sandbox (svc sandbox) makes ' +
+    'no tar.bz2 source archives (no bzip2 encoder): that file fails with 404.',
   examples: [
     'svc releases download acme/platform/api v1.2.0 --dir dist/',
     'svc releases download $CI_PROJECT_ID $CI_COMMIT_TAG --dir release --sources zip,tar.gz --force',

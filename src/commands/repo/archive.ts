@@ -33,7 +33,8 @@ export const ARCHIVE = defineCommand<ArchiveOptions>({
   notes:
     'Every file sits in one folder named <project>-<ref>-<sha>, as the service makes it. An unknown ref exits 5 ' +
     '(the service answers 404 File Not Found). The service streams archives without a Content-Length; when it sends ' +
-    'one, a shorter download fails and leaves nothing.',
+    'one, a shorter download fails and leaves nothing. The sandbox (svc sandbox) makes no tar.bz2 archives: it has no ' +
+    'bzip2 encoder and answers 404 File Not Found, as the service does when it cannot make one.',
   examples: [
     'svc repo archive acme/platform/api --ref v1.2.0 --out api-1.2.0.tar.gz',
     'svc repo archive 42 --format zip --out - | bsdtar -tf -',

@@ -2,7 +2,8 @@
 // which is written atomically (a temporary file renamed over the old one) so that a kill while
 // writing leaves the previous state whole.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { Scenario, StateFile } from '../../sandbox/index.js';
 
@@ -41,6 +42,27 @@ export function readState(path: string, world: string, format: string): Pick<Sta
   if (state.world !== world)
     throw new UsageError(`sandbox: the state file ${path} was written for another world (${state.world}), not this one (${world})`);
   return { createdAt: state.createdAt, journal: state.journal };
+}
+
+/**
+ * Refuses, before the sandbox starts, a state file that could never be written: the state is written only at
+ * exit, so a directory that does not exist or cannot be written to would lose every write of the run.
+ */
+export function checkStateWritable(path: string): void {
+  const directory = dirname(resolve(path));
+  const refuse = (why: string) => new UsageError(`sandbox: cannot write the state file ${path}: ${why}`);
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(directory).isDirectory();
+  } catch {
+    throw refuse(`directory ${directory} does not exist`);
+  }
+  if (!isDirectory) throw refuse(`${directory} is not a directory`);
+  try {
+    accessSync(directory, constants.W_OK | constants.X_OK);
+  } catch {
+    throw refuse(`directory ${directory} is not writable`);
+  }
 }
 
 export function writeState(path: string, state: StateFile): void {

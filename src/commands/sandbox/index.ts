@@ -7,7 +7,7 @@ import { intOption } from '../../cli/parsers.js';
 import { SvcError, UsageError } from '../../errors.js';
 import type { Sandbox, SandboxOptions } from '../../sandbox/index.js';
 import type { LeafSpec } from '../../cli/spec.js';
-import { readScenario, readState, writeState } from './files.js';
+import { checkStateWritable, readScenario, readState, writeState } from './files.js';
 
 interface SandboxFlags {
   host: string;
@@ -231,6 +231,7 @@ export async function serveSandbox(opts: ServeOptions, io: ServeIO): Promise<voi
     storages: options.storages ?? [],
     scenario: options.scenario,
   });
+  if (opts.stateFile !== undefined) checkStateWritable(opts.stateFile);
   const kept = opts.stateFile === undefined ? null : readState(opts.stateFile, world, STATE_FORMAT);
   if (kept) Object.assign(options, kept);
   let sb: Sandbox;

@@ -158,8 +158,9 @@ export class TokenStore {
 
   private seed(): void {
     const w = this.w;
+    // Only users seeded with the world have a history; one made through the API or a scenario has no token yet.
     for (const u of w.users) {
-      if (u.id <= 2) continue;
+      if (u.id <= 2 || u.id > w.seededUserCount) continue;
       const n = w.h(60, u.id) % 3;
       for (let k = 0; k < n; k++) this.index(this.seeded('personal', u.id, null, w.h(61, u.id, k)));
       if (w.h(62, u.id) % 20 === 0) this.index(this.seeded('impersonation', u.id, null, w.h(63, u.id)));

@@ -1,4 +1,3 @@
-import { getGroup } from '../../api/groups.js';
 import { getProject } from '../../api/projects.js';
 import { getRecord, listAllRecords } from '../../api/resource.js';
 import type { HttpClient } from '../../http/client.js';
@@ -44,37 +43,47 @@ function holdingGroup(scope: JobTokenScope, path: string): string | undefined {
   return scope.groups_allowlist.find((g) => path === g || path.startsWith(`${g}/`));
 }
 
+interface ProjectRef {
+  id: number;
+  path_with_namespace: string;
+  namespace?: { kind: string; full_path: string };
+}
+
+/** How the service decides whether a job of `from` may use its token on `target`, given the target's scope. */
+function decide(scope: JobTokenScope, target: ProjectRef, from: ProjectRef): Reach {
+  const name = from.path_with_namespace;
+  const onto = target.path_with_namespace;
+  if (!scope.inbound_enabled)
+    return { allowed: true, reason: `the inbound job token scope of ${onto} is disabled: every project's jobs may reach it` };
+  if (from.id === target.id) return { allowed: true, reason: `${name} is the project itself` };
+  if (scope.allowlist.includes(name)) return { allowed: true, reason: `${name} is on the allowlist of ${onto}` };
+  const group = from.namespace?.kind === 'group' ? holdingGroup(scope, from.namespace.full_path) : undefined;
+  if (group) return { allowed: true, reason: `${name} is in group ${group}, on the group allowlist of ${onto}` };
+  return { allowed: false, reason: `${name} is neither on the allowlist of ${onto} nor in a group on it` };
+}
+
 /** Whether a job of `source` may use its token on `project`, and why, as the service decides it. */
 export async function projectReach(http: HttpClient, project: string, source: string): Promise<Reach> {
   const scope = await readScope(http, project);
-  const target = await getProject(http, project);
-  const from = await getProject(http, source);
-  const name = from.path_with_namespace;
-  if (!scope.inbound_enabled) {
-    return {
-      allowed: true,
-      reason: `the inbound job token scope of ${target.path_with_namespace} is disabled: every project's jobs may reach it`,
-    };
-  }
-  if (from.id === target.id) return { allowed: true, reason: `${name} is the project itself` };
-  if (scope.allowlist.includes(name)) return { allowed: true, reason: `${name} is on the allowlist of ${target.path_with_namespace}` };
-  const group = from.namespace?.kind === 'group' ? holdingGroup(scope, from.namespace.full_path) : undefined;
-  if (group) return { allowed: true, reason: `${name} is in group ${group}, on the group allowlist of ${target.path_with_namespace}` };
-  return { allowed: false, reason: `${name} is neither on the allowlist of ${target.path_with_namespace} nor in a group on it` };
+  return decide(scope, await getProject(http, project), await getProject(http, source));
 }
 
-/** Whether the jobs of every project in `group` may reach `project`: the scope is off, or the group or an ancestor is allowlisted. */
-export async function groupReach(http: HttpClient, project: string, group: string): Promise<Reach> {
+export interface ProjectReach extends Reach {
+  job_project: string;
+}
+
+/**
+ * Whether the jobs of each project in `group` (its subgroups' too, not the ones shared with it) may reach
+ * `project`: one answer per project, decided as for a single one.
+ */
+export async function groupReach(http: HttpClient, project: string, group: string): Promise<{ target: string; reaches: ProjectReach[] }> {
   const scope = await readScope(http, project);
-  const g = await getGroup(http, group);
-  const path = (g as { full_path: string }).full_path;
-  if (!scope.inbound_enabled)
-    return { allowed: true, reason: `the inbound job token scope of ${project} is disabled: every project's jobs may reach it` };
-  const holding = holdingGroup(scope, path);
-  if (holding)
-    return {
-      allowed: true,
-      reason: `${holding === path ? `group ${path} is` : `${path} is in group ${holding}, which is`} on the group allowlist of ${project}`,
-    };
-  return { allowed: false, reason: `group ${path} is neither on the group allowlist of ${project} nor in a group on it` };
+  const target = await getProject(http, project);
+  const projects = await listAllRecords<ProjectRef>(http, apiPath`/groups/${group}/projects`, {
+    include_subgroups: true,
+    with_shared: false,
+  });
+  projects.sort((a, b) => (a.path_with_namespace < b.path_with_namespace ? -1 : 1));
+  const reaches = projects.map((from) => ({ job_project: from.path_with_namespace, ...decide(scope, target, from) }));
+  return { target: target.path_with_namespace, reaches };
 }

@@ -2,6 +2,7 @@
 // personal_access_tokens/self_*.rb, helpers/personal_access_tokens_helpers.rb) and service-behaviour.md §4.2, §4.7.
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/index.js';
+import { req } from '../helpers.js';
 import { useSandbox } from './setup.js';
 
 const c = useSandbox({ projects: 10 });
@@ -228,6 +229,21 @@ describe('sandbox option users', () => {
     const sb = await startSandbox({ projects: 0, users: 250 });
     try {
       expect([sb.state.user(250)?.id, sb.state.user(251)]).toEqual([250, null]);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('gives a user made through the API no seeded tokens, even before the token store is first read', async () => {
+    const sb = await startSandbox({ projects: 0 });
+    try {
+      const admin = sb.tokens.admin;
+      const json = { email: 'ann@example.com', username: 'ann', name: 'Ann', password: 'Secret-pass-123' };
+      const made = await req(sb.url, '/api/v4/users', { method: 'POST', token: admin, json });
+      const id = (made.json as { id: number }).id;
+      const seeded = await req(sb.url, '/api/v4/personal_access_tokens?user_id=3', { token: admin });
+      const own = await req(sb.url, `/api/v4/personal_access_tokens?user_id=${id}`, { token: admin });
+      expect([made.status, (seeded.json as unknown[]).length > 0, own.json]).toEqual([201, true, []]);
     } finally {
       await sb.close();
     }
