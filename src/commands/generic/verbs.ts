@@ -134,7 +134,7 @@ async function* resumed<T>(first: Page<T> | undefined, rest: AsyncGenerator<Page
 
 export interface GetVerb extends VerbBase {
   query?: OptionSpec[];
-  fields?: string[];
+  fields?: ColumnSpec[];
   /** Prints the record itself, for a record no default field list reads well (the instance's settings). */
   print?: (ctx: Context, record: unknown) => Promise<void>;
 }
