@@ -104,7 +104,7 @@ export class Context {
   }
 
   /** Prints one record in the chosen format; the writers load on first use, so help never pays for them. */
-  async printRecord(record: unknown, fields: string[]): Promise<void> {
+  async printRecord(record: unknown, fields: ColumnSpec[]): Promise<void> {
     const { writeRecord } = await import('./output/writer.js');
     await writeRecord(this.stdout, this.output, record, fields);
   }

@@ -52,15 +52,16 @@ export function tsvLine(values: unknown[]): string {
 }
 
 /** Key/value view of one record for terminals, one line per field. */
-export function renderRecord(record: unknown, fields: string[], chalk: ChalkInstance): string {
+/** `cells`: each field's text when a column shows its value its own way (usernames of an approvals list). */
+export function renderRecord(
+  record: unknown,
+  fields: string[],
+  chalk: ChalkInstance,
+  cells = fields.map((field) => formatCell(getField(record, field))),
+): string {
   const names = fields.map((f) => terminalSafe(f));
   const width = Math.max(0, ...names.map((name) => displayWidth(name)));
-  return names
-    .map(
-      (name, i) =>
-        `${chalk.bold(name)}${' '.repeat(width - displayWidth(name))}  ${terminalSafe(formatCell(getField(record, fields[i])))}\n`,
-    )
-    .join('');
+  return names.map((name, i) => `${chalk.bold(name)}${' '.repeat(width - displayWidth(name))}  ${terminalSafe(cells[i] ?? '')}\n`).join('');
 }
 
 // JSON.stringify leaves DEL and the C1 controls (U+0080-U+009F, among them the 8-bit CSI) raw; as

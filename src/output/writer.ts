@@ -92,12 +92,23 @@ export function writeList(
   return writePages(stdout, settings, batchesOf(records), defaultColumns);
 }
 
-export async function writeRecord(stdout: Writable, settings: OutputSettings, record: unknown, defaultFields: string[]): Promise<void> {
+export async function writeRecord(stdout: Writable, settings: OutputSettings, record: unknown, defaultFields: ColumnSpec[]): Promise<void> {
   warnMissingFields(settings, record);
-  const fields = settings.fields ?? defaultFields;
-  if (settings.format === 'table' && settings.stdoutIsTTY) return write(stdout, renderRecord(record, fields, settings.chalk));
+  const columns = chosenColumns(settings.fields, defaultFields);
+  if (settings.format === 'table' && settings.stdoutIsTTY) {
+    const fields = columns.map((column) => column.field);
+    return write(
+      stdout,
+      renderRecord(
+        record,
+        fields,
+        settings.chalk,
+        columns.map((column) => cellText(record, column)),
+      ),
+    );
+  }
   if (settings.format === 'json') return write(stdout, `${jsonText(shaper(settings)(record), true)}\n`);
-  return write(stdout, listRenderer(settings, chosenColumns(undefined, fields), stdout).page([record]));
+  return write(stdout, listRenderer(settings, columns, stdout).page([record]));
 }
 
 interface ListRenderer {

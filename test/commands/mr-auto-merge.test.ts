@@ -114,13 +114,31 @@ describe('svc mr merge --auto --wait', () => {
     ]);
   });
 
-  it('--wait-timeout: exit 8, it stays set', async () => {
+  it('--wait-timeout: exit 8, it stays set; with --events the result line says so last', async () => {
     const { pid, pipeline } = await waitingMergeRequest('auto-timeout', 'feature/login');
-    const r = await suite.run(['mr', 'merge', pid, '1', '--auto', '--wait', '--interval', '0.05', '--wait-timeout', '0.2'], asJdoe());
+    const args = [
+      'mr',
+      'merge',
+      pid,
+      '1',
+      '--auto',
+      '--wait',
+      '--interval',
+      '0.05',
+      '--wait-timeout',
+      '0.2',
+      '--events',
+      '--fields',
+      'state',
+    ];
+    const r = await suite.run(args, asJdoe());
     expect(r.exitCode).toBe(8);
     expect(r.stderr).toMatch(
       new RegExp(`\\nsvc: !1 not merged after \\d+\\.\\d s \\(pipeline ${pipeline} created\\); it stays set to merge\\n$`),
     );
+    const message = /^svc: (.*)$/m.exec(r.stderr)![1];
+    const result = JSON.parse(r.stdout.trimEnd().split('\n').at(-1)!);
+    expect(result).toEqual({ type: 'result', exit_code: 8, message, record: { state: 'opened' } });
   });
 
   it('a pipeline that already succeeded: merged at once, and the wait ends at its first look', async () => {

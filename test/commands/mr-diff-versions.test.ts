@@ -52,10 +52,27 @@ describe('svc mr diff from versions', () => {
       "svc: GET /projects/1/merge_requests/99/versions failed: 404 Not found (the path takes the merge request's iid, its number within the project, not the global id; is !99 right?)\n",
     ]);
     const zero = await suite.run(['mr', 'diff', '1', '2', '--version', '0']);
-    expect([zero.exitCode, zero.stderr]).toEqual([
-      2,
-      "svc: error: option '--diff-version <n>' argument '0' is invalid. --version must be at least 1\n",
-    ]);
+    expect([zero.exitCode, zero.stderr]).toEqual([2, "svc: --version must be a whole number, at least 1 (got '0')\n"]);
+    expect(suite.requests()).toEqual([]);
+  });
+
+  it("-o json|ndjson print the version's diffs as the service answers; other output options are usage errors", async () => {
+    const [newest] = await api('GET', '/projects/1/merge_requests/2/versions');
+    const { diffs } = await api('GET', `/projects/1/merge_requests/2/versions/${newest.id}`);
+    suite.requests();
+    const json = await suite.run(['mr', 'diff', '1', '2', '-o', 'json']);
+    expect([json.exitCode, JSON.parse(json.stdout), json.stderr]).toEqual([0, diffs, '']);
+    const ndjson = await suite.run(['mr', 'diff', '1', '2', '-o', 'ndjson', '--fields', 'new_path']);
+    expect(ndjson).toEqual({ exitCode: 0, stdout: '{"new_path":"src/app/login.ts"}\n', stderr: '' });
+    suite.requests();
+    const tsv = await suite.run(['mr', 'diff', '1', '2', '-o', 'tsv']);
+    expect(tsv).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'svc: mr diff prints a unified diff or, with -o json|ndjson, the diffs the service answers; -o tsv has no form for it\n',
+    });
+    const fields = await suite.run(['mr', 'diff', '1', '2', '--fields', 'new_path']);
+    expect(fields).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: --fields applies to mr diff only with -o json|ndjson\n' });
     expect(suite.requests()).toEqual([]);
   });
 });

@@ -517,6 +517,14 @@ describe('svc mr approve, unapprove, approvals', () => {
     const withdrawn = await suite.run(['mr', 'unapprove', '1', '5', '-o', 'json'], asJdoe());
     expect([withdrawn.exitCode, json(withdrawn.stdout).approved_by]).toEqual([0, []]);
   });
+
+  it('prints nothing with -q; a table names the approvers', async () => {
+    expect(await suite.run(['mr', 'approve', '1', '5', '-q'], asJdoe())).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect((await suite.run(['mr', 'approve', '1', '5', '-q'])).exitCode).toBe(0);
+    const shown = await suite.run(['mr', 'approvals', '1', '5', '-o', 'tsv'], asJdoe());
+    expect(shown.stdout).toBe('approved\tuser_has_approved\tuser_can_approve\tapproved_by\ntrue\ttrue\ttrue\tjdoe,root\n');
+    expect(await suite.run(['mr', 'unapprove', '1', '5', '-q'], asJdoe())).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
 });
 
 describe('svc mr comment, notes', () => {

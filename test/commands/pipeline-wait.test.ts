@@ -85,6 +85,15 @@ describe('pipeline wait --ref/--sha', () => {
     );
   });
 
+  it('with --events ends a wait that found no pipeline with the result line, without a record', async () => {
+    const args = ['pipeline', 'wait', '6', '--ref', 'fix/issue-1', '--interval', '0.05', '--wait-timeout', '0.1', '--events'];
+    const result = await suite.run(args);
+    expect([result.exitCode, result.stderr.split('\n').length]).toEqual([8, 3]);
+    const message = /^svc: (.*)$/m.exec(result.stderr)![1];
+    expect(message).toMatch(/^no pipeline of ref fix\/issue-1 appeared within \d+\.\d s$/);
+    expect(result.stdout).toBe(`${JSON.stringify({ type: 'result', exit_code: 8, message })}\n`);
+  });
+
   it('refuses an id with --ref, and neither (exit 2, no request)', async () => {
     const both = await suite.run(['pipeline', 'wait', '1', '3', '--ref', 'main']);
     expect(both.exitCode).toBe(2);

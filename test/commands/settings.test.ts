@@ -14,6 +14,19 @@ describe('settings get', () => {
     onlyRequest(suite, 'GET', /^\/api\/v4\/application\/settings$/);
   });
 
+  it('prints a KEY VALUE row per setting on a table and TSV, the whole record as JSON', async () => {
+    const record = JSON.parse((await suite.run(['settings', 'get', '-o', 'json'])).stdout) as Record<string, unknown>;
+    const tsv = await suite.run(['settings', 'get', '-o', 'tsv']);
+    const lines = tsv.stdout.trimEnd().split('\n');
+    expect([tsv.exitCode, tsv.stderr, lines.length]).toEqual([0, '', Object.keys(record).length + 1]);
+    expect(lines[0]).toBe('key\tvalue');
+    expect(lines).toContain('signup_enabled\tfalse');
+    expect(lines).toContain('default_projects_limit\t100000');
+    expect(lines).toContain('repository_storages_weighted\t{"default":100,"storage2":0}');
+    const table = (await suite.run(['settings', 'get'])).stdout.trimEnd().split('\n');
+    expect([table.length, table[0], table.includes('signup_enabled\tfalse')]).toEqual([lines.length, 'key\tvalue', true]);
+  });
+
   it('names the role a non-administrator lacks (exit 4)', async () => {
     const r = await suite.run(['settings', 'get'], { token: suite.sandbox.tokens.user });
     expect([r.exitCode, r.stderr]).toEqual([4, 'svc: GET /application/settings failed: 403 Forbidden (this needs administrator access)\n']);
@@ -54,6 +67,17 @@ describe('settings set', () => {
       default_projects_limit: 20,
       repository_storages_weighted: { default: 60 },
     });
+  });
+
+  it('prints the changed keys as KEY VALUE rows on TSV, nothing with -q', async () => {
+    const r = await suite.run(['settings', 'set', 'default_projects_limit=30', 'signup_enabled=false', '-o', 'tsv']);
+    expect(r).toEqual({
+      exitCode: 0,
+      stdout: 'key\tvalue\ndefault_projects_limit\t30\nsignup_enabled\tfalse\n',
+      stderr: 'default_projects_limit: 20 → 30\nsignup_enabled: true → false\n',
+    });
+    const quiet = await suite.run(['settings', 'set', 'default_projects_limit=40', '-q']);
+    expect(quiet).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 
   it('refuses before any PUT: a value of the wrong type, an unknown key, a read-only one, a bare word (exit 2)', async () => {

@@ -134,7 +134,9 @@ async function* resumed<T>(first: Page<T> | undefined, rest: AsyncGenerator<Page
 
 export interface GetVerb extends VerbBase {
   query?: OptionSpec[];
-  fields?: string[];
+  fields?: ColumnSpec[];
+  /** Prints the record itself, for a record no default field list reads well (the instance's settings). */
+  print?: (ctx: Context, record: unknown) => Promise<void>;
 }
 
 export function getVerb(resource: Resource, verb: GetVerb): CommandSpec {
@@ -153,7 +155,9 @@ export function getVerb(resource: Resource, verb: GetVerb): CommandSpec {
       const query = await serviceParams(ctx, queryOptions, opts);
       const filled = async () => ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, path, args));
       const record = await withHints(resource, path, args, async () => getRecord(http, await filled(), query));
-      await ctx.printRecord(shownRecord(resource, record), verb.fields ?? resource.fields ?? []);
+      const shown = shownRecord(resource, record);
+      if (verb.print) await verb.print(ctx, shown);
+      else await ctx.printRecord(shown, verb.fields ?? resource.fields ?? []);
     },
   });
 }

@@ -5,15 +5,31 @@ import {
   mergeRequestVersions,
   newestMergeRequestVersion,
 } from '../../api/merge-requests.js';
-import { intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
-import { ExitCode, SvcError } from '../../errors.js';
+import { ExitCode, SvcError, UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { itemPath, withHints } from '../generic/resource.js';
 import { write } from '../../output/writer.js';
 import { terminalSafe } from '../../output/terminal-safe.js';
+import { onePage } from '../shared/plan-outcome.js';
 import { MERGE_REQUESTS, MR_ARGS } from './shared/resource.js';
+
+/** Parsed here, not by the option's parser, so that a refusal names --version, as the user spells it. */
+function versionNumber(value: string): number {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) throw new UsageError(`--version must be a whole number, at least 1 (got '${value}')`);
+  return Number(trimmed);
+}
+
+/** The diff is text; only JSON and NDJSON have a form for it (the service's diffs), which --fields can then pick from. */
+function checkOutput(ctx: Context): void {
+  const { output, fields } = ctx.globals;
+  const structured = output === 'json' || output === 'ndjson';
+  if (output === 'tsv')
+    throw new UsageError('mr diff prints a unified diff or, with -o json|ndjson, the diffs the service answers; -o tsv has no form for it');
+  if (fields && !structured) throw new UsageError('--fields applies to mr diff only with -o json|ndjson');
+}
 
 export const DIFF = defineCommand<{ diffVersion?: number }>({
   name: 'diff',
@@ -23,13 +39,14 @@ export const DIFF = defineCommand<{ diffVersion?: number }>({
     {
       flags: '--diff-version <n>',
       help: 'the diff as it was at version N, numbered as the web UI does (1 = the first push), also written --version after the verb; default: the newest',
-      parse: intOption('--version', 1),
+      parse: versionNumber,
     },
   ],
   ownSpellings: { '--version': '--diff-version' },
   notes:
     "Read as the service's own clients do: its list of versions (one per push to the source branch), then " +
-    'the newest version, or the one --version names. Exit 5 when the merge request or that version does not exist.',
+    'the newest version, or the one --version names. Exit 5 when the merge request or that version does not exist. ' +
+    "-o json|ndjson print the version's diffs as the service answers them (--fields picks keys).",
   examples: [
     'svc mr diff acme/platform/api 12',
     'svc mr diff acme/platform/api 12 > change.patch && git apply --check change.patch',
@@ -37,11 +54,16 @@ export const DIFF = defineCommand<{ diffVersion?: number }>({
   ],
   run: async (ctx, args, opts) => {
     const [project, iid] = args as [string, string];
+    checkOutput(ctx);
     const http = await ctx.http();
     const version = await withHints(MERGE_REQUESTS, itemPath(MERGE_REQUESTS), args, () =>
       chosenVersion(http, project, iid, opts.diffVersion),
     );
     const full = await getMergeRequestVersion(http, project, iid, version.id);
+    if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') {
+      await ctx.printPages(onePage(full.diffs), []);
+      return;
+    }
     for (const file of full.diffs) await write(ctx.stdout, render(ctx, file));
   },
 });

@@ -3,6 +3,7 @@ import { getRecord } from '../../api/resource.js';
 import { apiPath } from '../../http/encode.js';
 import type { Page } from '../../http/client.js';
 import { outputList } from '../shared/list.js';
+import { writeResult } from '../shared/outcome.js';
 import { defineCommand } from '../../cli/spec.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { commentVerb } from '../shared/comment.js';
@@ -12,7 +13,9 @@ import type { Resource } from '../generic/resource.js';
 import { addNoteVerbs, noteEditVerb, noteParam } from '../shared/note-edit.js';
 import { MERGE_REQUESTS, MR_ARGS } from './shared/resource.js';
 
-const APPROVAL_FIELDS = ['approved', 'user_has_approved', 'user_can_approve', 'approved_by'];
+/** `approved_by` is a list of `{user: {…}}`: a table shows the approvers' usernames. */
+const approvers = (value: unknown) => (value as Array<{ user: { username: string } }>).map((approval) => approval.user.username).join(',');
+const APPROVAL_FIELDS = ['approved', 'user_has_approved', 'user_can_approve', { field: 'approved_by', show: approvers }];
 
 function approvalCommand(action: 'approve' | 'unapprove', description: string, unchanged: string) {
   return defineCommand({
@@ -25,7 +28,7 @@ function approvalCommand(action: 'approve' | 'unapprove', description: string, u
       // 304: the service had nothing to change.
       if (res.status === 304) return ctx.info(`!${iid as string}: ${unchanged}`);
       ctx.info(`!${iid as string}: ${action === 'approve' ? 'approved' : 'approval withdrawn'}`);
-      await ctx.printRecord(res.data, APPROVAL_FIELDS);
+      await writeResult(ctx, res.data, APPROVAL_FIELDS);
     },
   });
 }

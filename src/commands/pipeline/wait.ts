@@ -1,12 +1,13 @@
 import type { Context } from '../../context.js';
 import { listPipelinesPage } from '../../api/pipelines.js';
 import { defineCommand } from '../../cli/spec.js';
-import { IncompleteError, InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode, IncompleteError, InterruptedError, UsageError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
 import { waitToAppear } from '../../workflows/pipelines/appear.js';
 import { DEFAULT_INTERVAL_S, systemClock } from '../../workflows/shared/clock.js';
 import type { Deadline } from '../../workflows/shared/deadline.js';
 import { idDigits, PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
+import { WaitEvents } from '../shared/events.js';
 import { WAIT_OPTIONS, WAIT_RENAMES } from '../shared/wait.js';
 import { followPipeline, TREE_OPTIONS, waitDeadline, type PipelineWaitFlags } from './shared/follow.js';
 
@@ -87,6 +88,10 @@ async function newestPipeline(ctx: Context, http: HttpClient, project: string, o
       throw new InterruptedError(`interrupted; no pipeline of ${what} had appeared`);
     throw error;
   }
-  if (!found) throw new IncompleteError(`no pipeline of ${what} appeared within ${Math.round((Date.now() - started) / 100) / 10} s`);
+  if (!found) {
+    const message = `no pipeline of ${what} appeared within ${Math.round((Date.now() - started) / 100) / 10} s`;
+    await new WaitEvents(ctx, Boolean(opts.events)).endWithout(ExitCode.incomplete, message);
+    throw new IncompleteError(message);
+  }
   return found.id;
 }

@@ -3,8 +3,8 @@ import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import type { Resource } from '../generic/resource.js';
 import { ADMINISTRATOR, withRole } from '../generic/role.js';
+import { onePage } from '../shared/plan-outcome.js';
 import { getVerb } from '../generic/verbs.js';
-import { writeResult } from '../shared/outcome.js';
 import { parseAssignments, typedValue } from './values.js';
 
 const SETTINGS: Resource = { path: '/application/settings', params: {}, roles: { get: ADMINISTRATOR } };
@@ -16,7 +16,19 @@ const GET = getVerb(SETTINGS, {
   requireToken: true,
   notes: ADMIN_NOTE,
   examples: ['svc settings get --fields signup_enabled,default_projects_limit', 'svc settings get -o json'],
+  print: (ctx, record) => printSettings(ctx, record as Record<string, unknown>),
 });
+
+/**
+ * The settings are one record of some hundred keys: JSON and --fields print it as a record, a table or
+ * TSV prints a KEY VALUE row per setting (only `keys` when given: the ones `set` changed).
+ */
+async function printSettings(ctx: Context, settings: Record<string, unknown>, keys = Object.keys(settings)): Promise<void> {
+  const { format, fields } = ctx.output;
+  if (format === 'json' || format === 'ndjson' || fields) return ctx.printRecord(settings, []);
+  const rows = keys.map((key) => ({ key, value: settings[key] }));
+  await ctx.printPages(onePage(rows), ['key', { field: 'value', kind: 'text' }]);
+}
 
 const shown = (value: unknown) => JSON.stringify(value);
 const isHash = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -58,7 +70,7 @@ async function setSettings(ctx: Context, assignments: string[], dryRun: boolean)
     const kept = !took(value, after[key]) ? ` (asked for ${shown(value)}; the service kept this)` : '';
     ctx.info(`${key}: ${shown(before[key])} → ${shown(after[key])}${kept}`);
   }
-  await writeResult(ctx, after, []);
+  if (!ctx.globals.quiet) await printSettings(ctx, after, Object.keys(body));
 }
 
 export const commands = [GET, SET];

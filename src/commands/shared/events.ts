@@ -59,4 +59,11 @@ export class WaitEvents {
     const shown = chosen ? pickFields(record, chosen) : record;
     await this.line({ type: 'result', exit_code: exitCode, ...(message === undefined ? {} : { message }), record: shown });
   }
+
+  /** A wait that ended before there was a record (no pipeline appeared): with --events the result line without one. */
+  async endWithout(exitCode: number, message: string): Promise<void> {
+    if (!this.enabled) return;
+    await this.written;
+    await this.line({ type: 'result', exit_code: exitCode, message });
+  }
 }

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import type { ColumnSpec } from '../../output/columns.js';
 
 /**
  * 202 means the service accepted the request and will carry it out later: say so instead of
@@ -10,6 +11,6 @@ export function reportWriteOutcome(ctx: Context, status: number, done: string, s
 }
 
 /** The record a write produced, on stdout; `-q` leaves stdout empty (the exit code is the answer). */
-export async function writeResult(ctx: Context, record: unknown, fields: string[]): Promise<void> {
+export async function writeResult(ctx: Context, record: unknown, fields: ColumnSpec[]): Promise<void> {
   if (!ctx.globals.quiet) await ctx.printRecord(record, fields);
 }
