@@ -91,7 +91,7 @@ describe('svc releases download', () => {
           'warning: "../evil" failed: refusing the name: a path, not a file name',
           'warning: "missing" failed: GET /projects/1/packages/generic/app/1.0.0/nope.bin failed: 404 Package Not Found',
           // The connection ends 60 bytes before the Content-Length the server promised.
-          `warning: "short" failed: downloading short failed after ${formatBytes(40)}: UND_ERR_SOCKET`,
+          `warning: "short" failed: downloading short failed after ${formatBytes(40)}: the server closed the connection (UND_ERR_SOCKET)`,
           `warning: "taken" failed: ${join(dir, 'taken')} already exists; pass --force to replace it or --dir another directory`,
           `saved 1 of 5 files of release v9.1.0 in ${dir} (${formatBytes(binary.length)})`,
           'svc: 4 of 5 files of release v9.1.0 failed',

@@ -6,6 +6,7 @@ import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context, Io } from '../../context.js';
 import type { ApiResponse } from '../../http/client.js';
+import { NetworkFailure } from '../../http/transport.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import { describeFsError } from './local-file.js';
 import { byteProgress, formatBytes } from './progress.js';
@@ -51,7 +52,7 @@ export async function transfer(
     if (ctx.signal.aborted) throw new InterruptedError('interrupted; the download was abandoned');
     // The reader of stdout went away (`| head -c`): what it took is all it wants.
     if ((error as NodeJS.ErrnoException).code === 'EPIPE') return bytes;
-    throw new SvcError(`downloading ${label} failed after ${formatBytes(bytes)}: ${describeFsError(error)}`);
+    throw new SvcError(`downloading ${label} failed after ${formatBytes(bytes)}: ${describeTransferError(error)}`);
   } finally {
     progress.done();
   }
@@ -59,6 +60,12 @@ export async function transfer(
     throw new SvcError(`downloading ${label} ended after ${formatBytes(bytes)} of ${formatBytes(total)}`);
   }
   return bytes;
+}
+
+/** A failure of the connection says what happened to it (as the HTTP layer does); any other, what the file system said. */
+function describeTransferError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code && /^(UND_ERR_|HPE_|ECONNRESET$)/.test(code) ? new NetworkFailure(code, error).message : describeFsError(error);
 }
 
 export function contentLength(headers: Record<string, string>): number | undefined {
