@@ -28,14 +28,21 @@ const topicStore = storeFor(() => {
   return { list, nextId: list.length + 1 };
 });
 
-/** How many non-private projects carry each topic name (lower-cased). */
-function projectCounts(w: World): Map<string, number> {
+/** Counts made once per request: a list would otherwise scan every project once per topic. */
+const countsOfRequest = new WeakMap<Ctx, Map<string, number>>();
+
+/** How many non-private projects carry each topic name (lower-cased), as of this request. */
+function projectCounts(ctx: Ctx): Map<string, number> {
+  const known = countsOfRequest.get(ctx);
+  if (known) return known;
+  const w = ctx.world;
   const counts = new Map<string, number>();
   for (const id of w.allIds) {
     const p = w.projects.get(id);
     if (!p || p.visibility === 'private') continue;
     for (const t of p.topics) counts.set(t.toLowerCase(), (counts.get(t.toLowerCase()) ?? 0) + 1);
   }
+  countsOfRequest.set(ctx, counts);
   return counts;
 }
 
@@ -73,7 +80,7 @@ export function mountTopics({ root }: Mounts): void {
     },
     records: {
       list: (ctx) => {
-        const counts = projectCounts(ctx.world);
+        const counts = projectCounts(ctx);
         return [...topicStore(ctx.world).list].sort(
           (a, b) => (counts.get(b.name.toLowerCase()) ?? 0) - (counts.get(a.name.toLowerCase()) ?? 0) || a.id - b.id,
         );
@@ -106,7 +113,7 @@ export function mountTopics({ root }: Mounts): void {
     filter: (ctx, _o, list) => {
       const search = strParam(ctx, 'search')?.toLowerCase();
       const unused = boolParam(ctx, 'without_projects');
-      const counts = unused ? projectCounts(ctx.world) : null;
+      const counts = unused ? projectCounts(ctx) : null;
       return list.filter(
         (t) =>
           (!search || t.name.toLowerCase().includes(search) || t.title.toLowerCase().includes(search)) &&
@@ -114,7 +121,7 @@ export function mountTopics({ root }: Mounts): void {
       );
     },
     notFound: () => E.findNotFound(),
-    json: (ctx, _o, rec) => topicJson(rec, projectCounts(ctx.world)),
+    json: (ctx, _o, rec) => topicJson(rec, projectCounts(ctx)),
     deleted: 204,
   });
 
@@ -130,7 +137,8 @@ export function mountTopics({ root }: Mounts): void {
     if (!source || !target) throw E.findNotFound();
     if (source === target) throw E.badRequest('The source topic and the target topic are identical.');
     mergeInto(ctx, source, target);
-    sendJson(ctx, 201, topicJson(target, projectCounts(w)));
+    countsOfRequest.delete(ctx);
+    sendJson(ctx, 201, topicJson(target, projectCounts(ctx)));
   });
 }
 
