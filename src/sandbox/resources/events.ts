@@ -144,13 +144,7 @@ export const recordEvent: WriteObserver = (ctx) => {
     const answer = ctx.answer ? (JSON.parse(ctx.answer) as Answer) : {};
     const draft = rule(ctx, answer);
     if (!draft || !ctx.user) return;
-    const key = ctx.p.id ?? '';
-    const project =
-      draft.projectId !== undefined
-        ? ctx.world.projects.get(draft.projectId)
-        : /^\d+$/.test(key)
-          ? ctx.world.projects.get(Number(key))
-          : ctx.world.findProjectByPath(key)?.project;
+    const project = draft.projectId !== undefined ? ctx.world.projects.get(draft.projectId) : ctx.world.findProject(ctx.p.id ?? '');
     if (!project) return;
     const store = events(ctx.world);
     store.list.push({ ...draft, id: store.nextId++, projectId: project.id, authorId: draft.authorId ?? ctx.user.id, at: ctx.world.now() });
@@ -251,8 +245,7 @@ export function mountEvents({ root, project }: Mounts): void {
   });
   root.get('/users/:user_id/events', { auth: 'public' }, (ctx) => {
     const w = ctx.world;
-    const key = ctx.p.user_id!;
-    const user = /^\d+$/.test(key) ? w.users.get(Number(key)) : w.users.get(w.usersByName.get(key.toLowerCase()) ?? 0);
+    const user = w.findUser(ctx.p.user_id!);
     if (!user) throw E.notFound('User');
     sendEvents(ctx, (e) => e.authorId === user.id);
   });

@@ -30,7 +30,7 @@ const INVERSE = { relates_to: 'relates_to', blocks: 'is_blocked_by', is_blocked_
 
 function projectNamed(ctx: Ctx, key: string): ProjectRec {
   const w = ctx.world;
-  const p = /^\d+$/.test(key) ? w.projects.get(Number(key)) : w.findProjectByPath(key)?.project;
+  const p = w.findProject(key);
   if (!p || !canReadProject(w, ctx.user, p)) throw E.notFound('Project');
   return p;
 }

@@ -63,7 +63,7 @@ export function mountMarkdown({ root }: Mounts): void {
     const path = strParam(ctx, 'project');
     if (path !== undefined) {
       const w = ctx.world;
-      const project = /^\d+$/.test(path) ? w.projects.get(Number(path)) : w.findProjectByPath(path)?.project;
+      const project = w.findProject(path);
       if (!project || !canReadProject(w, ctx.user, project)) throw E.notFound('Project');
     }
     sendJson(ctx, 201, { html: renderMarkdown(text, boolParam(ctx, 'gfm') ?? false) });

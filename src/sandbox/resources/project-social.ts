@@ -129,8 +129,7 @@ export function mountProjectSocial({ root, project }: Mounts): void {
   });
   root.get('/users/:user_id/starred_projects', { auth: 'public' }, (ctx) => {
     const w = ctx.world;
-    const key = ctx.p.user_id!;
-    const user = /^\d+$/.test(key) ? w.users.get(Number(key)) : w.users.get(w.usersByName.get(key.toLowerCase()) ?? 0);
+    const user = w.findUser(ctx.p.user_id!);
     if (!user) throw E.notFound('User');
     const starred = w
       .visibleIds(ctx.user)

@@ -36,7 +36,7 @@ const WATCHED: Record<string, Issuable['type']> = {
 
 function projectOf(ctx: Ctx): ProjectRec | null {
   const key = ctx.p.id ?? '';
-  return /^\d+$/.test(key) ? ctx.world.projects.get(Number(key)) : (ctx.world.findProjectByPath(key)?.project ?? null);
+  return ctx.world.findProject(key);
 }
 
 /** The issuable's labels before the write, or none for a creation or one the caller cannot read. */

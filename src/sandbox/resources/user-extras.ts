@@ -48,8 +48,7 @@ const CLEAR_AFTER: Readonly<Record<string, number>> = {
 const emailJson = (e: EmailRec) => ({ id: e.id, email: e.email, confirmed_at: e.confirmedAt === null ? null : iso(e.confirmedAt) });
 
 function userFrom(w: World, key: string): UserRec {
-  const id = /^\d+$/.test(key) ? Number(key) : (w.usersByName.get(key.toLowerCase()) ?? 0);
-  const u = w.users.get(id);
+  const u = w.findUser(key);
   if (!u) throw E.notFound('User');
   return u;
 }

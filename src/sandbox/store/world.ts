@@ -247,6 +247,11 @@ export class World {
     return null;
   }
 
+  /** A project by numeric id or full path (a renamed one's old path too). */
+  findProject(ident: string): ProjectRec | null {
+    return /^\d+$/.test(ident) ? this.projects.get(Number(ident)) : (this.findProjectByPath(ident)?.project ?? null);
+  }
+
   pickStorageByWeight(): string {
     const entries = this.storages.map((s) => [s, Math.max(0, this.weights[s] ?? 0)] as const);
     const total = entries.reduce((a, [, w]) => a + w, 0);
