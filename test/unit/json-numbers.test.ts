@@ -19,12 +19,25 @@ describe('numbers JSON.parse would change', () => {
     '{"ratio":12345678.123456789}',
     `[0.${'0'.repeat(330)}1]`,
     '{"a":[{"b":-9007199254740993}],"c":0.5}',
+    '{"ratio":0.1000000000000000055511151231257827}',
+    '[1.00000000000000000001]',
+    '{"a":0.30000000000000001}',
+    '[2, -0.5000000000000000001]',
+    '{"b":0.12300000000000001}',
+    '12345678901234567.0',
   ];
   for (const text of exact) {
     it(`keeps ${JSON.stringify(text)}`, () => {
       expect(stringifyJson(parseJson(text)).replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
     });
   }
+
+  it('finds a long literal wherever it stands in the text', () => {
+    for (let pad = 0; pad < 40; pad++) {
+      const text = `{"pad":"${'x'.repeat(pad)}","n":1.0000000000000000000001}`;
+      expect(stringifyJson(parseJson(text))).toBe(text);
+    }
+  });
 
   it('reads digits and exponents inside strings as the strings they are', () => {
     const text = '{"path":"calm-forge-99999","sha":"e1234567890123456789","note":"x:1e400"}';
