@@ -107,8 +107,15 @@ function keysetIdOrder(url: string): 'asc' | 'desc' | undefined {
   return query.get('sort') === 'asc' ? 'asc' : 'desc';
 }
 
-/** A page's first and last records and its length: enough to know a page read before, cheap on every page. */
+/**
+ * A page's length and its first and last records: enough to know a page read before, cheap on every
+ * page. Records with numeric ids are told apart by those (a page served again with a changed
+ * `updated_at` is still a page read before); others by a hash of their content.
+ */
 function pageFingerprint(items: unknown[]): string {
+  const first = (items[0] as { id?: unknown } | null)?.id;
+  const last = (items[items.length - 1] as { id?: unknown } | null)?.id;
+  if (typeof first === 'number' && typeof last === 'number') return `${items.length} ${first} ${last}`;
   return createHash('sha256')
     .update(stringifyJson([items.length, items[0], items[items.length - 1]]))
     .digest('hex');

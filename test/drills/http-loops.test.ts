@@ -77,6 +77,37 @@ describe('request loops end (case 8)', () => {
     expect(server.hits('same-records')).toBe(2);
   });
 
+  it('(d) a page served again with its records touched since is still a page already read', async () => {
+    const base = server.add('touched', (_req, res, { base }) => {
+      const hit = server.hits('touched');
+      if (hit > LOOP_GUARD) return page(res, []);
+      const touched = projects(1, 3).map((p) => ({ ...p, last_activity_at: `2026-11-27T10:00:0${hit}.000Z` }));
+      page(res, touched, `${base}/api/v4/projects?page=${hit + 1}&per_page=3`);
+    });
+    const result = await outcome(() => allItems(client(base).pages('/projects', { per_page: 3 })));
+    expect(result).toEqual({
+      exitCode: 1,
+      name: 'SvcError',
+      message: 'GET /projects returned the same records as page 1 of this listing; stopping after 2 pages',
+    });
+    expect(server.hits('touched')).toBe(2);
+  });
+
+  it('records without numeric ids repeat by their content', async () => {
+    const base = server.add('no-ids', (_req, res, { base }) => {
+      const hit = server.hits('no-ids');
+      if (hit > LOOP_GUARD) return page(res, []);
+      page(res, [{ name: 'a' }, { name: 'b' }], `${base}/api/v4/projects?page=${hit + 1}`);
+    });
+    const result = await outcome(() => allItems(client(base).pages('/projects')));
+    expect(result).toEqual({
+      exitCode: 1,
+      name: 'SvcError',
+      message: 'GET /projects returned the same records as page 1 of this listing; stopping after 2 pages',
+    });
+    expect(server.hits('no-ids')).toBe(2);
+  });
+
   it('a listing whose pages are all new is read to the end', async () => {
     const base = server.add('honest', (req, res, { base }) => {
       const n = Number(/page=(\d+)/.exec(req.url ?? '')?.[1] ?? 1);
