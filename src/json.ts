@@ -23,7 +23,8 @@ export class JsonTooDeepError extends Error {
  * source text instead. The lossless parser is slower, so it reads only documents where JSON.parse
  * gave such a number (seen on the parsed values, which costs far less than searching the text for
  * long digit runs: digits are everywhere in a page) or the text holds a literal that may have
- * lost digits while giving a number that looks untouched (see `mayHaveLostDigits`). It is loaded only then, so start-up and ordinary listings never pay for it.
+ * lost digits while giving a number that looks untouched (see `mayHaveLostDigits`). It is loaded
+ * only then, so start-up and ordinary listings never pay for it.
  * Throws JsonTooDeepError past MAX_JSON_DEPTH, SyntaxError on malformed text.
  */
 export function parseJson(text: string): unknown {
@@ -173,8 +174,9 @@ const DIGITS_KEPT = 15;
  * `,`, `[`, white space or a minus sign), in the UTF-8 bytes (every byte of a multi-byte character
  * is past ASCII, so none reads as a digit). Any such run covers one of every 16th byte, so only
  * those are looked at, and a run is measured only when one is a digit or a point: a page is passed
- * over in less time than one search of its text for a fixed string. Runs inside strings (`"ref-12345678901234567"`)
- * are not preceded so; where one is, it only costs a needless lossless parse.
+ * over in less time than one search of its text for a fixed string. Runs inside strings
+ * (`"ref-12345678901234567"`) are not preceded so; where one is, it only costs a needless lossless
+ * parse.
  */
 function hasLongNumberLiteral(bytes: Uint8Array): boolean {
   const stride = DIGITS_KEPT + 1;
