@@ -58,4 +58,21 @@ describe('wait --since counts every move of the original run', () => {
       /^totals count what is on default now; to count the moves that finished earlier too, pass the --since printed by schedule/m,
     );
   });
+
+  it('when run with no boundary after every kind moved, snippets included: nothing of the earlier run counts', async () => {
+    const sb = await sandbox({ projects: 30, moveMs: 2, moveConcurrency: 50 });
+    const earlier = await svc(['storage-move', 'schedule', '--from', 'default', '--to', 'storage2', '--wait', ...FAST], { env: env(sb) });
+    expect(earlier.exitCode, earlier.stderr).toBe(0);
+    expect(sb.state.moves('snippet').length).toBeGreaterThan(0);
+    sb.clearRequests();
+    const r = await svc(['storage-move', 'wait', '--from', 'default', '--to', 'storage2', ...FAST, '-o', 'json'], { env: env(sb) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const kinds = (JSON.parse(r.stdout) as { kinds: KindSummary[] }).kinds;
+    expect(kinds.map((k) => [k.kind, k.total, k.finished, k.retries])).toEqual([
+      ['projects', 0, 0, 0],
+      ['snippets', 0, 0, 0],
+      ['groups', 0, 0, 0],
+    ]);
+    expect(sb.requests().filter((q) => q.method === 'POST')).toEqual([]);
+  });
 });

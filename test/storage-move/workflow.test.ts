@@ -328,6 +328,39 @@ describe('KindTracker', () => {
     expect([...t.containers.keys()]).toEqual([9]);
     expect(t.done(0, 1000)).toBe(false);
   });
+
+  it('leaves out of a watch with no boundary what had landed before it, and counts only the newest failure as its own', () => {
+    const unlisted = new KindTracker(
+      'project',
+      { source: 'a', destination: 'b', maxRetries: 3, listed: false, growFromMoves: true, bulk: true },
+      0,
+    );
+    // The first look pages newest first through an earlier run: container 7 landed, 8 is still moving, 9 failed twice.
+    for (const m of [
+      move(40, 7, 'finished'),
+      move(39, 8, 'started'),
+      move(38, 9, 'failed'),
+      move(35, 7, 'failed'),
+      move(31, 9, 'failed'),
+    ]) {
+      unlisted.observe(m, 0, true);
+    }
+    expect([...unlisted.containers.keys()].sort()).toEqual([8, 9]);
+    expect(unlisted.foundLandedHistory()).toBe(true);
+    const nine = unlisted.containers.get(9)!;
+    expect([...nine.failedMoveIds]).toEqual([38]);
+    expect(unlisted.retriesUsed(nine)).toBe(0);
+    // A move of container 7 created during the watch joins it after all.
+    unlisted.observe(move(41, 7, 'scheduled'), 0);
+    expect(unlisted.containers.get(7)?.move?.id).toBe(41);
+
+    const listed = tracker({ baselineMoveId: undefined });
+    listed.observe(move(30, 1, 'failed'), 0, true);
+    listed.observe(move(20, 1, 'failed'), 0, true);
+    expect(listed.retriesUsed(listed.containers.get(1)!)).toBe(0);
+    evaluated(listed);
+    expect(listed.containers.get(1)?.queued).toBe('retry');
+  });
 });
 
 describe('summarizeKind', () => {

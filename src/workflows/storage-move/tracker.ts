@@ -11,6 +11,9 @@ import {
 
 export type Outcome = 'finished' | 'cleanup failed' | 'failed';
 
+/** Final states with the repository on the destination. */
+const LANDED_STATES: ReadonlySet<string> = new Set(['finished', 'cleanup failed']);
+
 export interface TrackedMove {
   id: number;
   state: MoveState;
@@ -90,6 +93,8 @@ export class KindTracker {
   private highestMovedContainer = 0;
   /** Newest move per container that is not SRC→DST: an older SRC→DST move is history it undid. */
   private readonly newestOtherDirection = new Map<number, number>();
+  /** Per container of a kind grown from moves: its newest move, which had landed before a watch with no boundary began. */
+  private readonly landedBeforeRun = new Map<number, number>();
 
   constructor(kind: MoveKind, options: TrackerOptions, now: number) {
     this.kind = kind;
@@ -110,6 +115,11 @@ export class KindTracker {
     });
   }
 
+  /** Whether the first look of a watch with no boundary found moves of this kind that had landed before it. */
+  foundLandedHistory(): boolean {
+    return this.landedBeforeRun.size > 0;
+  }
+
   /** Whether the run has a boundary (a newest move before it, or `--since`) that discovery can page back to. */
   hasBoundary(): boolean {
     return this.options.baselineMoveId !== undefined || this.options.sinceMs !== undefined;
@@ -122,8 +132,14 @@ export class KindTracker {
     return false;
   }
 
-  /** Takes any move record of this kind; returns true when it told something new about a tracked container. */
-  observe(move: StorageMove, now: number): boolean {
+  /**
+   * Takes any move record of this kind; returns true when it told something new about a tracked
+   * container. `history`: the record was read by the first look of a watch with no boundary, which
+   * pages newest first through moves of earlier runs. A container whose newest move there had
+   * already landed left the source before this run and is not in its totals, and only a
+   * container's newest failure is this run's to retry: older ones were another run's retries.
+   */
+  observe(move: StorageMove, now: number, history = false): boolean {
     const ref = moveContainer(move);
     if (!ref) return false;
     let container = this.containers.get(ref.id);
@@ -134,14 +150,18 @@ export class KindTracker {
       if (move.id > undoneAfter) this.newestOtherDirection.set(ref.id, move.id);
       return false;
     }
-    if (move.id < undoneAfter || this.isBeforeRun(move)) return false;
+    if (move.id < undoneAfter || move.id <= (this.landedBeforeRun.get(ref.id) ?? 0) || this.isBeforeRun(move)) return false;
     if (!container) {
       if (!this.options.growFromMoves) return false;
+      if (history && LANDED_STATES.has(move.state)) {
+        this.landedBeforeRun.set(ref.id, move.id);
+        return false;
+      }
       this.expect({ id: ref.id, label: ref.label });
       container = this.containers.get(ref.id) as TrackedContainer;
       container.onSourceAtStart = false;
     }
-    if (move.state === 'failed') container.failedMoveIds.add(move.id);
+    if (move.state === 'failed' && !(history && container.move && move.id < container.move.id)) container.failedMoveIds.add(move.id);
     if (container.move && move.id < container.move.id) return false;
     // Listed on the source, yet its move had already landed when it was listed: a later move may have brought it back.
     const stale = container.onSourceAtStart && move.id <= (this.options.listingMoveId ?? 0) && ON_DESTINATION_STATES.has(move.state);

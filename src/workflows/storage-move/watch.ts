@@ -56,7 +56,7 @@ export interface WatchPlan {
   intervalMs: number;
   deadline: Deadline;
   maxInFlight: number;
-  /** `wait` without a boundary: the first poll looks for moves that already exist. */
+  /** `wait`: the first poll looks for moves that already exist (back to the boundary, or through a window without one). */
   rebuild: boolean;
 }
 
@@ -126,7 +126,9 @@ class WatchRun {
     for (const tracker of this.trackers) {
       const kindBefore = http.requestsSent;
       await pollKind(http, tracker, this.grace(tracker), this.plan.rebuild && this.stats.polls === 0, host.clock.now());
-      if (tracker.unfinishedMoveIds().length || [...tracker.containers.values()].some((c) => c.move)) this.sawMoves.add(tracker.kind);
+      // Moves that landed before a watch with no boundary also show the bulk job has been at work.
+      const moving = tracker.unfinishedMoveIds().length || [...tracker.containers.values()].some((c) => c.move);
+      if (moving || tracker.foundLandedHistory()) this.sawMoves.add(tracker.kind);
       const { cleanupFailed } = tracker.evaluate(host.clock.now(), this.grace(tracker));
       for (const c of cleanupFailed) this.noteCleanupFailed(tracker.kind, c);
       for (const c of tracker.containers.values()) if (c.readStorage) await locate(host, http, tracker, c);
@@ -219,7 +221,7 @@ async function pollKind(http: HttpClient, tracker: KindTracker, grace: number, r
         oldest = Math.min(oldest, move.id);
         // Ids grow with creation, so reaching the id after the mark means every newer move was on these pages.
         if (move.id <= tracker.newestMoveId + 1 || tracker.isBeforeRun(move)) reachedKnown = true;
-        tracker.observe(move, now);
+        tracker.observe(move, now, rebuild && !tracker.hasBoundary());
         pending.delete(move.id);
       }
       // With a boundary, every move after it may belong to the set, so discovery pages back to it.
