@@ -248,6 +248,8 @@ function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRe
 }
 
 export function mountIssues({ root, project, group }: Mounts): void {
+  offer('issueTotals', issueTotals);
+  offer('removeIssuesAuthoredBy', removeIssuesAuthoredBy);
   offer('findIssue', findIssue);
   offer('saveIssue', saveIssue);
   offer('deriveIssue', deriveIssue);
@@ -366,7 +368,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
 }
 
 /** A hard user deletion: every issue the user authored goes, in every project. */
-export function removeIssuesAuthoredBy(w: World, userId: number): void {
+function removeIssuesAuthoredBy(w: World, userId: number): void {
   const store = issueStore(w);
   for (const pid of w.allIds) {
     for (const i of store.issues.list(pid)) {
@@ -378,7 +380,7 @@ export function removeIssuesAuthoredBy(w: World, userId: number): void {
 }
 
 /** Issues of the whole instance, and their notes (`GET /application/statistics`). */
-export function issueTotals(w: World): { issues: number; notes: number } {
+function issueTotals(w: World): { issues: number; notes: number } {
   const store = issueStore(w);
   let issues = 0;
   let notes = 0;

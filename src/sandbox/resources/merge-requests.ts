@@ -18,8 +18,10 @@ import {
   type MergeRequestRec,
   markMergeRequestsChanged,
   mergeRequestStore,
+  mergeRequestTotal,
   projectMergeRequests,
   rechecked,
+  removeMergeRequestsAuthoredBy,
   saveMergeRequest,
   seededMergeRequestWindow,
 } from './merge-request-store.js';
@@ -146,6 +148,8 @@ function applyFields(ctx: Ctx, mr: MergeRequestRec): void {
 }
 
 export function mountMergeRequests({ root, project, group }: Mounts): void {
+  offer('mergeRequestTotal', mergeRequestTotal);
+  offer('removeMergeRequestsAuthoredBy', removeMergeRequestsAuthoredBy);
   offer('mergeRequestsOf', projectMergeRequests);
   offer('mergeRequestOf', (ctx, p, wanted) => {
     const mr = wanted === undefined ? findMergeRequest(ctx, p) : mergeRequestStore(ctx.world).mrs.get(p.id, wanted);
