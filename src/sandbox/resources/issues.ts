@@ -12,7 +12,6 @@ import { ChildCollection, cmp, type Compare, storeFor } from '../store/collectio
 import type { IssueRec, ProjectRec, UserRec } from '../store/records.js';
 import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
-import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
 import { type Issue, issueFilter } from './issue-filters.js';
 import { issueJson } from './issue-json.js';
@@ -279,7 +278,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
     sendIssues(ctx, () => [p]);
   });
   group.get('/issues', { auth: 'public' }, (ctx, g) => {
-    const groups = groupSubtree(ctx.world, g.id);
+    const groups = ctx.world.groupSubtree(g.id);
     sendIssues(ctx, () => issueProjects(ctx, (p) => p.nsKind === 'group' && groups.has(p.nsOwner)));
   });
   root.get('/issues', { auth: 'public' }, (ctx) => {

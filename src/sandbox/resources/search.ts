@@ -14,7 +14,6 @@ import { sendList } from '../server/respond.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import { commitJson } from '../entities/commit.js';
 import { defaultBranch } from './default-branches.js';
-import { groupSubtree } from './group-subtree.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from './project-json.js';
 import { userBasic } from '../entities/user.js';
@@ -116,7 +115,7 @@ function send(ctx: Ctx, found: Found[]): void {
 
 function visibleIn(ctx: Ctx, g: GroupRec | null): ProjectRec[] {
   const w = ctx.world;
-  const groups = g ? groupSubtree(w, g.id) : null;
+  const groups = g ? w.groupSubtree(g.id) : null;
   return w
     .visibleIds(ctx.user)
     .map((id) => w.projects.get(id)!)

@@ -12,7 +12,6 @@ import { sendJson, sendList } from '../server/respond.js';
 import type { GroupRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { GHOST_BIO, isGhost } from '../entities/user.js';
-import { groupSubtree } from './group-subtree.js';
 import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
 
@@ -60,7 +59,7 @@ function directMemberships(w: World, userId: number): Array<Record<string, unkno
 
 /** `Groups::DestroyService` at once: the group, its subgroups and every project in them. */
 function destroyGroup(w: World, g: GroupRec): void {
-  const ids = groupSubtree(w, g.id);
+  const ids = w.groupSubtree(g.id);
   for (const id of [...w.allIds]) {
     const p = w.projects.get(id)!;
     if (p.nsKind === 'group' && ids.has(p.nsOwner)) w.removeProject(p);
