@@ -10,7 +10,7 @@ import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { projectJsonText } from './project-json.js';
+import { projectJsonText } from '../entities/project.js';
 import { ask, offer } from '../engine/ports.js';
 
 export function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {

@@ -12,7 +12,7 @@ import { ask, offer } from '../engine/ports.js';
 import { setDefaultBranch } from './default-branches.js';
 import { marked } from './deletion-marks.js';
 import { forkTotal, recordFork } from './forks.js';
-import { projectJsonText } from './project-json.js';
+import { projectJsonText } from '../entities/project.js';
 import { applySettings, readSettings, UPDATE_ATTRIBUTES } from './project-settings.js';
 import { pathFormatError, VISIBILITIES } from './paths.js';
 

@@ -15,7 +15,7 @@ import type { GroupRec, ProjectRec } from '../store/records.js';
 import { commitJson } from '../entities/commit.js';
 import { defaultBranch } from './default-branches.js';
 import type { Mounts } from './mounts.js';
-import { projectJsonText } from './project-json.js';
+import { projectJsonText } from '../entities/project.js';
 import { userBasic } from '../entities/user.js';
 
 const GLOBAL = ['projects', 'issues', 'merge_requests', 'milestones', 'snippet_titles', 'users'];

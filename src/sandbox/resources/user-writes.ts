@@ -12,7 +12,7 @@ import { sendJson, sendRawJson } from '../server/respond.js';
 import type { UserRec } from '../store/records.js';
 import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
-import { projectJsonText } from './project-json.js';
+import { projectJsonText } from '../entities/project.js';
 import { applyProfile } from './user-profile.js';
 import { listTexts, userJson } from './users.js';
 
