@@ -162,6 +162,12 @@ export interface Ports {
   commitDetailJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown>;
   /** keeps what a commit changed, so it can be reverted */
   recordCommitChange(w: World, commitId: string, change: CommitChange): void;
+  /** the newest pipeline (by id) run on a ref of the project, if any */
+  newestPipelineOn(w: World, projectId: number, ref: string): PipelineRec | null;
+  /** a pipeline's status as its jobs make it now */
+  pipelineStatus(w: World, pl: PipelineRec): string;
+  /** a job as answered (the Job entity), or null when there is none */
+  jobJson(w: World, jobId: number): Record<string, unknown> | null;
   /** Markdown as `POST /markdown` renders it (`gfm`: with source positions) */
   renderMarkdown(text: string, gfm: boolean): string;
 }
