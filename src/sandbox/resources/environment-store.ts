@@ -197,7 +197,6 @@ export function envBasicJson(e: EnvRec): Record<string, unknown> {
 export function deploymentJson(w: World, d: DeploymentRec, environment = true): Record<string, unknown> {
   const user = w.users.get(d.userId);
   const env = projectEnvs(w, d.projectId).envs.find((e) => e.id === d.envId);
-
   return {
     id: d.id,
     iid: d.iid,

@@ -21,12 +21,10 @@ import { STATUSES } from './job-states.js';
 import { ask, offer } from '../engine/ports.js';
 import { userBasic } from '../entities/user.js';
 
-export { jobById };
-
 // Kept for the resources of branches in flight that import it from here.
 export { artifactArchive } from './artifact-archive.js';
 
-export function jobJson(w: World, job: JobRec): Record<string, unknown> {
+function jobJson(w: World, job: JobRec): Record<string, unknown> {
   const pl = pipelineById(w, job.pipelineId)!;
   const p = w.projects.get(job.projectId)!;
   const st = jobState(w, job);
