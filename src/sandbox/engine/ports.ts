@@ -1,12 +1,13 @@
 // What one resource offers the others, by name: a resource asks for a port instead of importing
 // another resource's store, and the resource that owns the records offers it when it mounts.
 import type { NamespaceRef } from '../entities/namespace.js';
+import type { CommitChange } from '../resources/commit-revert.js';
 import type { Ctx } from '../server/context.js';
 import type { MilestoneRec } from '../resources/milestones.js';
 import type { Issue } from '../resources/issue-filters.js';
 import type { NewProject } from '../resources/projects.js';
 import type { Noteable, NoteRec } from '../resources/notes.js';
-import type { IssueRec, PipelineRec, ProjectRec, ShareRec, SnippetRec, UserRec } from '../store/records.js';
+import type { CommitRec, GroupRec, IssueRec, PipelineRec, ProjectRec, ShareRec, SnippetRec, UserRec } from '../store/records.js';
 import type { TagRec } from '../store/repository.js';
 import type { World } from '../store/world.js';
 
@@ -127,6 +128,48 @@ export interface Ports {
   noteJson(w: World, noteable: Noteable, note: NoteRec): Record<string, unknown>;
   /** the `body` of a new or changed note, or the service's 400 for a missing or blank one */
   noteBody(ctx: Ctx): string;
+  /** how many issues the instance holds, and their notes */
+  issueTotals(w: World): { issues: number; notes: number };
+  /** how many merge requests the instance holds */
+  mergeRequestTotal(w: World): number;
+  /** how many project milestones the instance holds */
+  milestoneTotal(w: World): number;
+  /** how many forks were made */
+  forkTotal(w: World): number;
+  /** a hard user deletion: the issues the user authored go, in every project */
+  removeIssuesAuthoredBy(w: World, userId: number): void;
+  /** a hard user deletion: the merge requests the user authored go, in every project */
+  removeMergeRequestsAuthoredBy(w: World, userId: number): void;
+  /** the user the path's `:id` names (the service's 400 for a non-integer, 404 for none) */
+  targetUser(ctx: Ctx): UserRec;
+  /** a change to a user: its `updated_at`, and the lists and orderings that show it */
+  userChanged(ctx: Ctx, user: UserRec): void;
+  /** the Group entity as the groups list answers it */
+  groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown>;
+  /** a project's protected branch rules, with each rule as answered */
+  protectedBranchesOf(w: World, projectId: number): Array<{ id: number; name: string; json: Record<string, unknown> }>;
+  /** whether a protected branch rule (a name or a wildcard) covers the branch */
+  branchRuleCovers(rule: string, branch: string): boolean;
+  /** whether the user may push to the branch under the rules that cover it */
+  mayPushTo(w: World, user: UserRec | null, p: ProjectRec, branch: string): boolean;
+  /** a file written through the API on a branch (null: deleted) */
+  writeFile(w: World, projectId: number, branch: string, path: string, content: Buffer | null): void;
+  /** whether a file on a branch has the executable mode */
+  isExecutable(w: World, projectId: number, branch: string, path: string): boolean;
+  /** sets or clears a file's executable mode on a branch */
+  setExecutable(w: World, projectId: number, branch: string, path: string, on: boolean): void;
+  /** a commit as `Entities::CommitDetail` answers it */
+  commitDetailJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown>;
+  /** keeps what a commit changed, so it can be reverted */
+  recordCommitChange(w: World, commitId: string, change: CommitChange): void;
+  /** the newest pipeline (by id) run on a ref of the project, if any */
+  newestPipelineOn(w: World, projectId: number, ref: string): PipelineRec | null;
+  /** a pipeline's status as its jobs make it now */
+  pipelineStatus(w: World, pl: PipelineRec): string;
+  /** a job as answered (the Job entity), or null when there is none */
+  jobJson(w: World, jobId: number): Record<string, unknown> | null;
+  /** Markdown as `POST /markdown` renders it (`gfm`: with source positions) */
+  renderMarkdown(text: string, gfm: boolean): string;
 }
 
 /** A project approval rule as a merge request's approval state reads it. */

@@ -16,3 +16,9 @@ export function userBasic(w: World, u: UserRec): Record<string, unknown> {
     web_url: `${w.base()}/${u.username}`,
   };
 }
+
+export const GHOST_BIO =
+  'This is a "Ghost User", created to hold all issues authored by users that have since been deleted. This user cannot be removed.';
+
+/** The ghost user (`Users::Internal.ghost`) holds what deleted users leave; it is no active account. */
+export const isGhost = (u: UserRec) => u.profile?.bio === GHOST_BIO;

@@ -7,7 +7,7 @@
 // `any_approver` rule. A name taken → `{"message":{"name":["has already been taken"]}}`. The merge requests'
 // approval state reads these rules through the `approvalRulesOf` port (README, "Approval rules").
 import { can, DEVELOPER, groupRole } from '../access.js';
-import { offer } from '../engine/ports.js';
+import { ask, offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { intParam, intSeg, listParam, strParam } from '../server/params.js';
@@ -16,9 +16,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { groupJson } from './groups.js';
 import type { Mounts } from './mounts.js';
-import { branchRuleCovers, protectedBranchesOf } from './protected-refs.js';
 import { userBasic } from '../entities/user.js';
 
 interface RuleRec {
@@ -53,7 +51,7 @@ function eligibleUsers(w: World, r: { userIds: readonly number[]; groupIds: read
 
 function ruleJson(ctx: Ctx, p: ProjectRec, r: RuleRec): Record<string, unknown> {
   const w = ctx.world;
-  const branches = protectedBranchesOf(w, p.id);
+  const branches = ask('protectedBranchesOf')(w, p.id);
   return {
     id: r.id,
     name: r.name,
@@ -62,7 +60,7 @@ function ruleJson(ctx: Ctx, p: ProjectRec, r: RuleRec): Record<string, unknown> 
     eligible_approvers: eligibleUsers(w, r).map((u) => userBasic(w, u)),
     approvals_required: r.approvalsRequired,
     users: r.userIds.map((id) => userBasic(w, w.users.get(id)!)),
-    groups: r.groupIds.map((id) => groupJson(w, w.groups.get(id)!, ctx.user)),
+    groups: r.groupIds.map((id) => ask('groupJson')(w, w.groups.get(id)!, ctx.user)),
     contains_hidden_groups: false,
     protected_branches: branches.filter((b) => r.protectedBranchIds.includes(b.id)).map((b) => b.json),
     applies_to_all_protected_branches: false,
@@ -86,7 +84,7 @@ function readLists(ctx: Ctx, p: ProjectRec): { userIds?: number[]; groupIds?: nu
       : [...new Set([...(listed ?? []), ...(named ?? [])])].filter((id) => w.users.get(id));
   const groupIds = ints('group_ids', 'groups')?.filter((id) => w.groups.get(id));
   const protectedBranchIds = ints('protected_branch_ids');
-  const known = new Set(protectedBranchesOf(w, p.id).map((b) => b.id));
+  const known = new Set(ask('protectedBranchesOf')(w, p.id).map((b) => b.id));
   if (protectedBranchIds?.some((id) => !known.has(id))) throw E.validation({ protected_branches: ['is invalid'] });
   return { userIds, groupIds, protectedBranchIds };
 }
@@ -112,12 +110,12 @@ const mayWrite = (ctx: Ctx, p: ProjectRec) => can(ctx.world, ctx.user, p, 'admin
 
 export function mountApprovalRules({ project }: Mounts): void {
   offer('approvalRulesOf', (w, pid, targetBranch) => {
-    const branches = protectedBranchesOf(w, pid);
+    const branches = ask('protectedBranchesOf')(w, pid);
+    const covers = ask('branchRuleCovers');
     return rulesOf(w, pid)
       .filter(
         (r) =>
-          r.protectedBranchIds.length === 0 ||
-          branches.some((b) => r.protectedBranchIds.includes(b.id) && branchRuleCovers(b.name, targetBranch)),
+          r.protectedBranchIds.length === 0 || branches.some((b) => r.protectedBranchIds.includes(b.id) && covers(b.name, targetBranch)),
       )
       .map((r) => ({ ...r, eligibleIds: eligibleUsers(w, r).map((u) => u.id) }));
   });

@@ -2,6 +2,7 @@
 // `archive_metadata`, Workhorse's `setArchiveHeaders`): the files of a ref as a real archive under the folder
 // `<project path>-<ref>-<sha>`, named so in `Content-Disposition`, streamed without a Content-Length. An
 // unknown ref or an empty repository is `404 File Not Found` (the route rescues every failure so).
+import { ask } from '../engine/ports.js';
 import { gzipSync } from 'node:zlib';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
@@ -10,7 +11,6 @@ import { sendStreamed } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import { buildTar, type TarEntry } from '../util/tar.js';
 import { buildZip } from '../util/zip.js';
-import { branchFiles, branchOf, isExecutable } from './files.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -61,9 +61,9 @@ function sendArchive(ctx: Ctx, p: ProjectRec, format: string | undefined): void 
   const sha = w.repos.isEmpty(p.id) ? null : w.repos.resolveRef(p.id, ref);
   // No bzip2 encoder here: the sandbox cannot make that archive, and answers as the service does when it fails.
   if (!sha || kind === 'tar.bz2') throw E.notFound('File');
-  const branch = branchOf(ctx, p, ref, sha);
+  const branch = ask('branchOf')(ctx, p, ref, sha);
   const prefix = `${p.path}-${ref.replaceAll('/', '-')}-${sha}`;
-  const list = entries(prefix, branchFiles(w, p.id, branch), (path) => isExecutable(w, p.id, branch, path));
+  const list = entries(prefix, ask('branchFiles')(w, p.id, branch), (path) => ask('isExecutable')(w, p.id, branch, path));
   const mtime = Math.floor(w.repos.findCommit(p.id, sha)!.createdAt / 1000);
   const tar = () => buildTar(list, sha, mtime);
   const body = kind === 'zip' ? buildZip(list) : kind === 'tar' ? tar() : gzipSync(tar());

@@ -18,7 +18,6 @@ import { storeFor } from '../store/collection.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { defaultBranch } from './default-branches.js';
-import { groupSubtree } from './group-subtree.js';
 import type { Mounts } from './mounts.js';
 
 interface BadgeRec {
@@ -36,7 +35,7 @@ const URL_LIKE = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 /** The project whose values fill a badge's placeholders. */
 function placeholderProject(w: World, o: ProjectOrGroup): ProjectRec | null {
   if (o.project) return o.project;
-  const groups = groupSubtree(w, o.group!.id);
+  const groups = w.groupSubtree(o.group!.id);
   const id = w.allIds.find((pid) => {
     const p = w.projects.get(pid)!;
     return p.nsKind === 'group' && groups.has(p.nsOwner);

@@ -12,11 +12,11 @@
 // `Remote file `<url>` could not be fetched because of a socket error!` (remote.rb) and a template
 // `Template file `<t>` is not a valid location!` or `Included file `<t>` is empty or does not exist!`
 // (template.rb, base.rb), as if the service had no such template (README, "CI lint").
+import { ask } from '../engine/ports.js';
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import type { ProjectRec } from '../store/records.js';
 import { type Config, ConfigError, deepMerge, isHash, loadYaml } from './ci-config.js';
-import { branchFiles } from './files.js';
 
 /** Where a file's local includes are read: a project at a commit (none for an empty repository). */
 export interface IncludeContext {
@@ -87,7 +87,7 @@ function checkLocation(location: unknown): string {
 function fileAt(ctx: Ctx, at: IncludeContext, path: string): string | undefined {
   if (at.sha === null) return undefined;
   const w = ctx.world;
-  return branchFiles(w, at.project.id, w.repos.branchForSha(at.project.id, at.sha)).get(path)?.toString('utf8');
+  return ask('branchFiles')(w, at.project.id, w.repos.branchForSha(at.project.id, at.sha)).get(path)?.toString('utf8');
 }
 
 function parseIncluded(text: string, location: string): Config {

@@ -7,6 +7,7 @@
 // `yaml_processor_result_to_jobs` does; `dry_run` simulates creating a pipeline on `ref` (`dry_run_ref`
 // for GET), which reports only the first error and lists jobs without `only`, `except` and `needs`,
 // and `Reference not found` for a ref the repository lacks. The checks and their texts: ci-config.ts.
+import { ask } from '../engine/ports.js';
 import { Document } from 'yaml';
 import { ApiError, E } from '../server/errors.js';
 import type { Ctx } from '../server/context.js';
@@ -27,7 +28,6 @@ import {
 } from './ci-config.js';
 import { expandIncludes, type IncludeContext } from './ci-includes.js';
 import { defaultBranch } from './default-branches.js';
-import { branchFiles } from './files.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -145,7 +145,7 @@ export function mountCiLint({ project }: Mounts): void {
     const contentRef = strParam(ctx, 'content_ref') ?? strParam(ctx, 'sha') ?? defaultBranch(w, p.id);
     const sha = w.repos.resolveRef(p.id, contentRef);
     if (!sha) throw E.notFound('Commit');
-    const content = branchFiles(w, p.id, w.repos.branchForSha(p.id, sha)).get('.gitlab-ci.yml')?.toString('utf8');
+    const content = ask('branchFiles')(w, p.id, w.repos.branchForSha(p.id, sha)).get('.gitlab-ci.yml')?.toString('utf8');
     const dryRun = boolParam(ctx, 'dry_run') ?? false;
     let result = lint(ctx, content, { project: p, sha });
     if (dryRun) result = withDryRunRef(ctx, p, result, strParam(ctx, 'dry_run_ref') ?? strParam(ctx, 'ref') ?? defaultBranch(w, p.id));

@@ -3,18 +3,15 @@
 // `index_error_message`): several file actions as one commit, all applied or none. Grape checks the
 // parameters first (400 `{"error":…}`), then `authorize_push_to_branch!` (403), then the service's own
 // checks and Gitaly's index errors (400 `{"message":…}`). The answer is 201 with the commit's detail.
+import { ask } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
-import { recordChange } from './commit-revert.js';
-import { commitDetailJson } from './commits.js';
 import { setDefaultBranch } from './default-branches.js';
-import { branchFiles, isExecutable, setExecutable, startBranchFiles, writeFile } from './files.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { mayPushTo } from './protected-refs.js';
 
 const ACTIONS = ['create', 'update', 'move', 'delete', 'chmod'] as const;
 type ActionName = (typeof ACTIONS)[number];
@@ -164,28 +161,29 @@ function createCommit(ctx: Ctx, p: ProjectRec): void {
   if (branch === '') throw new ApiError(400, { error: 'branch is empty' });
   const message = strParam(ctx, 'commit_message')!;
   const actions = parseActions(ctx);
-  if (!mayPushTo(ctx.world, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');
+  if (!ask('mayPushTo')(ctx.world, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');
   requireWritable(p);
   const w = ctx.world;
   const start = strParam(ctx, 'start_branch') || branch;
   const empty = w.repos.isEmpty(p.id);
   startingPoint(ctx, p, branch, start, empty);
-  const startFiles = empty ? new Map<string, Buffer>() : branchFiles(w, p.id, start);
-  const change = applyActions(new Map(startFiles), (path) => isExecutable(w, p.id, start, path), actions);
+  const startFiles = empty ? new Map<string, Buffer>() : ask('branchFiles')(w, p.id, start);
+  const change = applyActions(new Map(startFiles), (path) => ask('isExecutable')(w, p.id, start, path), actions);
   // Everything applies: only now does the repository change.
   if (start !== branch && !empty) {
     w.repos.addBranch(p.id, branch, w.repos.resolveRef(p.id, start)!);
-    startBranchFiles(w, p.id, branch, start);
+    ask('startBranchFiles')(w, p.id, branch, start);
   }
   if (empty) setDefaultBranch(w, p.id, branch);
   const user = ctx.user!;
   const title = message.split('\n')[0]!;
   const paths = [...new Set([...change.written.keys(), ...change.modes.keys()])];
   const commit = w.repos.commit(p.id, branch, title, [user.name, user.email], paths, { message, stats: change.stats });
-  recordChange(w, commit.id, new Map([...change.written].map(([path, after]) => [path, { before: startFiles.get(path) ?? null, after }])));
-  for (const [path, content] of change.written) writeFile(w, p.id, branch, path, content);
-  for (const [path, on] of change.modes) setExecutable(w, p.id, branch, path, on);
-  sendJson(ctx, 201, commitDetailJson(w, p, commit));
+  const replaced = new Map([...change.written].map(([path, after]) => [path, { before: startFiles.get(path) ?? null, after }]));
+  ask('recordCommitChange')(w, commit.id, replaced);
+  for (const [path, content] of change.written) ask('writeFile')(w, p.id, branch, path, content);
+  for (const [path, on] of change.modes) ask('setExecutable')(w, p.id, branch, path, on);
+  sendJson(ctx, 201, ask('commitDetailJson')(w, p, commit));
 }
 
 export function mountCommitActions({ project }: Mounts): void {

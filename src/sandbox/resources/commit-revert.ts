@@ -5,17 +5,14 @@
 // replaced); when the branch no longer holds what the commit wrote, or the commit's change is not
 // known (seeded history, single-file writes), it answers the service's 400 with `error_code`
 // `conflict`, and `empty` when the branch already holds what the commit replaced (README, "Revert").
-import { ask } from '../engine/ports.js';
+import { ask, offer } from '../engine/ports.js';
 import { ApiError, E } from '../server/errors.js';
 import { boolParam, strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
-import { commitDetailJson } from './commits.js';
-import { writeFile } from './files.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { mayPushTo } from './protected-refs.js';
 
 /** What a commit's actions changed: path → the content before and after (null: no file). */
 export type CommitChange = Map<string, { before: Buffer | null; after: Buffer | null }>;
@@ -23,7 +20,7 @@ export type CommitChange = Map<string, { before: Buffer | null; after: Buffer | 
 const changes = storeFor(() => new Map<string, CommitChange>());
 
 /** Keeps a commit's change so it can be reverted. */
-export function recordChange(w: World, commitId: string, change: CommitChange): void {
+function recordChange(w: World, commitId: string, change: CommitChange): void {
   changes(w).set(commitId, change);
 }
 
@@ -32,6 +29,7 @@ const CANNOT =
 const same = (a: Buffer | null | undefined, b: Buffer | null) => ((a ?? null) === null ? b === null : b !== null && a!.equals(b));
 
 export function mountCommitRevert({ project }: Mounts): void {
+  offer('recordCommitChange', recordChange);
   project.post('/repository/commits/:sha/revert', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
     const branch = strParam(ctx, 'branch');
@@ -40,7 +38,7 @@ export function mountCommitRevert({ project }: Mounts): void {
     const commit = w.repos.isEmpty(p.id) ? null : w.repos.findCommit(p.id, ctx.p.sha!);
     if (!commit) throw E.notFound('Commit');
     if (!w.repos.hasBranch(p.id, branch)) throw E.notFound('Branch');
-    if (!mayPushTo(w, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');
+    if (!ask('mayPushTo')(w, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');
     requireWritable(p);
     const change = changes(w).get(commit.id);
     const files = ask('branchFiles')(w, p.id, branch);
@@ -54,8 +52,8 @@ export function mountCommitRevert({ project }: Mounts): void {
     const title = `Revert "${commit.title}"`;
     const message = `${title}\n\nThis reverts commit ${commit.id}.\n`;
     const made = w.repos.commit(p.id, branch, title, [user.name, user.email], [...change.keys()], { message });
-    for (const [path, c] of entries) writeFile(w, p.id, branch, path, c.before);
+    for (const [path, c] of entries) ask('writeFile')(w, p.id, branch, path, c.before);
     recordChange(w, made.id, new Map(entries.map(([path, c]) => [path, { before: c.after, after: c.before }])));
-    sendJson(ctx, 201, commitDetailJson(w, p, made));
+    sendJson(ctx, 201, ask('commitDetailJson')(w, p, made));
   });
 }

@@ -1,6 +1,7 @@
 // Commits: `GET …/repository/commits` (never counted: no X-Total,
 // X-Total-Pages or rel="last"; an unknown ref is an empty list),
 // `GET …/repository/commits/:sha`, and the branch commit list.
+import { offer } from '../engine/ports.js';
 import { commitAuthor, commitJson } from '../entities/commit.js';
 import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
@@ -16,7 +17,7 @@ export { commitJson } from '../entities/commit.js';
 import { touchedPaths } from '../entities/commit.js';
 
 /** `Entities::CommitDetail`: a synthetic commit's stats are made up, one made through the API counts its lines. */
-export function commitDetailJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown> {
+function commitDetailJson(w: World, p: ProjectRec, c: CommitRec): Record<string, unknown> {
   const { additions, deletions } = c.stats ?? { additions: 3, deletions: 1 };
   return {
     ...commitJson(w, p, c),
@@ -55,6 +56,7 @@ function requireRepository(w: World, p: ProjectRec): void {
 }
 
 export function mountCommits({ project }: Mounts): void {
+  offer('commitDetailJson', commitDetailJson);
   project.get('/repository/commits', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
     requireRepository(ctx.world, p);

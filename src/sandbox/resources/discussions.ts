@@ -14,7 +14,6 @@ import { boolParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
-import { noteBody } from './notes.js';
 import { sha1 } from '../util/digest.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
@@ -94,7 +93,7 @@ function mountOn(project: Mounts['project'], base: string, notes: () => NoteThre
     sendJson(ctx, 200, discussionJson(ctx, findDiscussion(ctx, p, notes(), type), resolvable));
   });
   project.post(`${base}/discussions`, { auth: 'user' }, (ctx, p) => {
-    const note = notes().add(ctx, p, noteBody(ctx));
+    const note = notes().add(ctx, p, ask('noteBody')(ctx));
     const thread: ThreadRec = { id: sha1(`${type}-discussion:${note.id}`), noteIds: [note.id], resolvedBy: null, resolvedAt: null };
     threads(ctx.world).byId.set(thread.id, thread);
     threads(ctx.world).byNote.set(note.id, thread);
@@ -102,7 +101,7 @@ function mountOn(project: Mounts['project'], base: string, notes: () => NoteThre
   });
   project.post(`${base}/discussions/:discussion_id/notes`, { auth: 'user' }, (ctx, p) => {
     const d = findDiscussion(ctx, p, notes(), type);
-    const body = noteBody(ctx);
+    const body = ask('noteBody')(ctx);
     const store = threads(ctx.world);
     let thread = d.thread;
     if (!thread) {

@@ -3,10 +3,10 @@
 // when a project's environments are first read, and `production` is protected with one required
 // approval (EE's protected environments). Apart from the routes, which environments.ts and
 // deployments.ts share.
+import { ask } from '../engine/ports.js';
 import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
-import { jobById, jobJson } from './jobs.js';
 import { DAY, pipelineById, SEEDED_JOBS, SEEDED_PIPELINES } from './pipeline-store.js';
 import { userBasic } from '../entities/user.js';
 
@@ -197,7 +197,6 @@ export function envBasicJson(e: EnvRec): Record<string, unknown> {
 export function deploymentJson(w: World, d: DeploymentRec, environment = true): Record<string, unknown> {
   const user = w.users.get(d.userId);
   const env = projectEnvs(w, d.projectId).envs.find((e) => e.id === d.envId);
-  const job = d.jobId === null ? null : jobById(w, d.jobId);
   return {
     id: d.id,
     iid: d.iid,
@@ -207,7 +206,7 @@ export function deploymentJson(w: World, d: DeploymentRec, environment = true): 
     updated_at: iso(d.updatedAt),
     user: user ? userBasic(w, user) : null,
     ...(environment ? { environment: env ? envBasicJson(env) : null } : {}),
-    deployable: job ? jobJson(w, job) : null,
+    deployable: d.jobId === null ? null : ask('jobJson')(w, d.jobId),
     status: d.status,
   };
 }

@@ -28,7 +28,7 @@ import {
 } from './environment-store.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { projectJsonText } from './project-json.js';
+import { projectJsonText } from '../entities/project.js';
 
 const MIN_SEARCH_LENGTH = 3;
 const NAME_FORMAT = /^[a-zA-Z0-9 \-_/${}.]+$/;

@@ -17,11 +17,11 @@ const written = storeFor(() => new Map<number, Map<string, Map<string, Buffer | 
 /** project id → branch → the paths made executable through the API (every other file is 100644) */
 const executables = storeFor(() => new Map<number, Map<string, Set<string>>>());
 
-export function isExecutable(w: World, pid: number, branch: string, path: string): boolean {
+function isExecutable(w: World, pid: number, branch: string, path: string): boolean {
   return executables(w).get(pid)?.get(branch)?.has(path) ?? false;
 }
 
-export function setExecutable(w: World, pid: number, branch: string, path: string, on: boolean): void {
+function setExecutable(w: World, pid: number, branch: string, path: string, on: boolean): void {
   const byBranch = executables(w).get(pid) ?? new Map<string, Set<string>>();
   executables(w).set(pid, byBranch);
   const paths = byBranch.get(branch) ?? new Set<string>();
@@ -37,7 +37,7 @@ function fileAt(w: World, pid: number, branch: string, path: string): Buffer | u
 }
 
 /** Every file of a branch as reads see it: the synthetic repository with the API's writes on top. */
-export function branchFiles(w: World, pid: number, branch: string): Map<string, Buffer> {
+function branchFiles(w: World, pid: number, branch: string): Map<string, Buffer> {
   const files = new Map(w.repos.files(pid, branch));
   for (const [path, content] of written(w).get(pid)?.get(branch) ?? []) {
     if (content) files.set(path, content);
@@ -50,7 +50,7 @@ export function branchFiles(w: World, pid: number, branch: string): Map<string, 
  * A branch made through the API starts with the files of the branch it was made from, writes
  * included; a name used again starts clean, without the writes of the branch deleted before.
  */
-export function startBranchFiles(w: World, pid: number, branch: string, from: string | undefined): void {
+function startBranchFiles(w: World, pid: number, branch: string, from: string | undefined): void {
   const byBranch = written(w).get(pid);
   const source = from === undefined ? undefined : byBranch?.get(from);
   if (source) byBranch!.set(branch, new Map(source));
@@ -62,7 +62,7 @@ export function startBranchFiles(w: World, pid: number, branch: string, from: st
 }
 
 /** Keeps a file written through the API on a branch (null: deleted). */
-export function writeFile(w: World, pid: number, branch: string, path: string, content: Buffer | null): void {
+function writeFile(w: World, pid: number, branch: string, path: string, content: Buffer | null): void {
   const byProject = written(w);
   let byBranch = byProject.get(pid);
   if (!byBranch) {
@@ -107,7 +107,7 @@ function fileHeaders(
 }
 
 /** The branch whose files a ref reads: itself, or the branch its commit lies on (a tag, a SHA). */
-export function branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string {
+function branchOf(ctx: Ctx, p: ProjectRec, ref: string, sha: string): string {
   const r = ref === 'HEAD' ? 'main' : ref;
   return ctx.world.repos.hasBranch(p.id, r) ? r : ctx.world.repos.branchForSha(p.id, sha);
 }
@@ -142,6 +142,9 @@ function commitWrite(ctx: Ctx, p: ProjectRec, branch: string, content: Buffer | 
 }
 
 export function mountFiles({ project }: Mounts): void {
+  offer('writeFile', writeFile);
+  offer('isExecutable', isExecutable);
+  offer('setExecutable', setExecutable);
   offer('branchFiles', branchFiles);
   offer('startBranchFiles', startBranchFiles);
   offer('branchOf', branchOf);

@@ -10,8 +10,8 @@ import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { projectJsonText } from './project-json.js';
-import { ask } from '../engine/ports.js';
+import { projectJsonText } from '../entities/project.js';
+import { ask, offer } from '../engine/ports.js';
 
 export function groupJson(w: World, g: GroupRec, viewer: UserRec | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -90,6 +90,7 @@ function visibleGroupsBy(ctx: Ctx, key: 'name' | 'path'): number[] {
 }
 
 export function mountGroups({ root, group }: Mounts): void {
+  offer('groupJson', groupJson);
   root.get('/groups', { auth: 'public' }, (ctx) => {
     const w = ctx.world;
     const skip = skippedGroups(ctx);

@@ -8,7 +8,7 @@ import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import type { Mounts } from './mounts.js';
 import { imports, importState } from './import-state.js';
-import { projectIdentity } from './project-json.js';
+import { projectIdentity } from '../entities/project.js';
 import { ask } from '../engine/ports.js';
 
 /** Each step of an import takes this long. */

@@ -3,16 +3,13 @@
 // delimiters (`number_with_delimiter`). `GET /license` (ee/lib/api/license.rb, admin) exists only in the
 // premium tier, which answers the license it runs on (EE::API::Entities::GitlabLicenseWithActiveUsers);
 // the free tier (Community Edition) has no such route.
+import { ask } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
+import { isGhost } from '../entities/user.js';
 import { sendJson } from '../server/respond.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
-import { forkTotal } from './forks.js';
-import { issueTotals } from './issues.js';
-import { mergeRequestTotal } from './merge-request-store.js';
-import { milestoneTotal } from './milestones.js';
 import type { Mounts } from './mounts.js';
-import { isGhost } from './user-deletion.js';
 
 const delimited = (n: number) => n.toLocaleString('en-US');
 
@@ -22,15 +19,15 @@ function activeUsers(w: World): number {
 }
 
 function statistics(w: World): Record<string, string> {
-  const { issues, notes } = issueTotals(w);
+  const { issues, notes } = ask('issueTotals')(w);
   return {
-    forks: delimited(forkTotal(w)),
+    forks: delimited(ask('forkTotal')(w)),
     issues: delimited(issues),
-    merge_requests: delimited(mergeRequestTotal(w)),
+    merge_requests: delimited(ask('mergeRequestTotal')(w)),
     notes: delimited(notes),
     snippets: delimited(w.snippets.size),
     ssh_keys: delimited(0),
-    milestones: delimited(milestoneTotal(w)),
+    milestones: delimited(ask('milestoneTotal')(w)),
     users: delimited(w.users.size),
     projects: delimited(w.projects.size),
     groups: delimited(w.groups.size),

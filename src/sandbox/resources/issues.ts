@@ -12,7 +12,6 @@ import { ChildCollection, cmp, type Compare, storeFor } from '../store/collectio
 import type { IssueRec, ProjectRec, UserRec } from '../store/records.js';
 import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
-import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
 import { type Issue, issueFilter } from './issue-filters.js';
 import { issueJson } from './issue-json.js';
@@ -248,6 +247,8 @@ function issueProjects(ctx: Ctx, inScope: (p: ProjectRec) => boolean): ProjectRe
 }
 
 export function mountIssues({ root, project, group }: Mounts): void {
+  offer('issueTotals', issueTotals);
+  offer('removeIssuesAuthoredBy', removeIssuesAuthoredBy);
   offer('findIssue', findIssue);
   offer('saveIssue', saveIssue);
   offer('deriveIssue', deriveIssue);
@@ -277,7 +278,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
     sendIssues(ctx, () => [p]);
   });
   group.get('/issues', { auth: 'public' }, (ctx, g) => {
-    const groups = groupSubtree(ctx.world, g.id);
+    const groups = ctx.world.groupSubtree(g.id);
     sendIssues(ctx, () => issueProjects(ctx, (p) => p.nsKind === 'group' && groups.has(p.nsOwner)));
   });
   root.get('/issues', { auth: 'public' }, (ctx) => {
@@ -366,7 +367,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
 }
 
 /** A hard user deletion: every issue the user authored goes, in every project. */
-export function removeIssuesAuthoredBy(w: World, userId: number): void {
+function removeIssuesAuthoredBy(w: World, userId: number): void {
   const store = issueStore(w);
   for (const pid of w.allIds) {
     for (const i of store.issues.list(pid)) {
@@ -378,7 +379,7 @@ export function removeIssuesAuthoredBy(w: World, userId: number): void {
 }
 
 /** Issues of the whole instance, and their notes (`GET /application/statistics`). */
-export function issueTotals(w: World): { issues: number; notes: number } {
+function issueTotals(w: World): { issues: number; notes: number } {
   const store = issueStore(w);
   let issues = 0;
   let notes = 0;

@@ -18,15 +18,13 @@ import { jobLog } from './job-logs.js';
 import { cancelJob, isRetryable, jobById, jobState, pipelineJobs, playJob, retryJob } from './job-states.js';
 import { pipelineById, pipelineStore } from './pipeline-store.js';
 import { STATUSES } from './job-states.js';
-import { ask } from '../engine/ports.js';
+import { ask, offer } from '../engine/ports.js';
 import { userBasic } from '../entities/user.js';
-
-export { jobById };
 
 // Kept for the resources of branches in flight that import it from here.
 export { artifactArchive } from './artifact-archive.js';
 
-export function jobJson(w: World, job: JobRec): Record<string, unknown> {
+function jobJson(w: World, job: JobRec): Record<string, unknown> {
   const pl = pipelineById(w, job.pipelineId)!;
   const p = w.projects.get(job.projectId)!;
   const st = jobState(w, job);
@@ -92,6 +90,10 @@ function findJob(ctx: Ctx, p: ProjectRec): JobRec {
 }
 
 export function mountJobs({ root, project }: Mounts): void {
+  offer('jobJson', (w, id) => {
+    const job = jobById(w, id);
+    return job ? jobJson(w, job) : null;
+  });
   project.get('/jobs', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');
     const w = ctx.world;

@@ -14,7 +14,6 @@ import { boolParam, strParam } from '../server/params.js';
 import type { Scope } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
-import { groupSubtree } from './group-subtree.js';
 import type { Mounts } from './mounts.js';
 import { groupOwner, plansGroup, type ProjectOrGroup, projectOwner } from '../engine/owners.js';
 import { escapeHtml } from '../util/html.js';
@@ -136,7 +135,7 @@ function textColor(color: string): string {
 
 function projectsUnder(w: World, o: Owner): number[] {
   if (o.project) return [o.project.id];
-  const groups = groupSubtree(w, o.group!.id);
+  const groups = w.groupSubtree(o.group!.id);
   return w.allIds.filter((id) => {
     const p = w.projects.get(id)!;
     return p.nsKind === 'group' && groups.has(p.nsOwner);

@@ -3,6 +3,7 @@
 // answers 201 `{"html": …}`. The sandbox renders a subset of Markdown: ATX headings, paragraphs,
 // `**strong**`, `*emphasis*`, `` `code` `` and `[links](url)`; with `gfm` each block carries the service's
 // `data-sourcepos` and `dir="auto"` (README, "Markdown").
+import { offer } from '../engine/ports.js';
 import { canReadProject } from '../access.js';
 import { E } from '../server/errors.js';
 import { boolParam, strParam } from '../server/params.js';
@@ -42,7 +43,7 @@ function blocks(text: string): Block[] {
   return out;
 }
 
-export function renderMarkdown(text: string, gfm: boolean): string {
+function renderMarkdown(text: string, gfm: boolean): string {
   return blocks(text)
     .map((b) => {
       const attrs = gfm ? ` data-sourcepos="${b.first}:1-${b.last}:${b.lines.at(-1)!.length}" dir="auto"` : '';
@@ -57,6 +58,7 @@ export function renderMarkdown(text: string, gfm: boolean): string {
 }
 
 export function mountMarkdown({ root }: Mounts): void {
+  offer('renderMarkdown', renderMarkdown);
   root.post('/markdown', { auth: 'user' }, (ctx) => {
     const text = strParam(ctx, 'text');
     if (text === undefined) throw E.missing('text');

@@ -7,7 +7,6 @@ import { boolParam } from '../server/params.js';
 import type { World } from '../store/world.js';
 import type { MergeRequestRec } from './merge-request-store.js';
 import { sourceHead } from './merge-request-store.js';
-import { groupJson } from './groups.js';
 import { userBasic } from '../entities/user.js';
 import { escapeHtml } from '../util/html.js';
 
@@ -56,7 +55,7 @@ export function approvalStateJson(w: World, mr: MergeRequestRec): Record<string,
       eligible_approvers: users(r.eligibleIds),
       approvals_required: required,
       users: users(r.userIds),
-      groups: r.groupIds.map((g) => groupJson(w, w.groups.get(g)!, null)),
+      groups: r.groupIds.map((g) => ask('groupJson')(w, w.groups.get(g)!, null)),
       contains_hidden_groups: false,
       approved_by: approved,
       source_rule: null,

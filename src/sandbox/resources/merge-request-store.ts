@@ -10,15 +10,13 @@ import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { intSeg } from '../server/params.js';
 import { ChildCollection, storeFor } from '../store/collection.js';
-import type { ProjectRec } from '../store/records.js';
+import type { PipelineRec, ProjectRec } from '../store/records.js';
 import { BRANCHES } from '../store/repository.js';
 import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { sha1 } from '../util/digest.js';
 import { checkStatus, type MergeCheck, recheck, SEEDED_CHECK } from './merge-request-checks.js';
-import { pipelineState } from './job-states.js';
 import { removeMergedSource } from './merge-request-cleanup.js';
-import { pipelineStore } from './pipeline-store.js';
 import { ask } from '../engine/ports.js';
 
 export type MergeRequestState = 'opened' | 'closed' | 'merged' | 'locked';
@@ -251,11 +249,8 @@ export function sourceHead(w: World, mr: MergeRequestRec): string {
 }
 
 /** The newest pipeline of the source branch, if any. */
-export function headPipeline(w: World, mr: MergeRequestRec) {
-  const list = pipelineStore(w)
-    .pipelines.list(mr.projectId)
-    .filter((pl) => pl.ref === mr.sourceBranch);
-  return list.length === 0 ? null : list.reduce((a, b) => (b.id > a.id ? b : a));
+export function headPipeline(w: World, mr: MergeRequestRec): PipelineRec | null {
+  return ask('newestPipelineOn')(w, mr.projectId, mr.sourceBranch);
 }
 
 /** The one blocker `detailed_merge_status` names, in the order the sandbox checks them. */
@@ -267,7 +262,7 @@ export function detailedMergeStatus(w: World, mr: MergeRequestRec): string {
   if (mr.conflicts) return 'conflict';
   const pipeline = headPipeline(w, mr);
   if (pipeline) {
-    const status = pipelineState(w, pipeline).status;
+    const status = ask('pipelineStatus')(w, pipeline);
     if (status !== 'success' && status !== 'failed' && status !== 'canceled' && status !== 'skipped') return 'ci_still_running';
     if (status !== 'success') return 'ci_must_pass';
   }

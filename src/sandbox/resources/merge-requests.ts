@@ -9,7 +9,6 @@ import { boolParam, enumParam, intParam, listParam, SORTS, strParam } from '../s
 import { sendJson, sendList } from '../server/respond.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { groupSubtree } from './group-subtree.js';
 import { requireAbility } from './guards.js';
 import { MR_ORDER_KEYS, MR_ORDERS, type MergeRequestScope, mergeRequestFilter } from './merge-request-filters.js';
 import {
@@ -18,8 +17,10 @@ import {
   type MergeRequestRec,
   markMergeRequestsChanged,
   mergeRequestStore,
+  mergeRequestTotal,
   projectMergeRequests,
   rechecked,
+  removeMergeRequestsAuthoredBy,
   saveMergeRequest,
   seededMergeRequestWindow,
 } from './merge-request-store.js';
@@ -88,7 +89,7 @@ function sendMergeRequests(ctx: Ctx, projects: () => ProjectRec[], defaultScope:
 }
 
 function groupProjects(w: World, g: GroupRec): ProjectRec[] {
-  const groups = groupSubtree(w, g.id);
+  const groups = w.groupSubtree(g.id);
   return w.allIds.map((id) => w.projects.get(id)!).filter((p) => p.nsKind === 'group' && groups.has(p.nsOwner));
 }
 
@@ -146,6 +147,8 @@ function applyFields(ctx: Ctx, mr: MergeRequestRec): void {
 }
 
 export function mountMergeRequests({ root, project, group }: Mounts): void {
+  offer('mergeRequestTotal', mergeRequestTotal);
+  offer('removeMergeRequestsAuthoredBy', removeMergeRequestsAuthoredBy);
   offer('mergeRequestsOf', projectMergeRequests);
   offer('mergeRequestOf', (ctx, p, wanted) => {
     const mr = wanted === undefined ? findMergeRequest(ctx, p) : mergeRequestStore(ctx.world).mrs.get(p.id, wanted);

@@ -203,6 +203,7 @@ function mountMilestones<P>(scope: Scope<P>, owner: (parent: P) => Owner, mayWri
 }
 
 export function mountMilestoneResources({ project, group }: Mounts): void {
+  offer('milestoneTotal', milestoneTotal);
   offer('projectMilestones', projectMilestones);
   offer('milestoneJson', milestoneJson);
   mountMilestones(project, projectOwner, (ctx, p) => can(ctx.world, ctx.user, p, 'admin_milestone'));
@@ -210,7 +211,7 @@ export function mountMilestoneResources({ project, group }: Mounts): void {
 }
 
 /** Milestones of the whole instance, seeded ones included (`GET /application/statistics`). */
-export function milestoneTotal(w: World): number {
+function milestoneTotal(w: World): number {
   const { byOwner } = milestones(w);
   let n = 0;
   for (const pid of w.allIds) n += byOwner.get(`project:${pid}`)?.length ?? (w.projects.get(pid)!.seeded ? 1 : 0);

@@ -139,7 +139,7 @@ function runQuickActions(
 }
 
 /** The `body` of an edit: required, not blank (reference endpoints §1, Notes). */
-export function noteBody(ctx: Ctx): string {
+function noteBody(ctx: Ctx): string {
   const body = strParam(ctx, 'body');
   if (body === undefined) throw E.missing('body');
   if (body.trim() === '') throw E.badRequest('400 Bad request - Note {:note=>["can\'t be blank"]}');

@@ -292,6 +292,13 @@ export function mountPipelines(mounts: Mounts): void {
   offer('pipelineJson', pipelineJson);
   offer('findPipeline', findPipeline);
   offer('listedPipelines', listedPipelines);
+  offer('newestPipelineOn', (w, pid, ref) => {
+    const list = pipelineStore(w)
+      .pipelines.list(pid)
+      .filter((pl) => pl.ref === ref);
+    return list.length === 0 ? null : list.reduce((a, b) => (b.id > a.id ? b : a));
+  });
+  offer('pipelineStatus', (w, pl) => pipelineState(w, pl).status);
   project.get('/pipelines/:pipeline_id/variables', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'update_pipeline');
     sendJson(

@@ -13,7 +13,7 @@ import type { ProjectRec } from '../store/records.js';
 import { iso } from '../util/time.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { projectIdentity } from './project-json.js';
+import { projectIdentity } from '../entities/project.js';
 
 const FAILING_DESCRIPTION = 'SANDBOX_EXPORT_FAIL';
 

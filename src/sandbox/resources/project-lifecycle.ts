@@ -8,11 +8,11 @@ import type { ProjectRec, Visibility } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
-import { ask } from '../engine/ports.js';
+import { ask, offer } from '../engine/ports.js';
 import { setDefaultBranch } from './default-branches.js';
 import { marked } from './deletion-marks.js';
-import { recordFork } from './forks.js';
-import { projectJsonText } from './project-json.js';
+import { forkTotal, recordFork } from './forks.js';
+import { projectJsonText } from '../entities/project.js';
 import { applySettings, readSettings, UPDATE_ATTRIBUTES } from './project-settings.js';
 import { pathFormatError, VISIBILITIES } from './paths.js';
 
@@ -170,6 +170,7 @@ function forkProject(ctx: Ctx, p: ProjectRec): void {
 }
 
 export function mountProjectLifecycle({ project }: Mounts): void {
+  offer('forkTotal', forkTotal);
   project.put('', { auth: 'user' }, updateProject);
   project.delete('', { auth: 'user' }, deleteProject);
   project.post('/archive', { auth: 'user' }, setArchived(true));

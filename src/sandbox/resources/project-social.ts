@@ -17,7 +17,7 @@ import { iso } from '../util/time.js';
 import { defaultBranch } from './default-branches.js';
 import { forksOf } from './forks.js';
 import type { Mounts } from './mounts.js';
-import { projectJsonText } from './project-json.js';
+import { projectJsonText } from '../entities/project.js';
 import { userBasic } from '../entities/user.js';
 
 const HOUR = 3_600_000;

@@ -16,7 +16,7 @@ import { pathFormatError, VISIBILITIES } from './paths.js';
 import type { NamespaceRef } from '../entities/namespace.js';
 import { ask, offer } from '../engine/ports.js';
 import { projectFilter, similarityOrder } from './project-filters.js';
-import { projectJsonText } from './project-json.js';
+import { projectJsonText } from '../entities/project.js';
 
 const ORDERS = [...PROJECT_ORDER_KEYS, 'similarity'] as const;
 function listProjects(ctx: Ctx): void {

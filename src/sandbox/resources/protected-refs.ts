@@ -77,12 +77,12 @@ function rulesFor(w: World, pid: number, kind: Kind, name: string): Rule[] {
 }
 
 /** A project's protected branch rules as the service renders them, for the approval rules that name them. */
-export function protectedBranchesOf(w: World, pid: number): Array<{ id: number; name: string; json: Record<string, unknown> }> {
+function protectedBranchesOf(w: World, pid: number): Array<{ id: number; name: string; json: Record<string, unknown> }> {
   return rulesOf(w, pid, 'branch').map((r) => ({ id: r.id, name: r.name, json: ruleJson('branch', r) }));
 }
 
 /** Whether a protected branch rule (a name or a wildcard) covers a branch. */
-export function branchRuleCovers(rule: string, branch: string): boolean {
+function branchRuleCovers(rule: string, branch: string): boolean {
   return matches(rule, branch);
 }
 
@@ -118,7 +118,7 @@ export function mayMergeInto(w: World, user: UserRec | null, p: ProjectRec, bran
 }
 
 /** `Gitlab::UserAccess#can_push_to_branch?` */
-export function mayPushTo(w: World, user: UserRec | null, p: ProjectRec, branch: string): boolean {
+function mayPushTo(w: World, user: UserRec | null, p: ProjectRec, branch: string): boolean {
   return mayWriteBranch(w, user, p, branch, 'push');
 }
 
@@ -222,6 +222,9 @@ function mountKind({ project }: Mounts, kind: Kind, path: string): void {
 }
 
 export function mountProtectedRefs(m: Mounts): void {
+  offer('protectedBranchesOf', protectedBranchesOf);
+  offer('branchRuleCovers', branchRuleCovers);
+  offer('mayPushTo', mayPushTo);
   offer('isProtectedBranch', isProtectedBranch);
   offer('isProtectedTag', isProtectedTag);
   offer('mayCreateProtectedTag', mayCreateProtectedTag);

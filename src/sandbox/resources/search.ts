@@ -14,15 +14,15 @@ import { sendList } from '../server/respond.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import { commitJson } from '../entities/commit.js';
 import { defaultBranch } from './default-branches.js';
-import { groupSubtree } from './group-subtree.js';
 import type { Mounts } from './mounts.js';
-import { projectJsonText } from './project-json.js';
+import { projectJsonText } from '../entities/project.js';
 import { userBasic } from '../entities/user.js';
 
 const GLOBAL = ['projects', 'issues', 'merge_requests', 'milestones', 'snippet_titles', 'users'];
 const GROUP = ['projects', 'issues', 'merge_requests', 'milestones', 'users'];
 const PROJECT = ['issues', 'merge_requests', 'milestones', 'wiki_blobs', 'commits', 'blobs', 'users'];
 
+/** A match, rendered only when the page answered holds it. */
 type Found = () => unknown;
 
 function readParams(ctx: Ctx, scopes: readonly string[]): { term: string; scope: string } {
@@ -36,7 +36,10 @@ function readParams(ctx: Ctx, scopes: readonly string[]): { term: string; scope:
 
 const has = (term: string, ...texts: Array<string | null | undefined>) => texts.some((t) => t?.toLowerCase().includes(term));
 
-/** The issues or merge requests of the projects that match, as their resources render them. */
+/**
+ * The issues or merge requests of the projects that match and that the caller may see (their resource's
+ * 404 otherwise), each rendered as its resource renders it only if it falls on the page answered.
+ */
 function issuables(ctx: Ctx, projects: ProjectRec[], term: string, kind: 'issues' | 'merge_requests'): Found[] {
   const list = kind === 'issues' ? ask('issuesOf') : ask('mergeRequestsOf');
   const find = kind === 'issues' ? ask('issueOf') : ask('mergeRequestOf');
@@ -45,8 +48,8 @@ function issuables(ctx: Ctx, projects: ProjectRec[], term: string, kind: 'issues
       .filter((i) => has(term, i.title, i.description))
       .flatMap((i) => {
         try {
-          const json = find(ctx, p, i.iid).json();
-          return [() => json];
+          const visible = find(ctx, p, i.iid);
+          return [() => visible.json()];
         } catch (error) {
           if (error instanceof ApiError && error.status === 404) return [];
           throw error;
@@ -112,7 +115,7 @@ function send(ctx: Ctx, found: Found[]): void {
 
 function visibleIn(ctx: Ctx, g: GroupRec | null): ProjectRec[] {
   const w = ctx.world;
-  const groups = g ? groupSubtree(w, g.id) : null;
+  const groups = g ? w.groupSubtree(g.id) : null;
   return w
     .visibleIds(ctx.user)
     .map((id) => w.projects.get(id)!)

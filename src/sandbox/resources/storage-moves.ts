@@ -11,7 +11,7 @@ import type { MoveKind, MoveRec } from '../moves.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { projectIdentity } from './project-json.js';
+import { projectIdentity } from '../entities/project.js';
 import { ask } from '../engine/ports.js';
 
 function moveJson(w: World, m: MoveRec): Record<string, unknown> {

@@ -10,7 +10,6 @@ import type { ProjectRec } from '../store/records.js';
 import { sha1 } from '../util/digest.js';
 import { gitalyKeysetPage } from './refs.js';
 import { ask } from '../engine/ports.js';
-import { isExecutable } from './files.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 
@@ -50,7 +49,7 @@ function treeEntries(
       });
     }
     if (recursive || parts.length === 1) {
-      const mode = isExecutable(ctx.world, p.id, branch, path) ? '100755' : '100644';
+      const mode = ask('isExecutable')(ctx.world, p.id, branch, path) ? '100755' : '100644';
       blobs.push({ id: ctx.world.repos.fileBlob(content).blobId, name: parts[parts.length - 1]!, type: 'blob', path, mode });
     }
   }

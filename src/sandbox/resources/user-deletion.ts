@@ -2,6 +2,7 @@
 // app/services/users/destroy_service.rb, migrate_records_to_ghost_user_service.rb). Admin only. A deleted user's id
 // resolves to the ghost user from then on, which is how the service's records end up once it has moved them; a hard
 // delete removes the issues and merge requests the user authored instead, and the groups they alone own.
+import { ask } from '../engine/ports.js';
 import { groupDirectLevel, OWNER, projectDirectLevel } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
@@ -10,17 +11,9 @@ import { pageOf } from '../server/paging.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { GroupRec, UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { groupSubtree } from './group-subtree.js';
+import { GHOST_BIO, isGhost } from '../entities/user.js';
 import { instanceSettings } from './instance-settings.js';
-import { removeIssuesAuthoredBy } from './issues.js';
-import { removeMergeRequestsAuthoredBy } from './merge-request-store.js';
 import type { Mounts } from './mounts.js';
-import { targetUser, userChanged } from './user-writes.js';
-
-const GHOST_BIO =
-  'This is a "Ghost User", created to hold all issues authored by users that have since been deleted. This user cannot be removed.';
-
-export const isGhost = (u: UserRec) => u.profile?.bio === GHOST_BIO;
 
 /** The ghost user (`Users::Internal.ghost`), created by the first deletion. */
 function ghostUser(w: World): UserRec {
@@ -66,7 +59,7 @@ function directMemberships(w: World, userId: number): Array<Record<string, unkno
 
 /** `Groups::DestroyService` at once: the group, its subgroups and every project in them. */
 function destroyGroup(w: World, g: GroupRec): void {
-  const ids = groupSubtree(w, g.id);
+  const ids = w.groupSubtree(g.id);
   for (const id of [...w.allIds]) {
     const p = w.projects.get(id)!;
     if (p.nsKind === 'group' && ids.has(p.nsOwner)) w.removeProject(p);
@@ -85,7 +78,7 @@ function destroyGroup(w: World, g: GroupRec): void {
 
 function deleteUser(ctx: Ctx): void {
   const w = ctx.world;
-  const user = targetUser(ctx);
+  const user = ask('targetUser')(ctx);
   const hard = boolParam(ctx, 'hard_delete') === true;
   const solo = soloOwnedGroups(w, user.id);
   if (!hard && solo.length > 0) throw new ApiError(409, { message: 'User cannot be removed while is the sole-owner of a group' });
@@ -98,12 +91,12 @@ function deleteUser(ctx: Ctx): void {
     else if (w.memberships.get('project', id, user.id)) w.memberships.set('project', id, user.id, removed(ctx));
   }
   if (hard) {
-    removeIssuesAuthoredBy(w, user.id);
-    removeMergeRequestsAuthoredBy(w, user.id);
+    ask('removeIssuesAuthoredBy')(w, user.id);
+    ask('removeMergeRequestsAuthoredBy')(w, user.id);
   }
   w.usersByName.delete(user.username.toLowerCase());
   w.users.mergeInto(user.id, ghostUser(w));
-  userChanged(ctx, user);
+  ask('userChanged')(ctx, user);
   w.accessChanged();
   sendJson(ctx, 204, null);
 }
@@ -113,7 +106,7 @@ const removed = (ctx: Ctx) => ({ level: 0, expiresAt: null, createdById: ctx.use
 function listMemberships(ctx: Ctx): void {
   const type = strParam(ctx, 'type');
   if (type !== undefined && type !== 'Project' && type !== 'Namespace') throw E.notValid('type');
-  const user = targetUser(ctx);
+  const user = ask('targetUser')(ctx);
   const all = directMemberships(ctx.world, user.id);
   sendList(ctx, pageOf(ctx, type === undefined ? all : all.filter((m) => m.source_type === type)));
 }

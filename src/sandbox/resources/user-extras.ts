@@ -5,6 +5,7 @@
 // delete answers 204. Status: `PUT` sets every field (the emoji defaults to `speech_balloon`, the
 // availability to `not_set`), `PATCH` only those given; `clear_status_after` sets when it ends
 // (README, "Emails and status").
+import { ask } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
@@ -15,7 +16,6 @@ import type { UserRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { renderMarkdown } from './markdown.js';
 
 interface EmailRec {
   id: number;
@@ -91,7 +91,7 @@ function statusJson(w: World, user: UserRec): Record<string, unknown> {
     emoji: live?.emoji ?? null,
     availability: live?.availability ?? null,
     message: live?.message ?? null,
-    message_html: live?.message ? renderMarkdown(live.message, true) : null,
+    message_html: live?.message ? ask('renderMarkdown')(live.message, true) : null,
     clear_status_at: live?.clearAt ? iso(live.clearAt) : null,
   };
 }

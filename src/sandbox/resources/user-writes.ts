@@ -2,6 +2,7 @@
 // state actions (block, unblock, deactivate, activate, ban, unban: 201 with `true`, `false` or `null` as the
 // service's handlers return them, or their 403 texts) and a user's personal projects. Admin only, except
 // the projects. What each state forbids is enforced at authentication (access.ts `admitAccount`).
+import { offer } from '../engine/ports.js';
 import { DORMANT_DAYS } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
@@ -11,13 +12,13 @@ import { sendJson, sendRawJson } from '../server/respond.js';
 import type { UserRec } from '../store/records.js';
 import { instanceSettings } from './instance-settings.js';
 import type { Mounts } from './mounts.js';
-import { projectJsonText } from './project-json.js';
+import { projectJsonText } from '../entities/project.js';
 import { applyProfile } from './user-profile.js';
 import { listTexts, userJson } from './users.js';
 
 const MIN_PASSWORD = 8;
 
-export function targetUser(ctx: Ctx): UserRec {
+function targetUser(ctx: Ctx): UserRec {
   const id = ctx.p.id!;
   if (!/^\d+$/.test(id)) throw E.invalid('id');
   const user = ctx.world.users.own(Number(id));
@@ -26,7 +27,7 @@ export function targetUser(ctx: Ctx): UserRec {
 }
 
 /** A change to a user: cached list entries and orderings are rebuilt. */
-export function userChanged(ctx: Ctx, user: UserRec): void {
+function userChanged(ctx: Ctx, user: UserRec): void {
   user.updatedAt = Date.now();
   listTexts(ctx.world).clear();
   ctx.world.usersChanged();
@@ -158,6 +159,8 @@ function userProjects(ctx: Ctx): void {
 }
 
 export function mountUserWrites({ root }: Mounts): void {
+  offer('targetUser', targetUser);
+  offer('userChanged', userChanged);
   root.post('/users', { auth: 'admin' }, createUser);
   root.put('/users/:id', { auth: 'admin' }, updateUser);
   for (const [name, action] of Object.entries(ACTIONS)) {

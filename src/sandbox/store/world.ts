@@ -296,6 +296,19 @@ export class World {
     return ids;
   }
 
+  /** A group with its subgroups at every depth: the scope of group-wide lists and searches. */
+  groupSubtree(id: number): Set<number> {
+    const ids = new Set([id]);
+    const pending = [id];
+    while (pending.length > 0) {
+      for (const child of this.groupChildren.get(pending.pop()!) ?? []) {
+        ids.add(child);
+        pending.push(child);
+      }
+    }
+    return ids;
+  }
+
   findGroup(v: string): GroupRec | null {
     const id = /^\d+$/.test(v) ? Number(v) : this.groupsByPath.get(v.toLowerCase());
     return id ? this.groups.get(id) : null;

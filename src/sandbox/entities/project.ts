@@ -8,13 +8,13 @@ import type { ProjectRec, UserRec } from '../store/records.js';
 import { storeFor } from '../store/collection.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
-import { importState } from './import-state.js';
-import { namespaceBasic } from '../entities/namespace.js';
-import { defaultBranch } from './default-branches.js';
-import { deletionMark } from './deletion-marks.js';
-import { forkCount, forkedFrom } from './forks.js';
-import { projectAvatarUrl, settingsJsonText } from './project-settings.js';
-import { userBasic } from '../entities/user.js';
+import { importState } from '../resources/import-state.js';
+import { namespaceBasic } from './namespace.js';
+import { defaultBranch } from '../resources/default-branches.js';
+import { deletionMark } from '../resources/deletion-marks.js';
+import { forkCount, forkedFrom } from '../resources/forks.js';
+import { projectAvatarUrl, settingsJsonText } from '../resources/project-settings.js';
+import { userBasic } from './user.js';
 
 export function projectIdentity(w: World, p: ProjectRec): Record<string, unknown> {
   return {
