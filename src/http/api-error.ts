@@ -1,13 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import { ExitCode, SvcError } from '../errors.js';
-import type { TokenType } from './types.js';
+import type { CredentialKind } from './credential-headers.js';
 import { redactSecrets } from './redact.js';
 
 /** What the HTTP layer knew about the request when the server refused it; used for hints. */
 export interface ErrorContext {
   method: string;
   path: string;
-  tokenType?: TokenType;
+  /** Whose credential the refused request carried, as sent (a job token's refusals mean something else). */
+  credential: CredentialKind;
   hasToken: boolean;
   sudo?: string;
   /** Credentials the request carried: a server that echoes one back never gets it printed. */
@@ -18,6 +19,8 @@ export interface ErrorContext {
 export class ApiError extends SvcError {
   readonly status: number;
   readonly body: unknown;
+  /** Whose credential the refused request carried; `none` for errors not made from an answer. */
+  credential: CredentialKind = 'none';
   /** The response as received, for `svc api --include`. */
   headers: Record<string, string> = {};
   text = '';
@@ -100,6 +103,7 @@ function renderTextBody(text: string): string | undefined {
 export function createApiError(status: number, body: unknown, ctx: ErrorContext): ApiError {
   const error = apiErrorFor(status, body, ctx);
   error.message = redactSecrets(error.message, ctx.secrets ?? []);
+  error.credential = ctx.credential;
   return error;
 }
 
@@ -154,10 +158,10 @@ function sudoFailure(status: number, record: Record<string, unknown>, rendered: 
 }
 
 function hintFor(status: number, record: Record<string, unknown>, ctx: ErrorContext): string | undefined {
-  if (ctx.tokenType === 'job' && status === 403 && /job token not allowed from/i.test(String(record.message ?? ''))) {
+  if (ctx.credential === 'job' && status === 403 && /job token not allowed from/i.test(String(record.message ?? ''))) {
     return "the target project's CI/CD job token allowlist does not include the job's project";
   }
-  if (ctx.tokenType === 'job' && (status === 401 || status === 403)) {
+  if (ctx.credential === 'job' && (status === 401 || status === 403)) {
     return 'job tokens are accepted only on some endpoints, such as job artifacts, releases and packages';
   }
   if (status === 401 && !ctx.hasToken) return 'no token was sent: set SVC_TOKEN or run `svc auth login`';

@@ -147,4 +147,13 @@ describe('svc environments stop-stale', () => {
         "svc: GET /projects/1/environments failed: 403 Forbidden - Authentication by CI/CD job token not allowed from acme/platform/eager-lynx-2 to acme/platform/icy-tiger-1. (the target project's CI/CD job token allowlist does not include the job's project)\n",
     });
   });
+
+  it('a job token refused for what it is, not for a role, is told so with no role named', async () => {
+    const refused = await suite.run(['environments', 'list', '2', '--sudo', 'root'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
+    expect(refused).toEqual({
+      exitCode: 4,
+      stdout: '',
+      stderr: 'svc: --sudo root: sudo needs a personal or OAuth token of an administrator, not this kind of token\n',
+    });
+  });
 });
