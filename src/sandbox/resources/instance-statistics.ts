@@ -9,6 +9,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { forkTotal } from './forks.js';
 import { issueTotals } from './issues.js';
+import { keyStore } from './key-store.js';
 import { mergeRequestTotal } from './merge-request-store.js';
 import { milestoneTotal } from './milestones.js';
 import type { Mounts } from './mounts.js';
@@ -29,7 +30,7 @@ function statistics(w: World): Record<string, string> {
     merge_requests: delimited(mergeRequestTotal(w)),
     notes: delimited(notes),
     snippets: delimited(w.snippets.size),
-    ssh_keys: delimited(0),
+    ssh_keys: delimited(keyStore(w).keys.length),
     milestones: delimited(milestoneTotal(w)),
     users: delimited(w.users.size),
     projects: delimited(w.projects.size),
