@@ -2,6 +2,7 @@
 // another resource's store, and the resource that owns the records offers it when it mounts.
 import type { NamespaceRef } from '../entities/namespace.js';
 import type { Ctx } from '../server/context.js';
+import type { MergeRequestRec } from '../resources/merge-request-store.js';
 import type { MilestoneRec } from '../resources/milestones.js';
 import type { Issue } from '../resources/issue-filters.js';
 import type { NewProject } from '../resources/projects.js';
@@ -69,6 +70,8 @@ export interface Ports {
   mergeRequestOf(ctx: Ctx, p: ProjectRec, iid?: number): Issuable;
   /** an issue's notes, as the issue notes routes keep them */
   issueNotes: NoteThread;
+  /** a merge request was just opened: its first diff version is taken now */
+  mergeRequestOpened(w: World, mr: MergeRequestRec): void;
   /** a merge request's notes, as the merge request notes routes keep them */
   mergeRequestNotes: NoteThread;
   /** the label a project's issues and merge requests can carry by that name (its own or a group's) */
