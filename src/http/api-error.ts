@@ -51,7 +51,41 @@ export function renderErrorBody(body: unknown): string | undefined {
   if (body === null || body === undefined) return undefined;
   if (typeof body === 'string') return renderTextBody(body);
   if (typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const record = body as Record<string, unknown>;
+  const rendered = renderRecord(body as Record<string, unknown>);
+  return rendered === undefined ? undefined : readableLine(rendered);
+}
+
+/** A message may carry what another server answered (a webhook receiver's page): never printed raw. */
+function readableLine(text: string): string | undefined {
+  const html = htmlSummary(text);
+  if (html) return html;
+  const line = withoutControls(text);
+  if (!line) return undefined;
+  return line.length > MAX_MESSAGE_CHARS ? `${line.slice(0, MAX_MESSAGE_CHARS)}…` : line;
+}
+
+const ANSI_ESCAPE = /\x1b\[[0-?]*[ -/]*[@-~]/g;
+
+/** Terminal escapes dropped, other control characters (line breaks too) and runs of spaces made one space. */
+function withoutControls(text: string): string {
+  return text
+    .replace(ANSI_ESCAPE, '')
+    .replace(/[\x00-\x1f\x7f]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+}
+const MAX_MESSAGE_CHARS = 500;
+
+/** `an HTML page ("its title")` for a text that is an HTML page, else undefined. */
+function htmlSummary(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!/^<(!doctype|html|head|body|title|h1)\b/i.test(trimmed)) return undefined;
+  const heading = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(trimmed)?.[1];
+  const title = heading === undefined ? '' : withoutControls(heading).slice(0, 100);
+  return title ? `an HTML page ("${title}")` : 'an HTML page';
+}
+
+function renderRecord(record: Record<string, unknown>): string | undefined {
   if ('message' in record) {
     const rendered = renderMessage(record.message);
     if (rendered) return rendered;
@@ -92,12 +126,10 @@ function flattenValidation(node: Record<string, unknown>, prefix: string): strin
 function renderTextBody(text: string): string | undefined {
   const trimmed = text.trim();
   if (!trimmed) return undefined;
-  if (/^<(!doctype|html|head|body)/i.test(trimmed)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
-    return title ? `an HTML page ("${title}"), probably from a proxy` : 'an HTML page, probably from a proxy';
-  }
+  const html = htmlSummary(trimmed);
+  if (html) return `${html}, probably from a proxy`;
   const firstLine = trimmed.split(/\r?\n/, 1)[0] ?? '';
-  return firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine;
+  return readableLine(firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine);
 }
 
 export function createApiError(status: number, body: unknown, ctx: ErrorContext): ApiError {
