@@ -21,6 +21,8 @@ export class ApiError extends SvcError {
   readonly body: unknown;
   /** Whose credential the refused request carried; `none` for errors not made from an answer. */
   credential: CredentialKind = 'none';
+  /** The service refused the request's Sudo, not what it asked for: no role would change that. */
+  sudoRefused = false;
   /** The response as received, for `svc api --include`. */
   headers: Record<string, string> = {};
   text = '';
@@ -158,7 +160,11 @@ function apiErrorFor(status: number, body: unknown, ctx: ErrorContext): ApiError
     return new ApiError(status, body, rendered ?? 'the service asks for a CAPTCHA', ExitCode.captcha);
   }
   const sudoMessage = ctx.sudo ? sudoFailure(status, record, rendered, ctx.sudo) : undefined;
-  if (sudoMessage) return new ApiError(status, body, sudoMessage, exitCodeForStatus(status));
+  if (sudoMessage) {
+    const refused = new ApiError(status, body, sudoMessage, exitCodeForStatus(status));
+    refused.sudoRefused = true;
+    return refused;
+  }
 
   const base = rendered && !rendered.startsWith(String(status)) ? `${statusLine}: ${rendered}` : (rendered ?? statusLine);
   let message = `${where} failed: ${base}`;

@@ -161,6 +161,15 @@ describe('svc environments stop-stale', () => {
     });
   });
 
+  it('a refused --sudo is told what the token lacks, with no role named', async () => {
+    const refused = await suite.run(['environments', 'list', '2', '--sudo', 'root'], { token: suite.sandbox.tokens.user });
+    expect(refused).toEqual({
+      exitCode: 4,
+      stdout: '',
+      stderr: "svc: --sudo root: the token's user is not an administrator (403 Forbidden - Must be admin to use sudo)\n",
+    });
+  });
+
   it('a job token refused for what it is, not for a role, is told so with no role named', async () => {
     const refused = await suite.run(['environments', 'list', '2', '--sudo', 'root'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
     expect(refused).toEqual({
