@@ -54,36 +54,16 @@ export function renderErrorBody(body: unknown): string | undefined {
   if (typeof body === 'string') return renderTextBody(body);
   if (typeof body !== 'object' || Array.isArray(body)) return undefined;
   const rendered = renderRecord(body as Record<string, unknown>);
-  return rendered === undefined ? undefined : readableLine(rendered);
+  // A message may carry another server's answer (a webhook receiver's error page): never printed whole.
+  return rendered === undefined ? undefined : (htmlSummary(rendered) ?? rendered);
 }
-
-/** A message may carry what another server answered (a webhook receiver's page): never printed raw. */
-function readableLine(text: string): string | undefined {
-  const html = htmlSummary(text);
-  if (html) return html;
-  const line = withoutControls(text);
-  if (!line) return undefined;
-  return line.length > MAX_MESSAGE_CHARS ? `${line.slice(0, MAX_MESSAGE_CHARS)}…` : line;
-}
-
-const ANSI_ESCAPE = /\x1b\[[0-?]*[ -/]*[@-~]/g;
-
-/** Terminal escapes dropped, other control characters (line breaks too) and runs of spaces made one space. */
-function withoutControls(text: string): string {
-  return text
-    .replace(ANSI_ESCAPE, '')
-    .replace(/[\x00-\x1f\x7f]+/g, ' ')
-    .replace(/ {2,}/g, ' ')
-    .trim();
-}
-const MAX_MESSAGE_CHARS = 500;
 
 /** `an HTML page ("its title")` for a text that is an HTML page, else undefined. */
 function htmlSummary(text: string): string | undefined {
   const trimmed = text.trim();
   if (!/^<(!doctype|html|head|body|title|h1)\b/i.test(trimmed)) return undefined;
   const heading = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(trimmed)?.[1];
-  const title = heading === undefined ? '' : withoutControls(heading).slice(0, 100);
+  const title = heading?.replace(/\s+/g, ' ').trim().slice(0, 100);
   return title ? `an HTML page ("${title}")` : 'an HTML page';
 }
 
@@ -131,7 +111,7 @@ function renderTextBody(text: string): string | undefined {
   const html = htmlSummary(trimmed);
   if (html) return `${html}, probably from a proxy`;
   const firstLine = trimmed.split(/\r?\n/, 1)[0] ?? '';
-  return readableLine(firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine);
+  return firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine;
 }
 
 export function createApiError(status: number, body: unknown, ctx: ErrorContext): ApiError {

@@ -138,11 +138,11 @@ describe('svc hooks', () => {
     });
   });
 
-  it("prints a receiver's HTML error page or control characters as one readable line", async () => {
+  it("prints a receiver's HTML error page as one line naming the page, and escapes control characters", async () => {
     const created = await suite.run(['hooks', 'create', '--project', '3', '--hook-url', `${base}/html`, '-o', 'json', '--fields', 'id']);
     const id = String(JSON.parse(created.stdout).id);
     status = 502;
-    refusal = '<!DOCTYPE html>\n<html><head><title>502 Bad\n  Gateway\x1b[31m</title></head>\n<body><h1>Bad Gateway</h1>\n</body></html>\n';
+    refusal = '<!DOCTYPE html>\n<html><head><title>502 Bad\n  Gateway</title></head>\n<body><h1>Bad Gateway</h1>\n</body></html>\n';
     const page = await suite.run(['hooks', 'test', id, 'push', '--project', '3']);
     expect(page).toEqual({
       exitCode: 6,
@@ -151,7 +151,9 @@ describe('svc hooks', () => {
     });
     refusal = 'busy\x1b[2J\r\n\x07try later';
     const text = await suite.run(['hooks', 'test', id, 'push', '--project', '3']);
-    expect(text.stderr).toBe(`svc: POST /projects/3/hooks/${id}/test/push_events failed: 422 Unprocessable Entity: busy try later\n`);
+    expect(text.stderr).toBe(
+      `svc: POST /projects/3/hooks/${id}/test/push_events failed: 422 Unprocessable Entity: busy\\e[2J\\r\\n\\x07try later\n`,
+    );
     status = 200;
     refusal = 'no thanks';
   });
