@@ -1,13 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import { ExitCode, SvcError } from '../errors.js';
-import type { TokenType } from './types.js';
+import type { CredentialKind } from './credential-headers.js';
 import { redactSecrets } from './redact.js';
 
 /** What the HTTP layer knew about the request when the server refused it; used for hints. */
 export interface ErrorContext {
   method: string;
   path: string;
-  tokenType?: TokenType;
+  /** Whose credential the refused request carried, as sent (a job token's refusals mean something else). */
+  credential: CredentialKind;
   hasToken: boolean;
   sudo?: string;
   /** Credentials the request carried: a server that echoes one back never gets it printed. */
@@ -18,6 +19,10 @@ export interface ErrorContext {
 export class ApiError extends SvcError {
   readonly status: number;
   readonly body: unknown;
+  /** Whose credential the refused request carried; `none` for errors not made from an answer. */
+  credential: CredentialKind = 'none';
+  /** The service refused the request's Sudo, not what it asked for: no role would change that. */
+  sudoRefused = false;
   /** The response as received, for `svc api --include`. */
   headers: Record<string, string> = {};
   text = '';
@@ -48,7 +53,21 @@ export function renderErrorBody(body: unknown): string | undefined {
   if (body === null || body === undefined) return undefined;
   if (typeof body === 'string') return renderTextBody(body);
   if (typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const record = body as Record<string, unknown>;
+  const rendered = renderRecord(body as Record<string, unknown>);
+  // A message may carry another server's answer (a webhook receiver's error page): never printed whole.
+  return rendered === undefined ? undefined : (htmlSummary(rendered) ?? rendered);
+}
+
+/** `an HTML page ("its title")` for a text that is an HTML page, else undefined. */
+function htmlSummary(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!/^<(!doctype|html|head|body|title|h1)\b/i.test(trimmed)) return undefined;
+  const heading = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(trimmed)?.[1];
+  const title = heading?.replace(/\s+/g, ' ').trim().slice(0, 100);
+  return title ? `an HTML page ("${title}")` : 'an HTML page';
+}
+
+function renderRecord(record: Record<string, unknown>): string | undefined {
   if ('message' in record) {
     const rendered = renderMessage(record.message);
     if (rendered) return rendered;
@@ -89,10 +108,8 @@ function flattenValidation(node: Record<string, unknown>, prefix: string): strin
 function renderTextBody(text: string): string | undefined {
   const trimmed = text.trim();
   if (!trimmed) return undefined;
-  if (/^<(!doctype|html|head|body)/i.test(trimmed)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
-    return title ? `an HTML page ("${title}"), probably from a proxy` : 'an HTML page, probably from a proxy';
-  }
+  const html = htmlSummary(trimmed);
+  if (html) return `${html}, probably from a proxy`;
   const firstLine = trimmed.split(/\r?\n/, 1)[0] ?? '';
   return firstLine.length > 200 ? `${firstLine.slice(0, 200)}…` : firstLine;
 }
@@ -100,6 +117,7 @@ function renderTextBody(text: string): string | undefined {
 export function createApiError(status: number, body: unknown, ctx: ErrorContext): ApiError {
   const error = apiErrorFor(status, body, ctx);
   error.message = redactSecrets(error.message, ctx.secrets ?? []);
+  error.credential = ctx.credential;
   return error;
 }
 
@@ -122,7 +140,11 @@ function apiErrorFor(status: number, body: unknown, ctx: ErrorContext): ApiError
     return new ApiError(status, body, rendered ?? 'the service asks for a CAPTCHA', ExitCode.captcha);
   }
   const sudoMessage = ctx.sudo ? sudoFailure(status, record, rendered, ctx.sudo) : undefined;
-  if (sudoMessage) return new ApiError(status, body, sudoMessage, exitCodeForStatus(status));
+  if (sudoMessage) {
+    const refused = new ApiError(status, body, sudoMessage, exitCodeForStatus(status));
+    refused.sudoRefused = true;
+    return refused;
+  }
 
   const base = rendered && !rendered.startsWith(String(status)) ? `${statusLine}: ${rendered}` : (rendered ?? statusLine);
   let message = `${where} failed: ${base}`;
@@ -154,10 +176,10 @@ function sudoFailure(status: number, record: Record<string, unknown>, rendered: 
 }
 
 function hintFor(status: number, record: Record<string, unknown>, ctx: ErrorContext): string | undefined {
-  if (ctx.tokenType === 'job' && status === 403 && /job token not allowed from/i.test(String(record.message ?? ''))) {
+  if (ctx.credential === 'job' && status === 403 && /job token not allowed from/i.test(String(record.message ?? ''))) {
     return "the target project's CI/CD job token allowlist does not include the job's project";
   }
-  if (ctx.tokenType === 'job' && (status === 401 || status === 403)) {
+  if (ctx.credential === 'job' && (status === 401 || status === 403)) {
     return 'job tokens are accepted only on some endpoints, such as job artifacts, releases and packages';
   }
   if (status === 401 && !ctx.hasToken) return 'no token was sent: set SVC_TOKEN or run `svc auth login`';

@@ -6,7 +6,7 @@ import { ExitCode, SvcError } from '../errors.js';
 import { createApiError } from './api-error.js';
 import { assertSendable, CredentialKeeper } from './auth.js';
 import { readAnswer, type Answer } from './body.js';
-import { isCredentialHeader, isTokenHeader } from './credential-headers.js';
+import { credentialKind, isCredentialHeader, isTokenHeader, type CredentialKind } from './credential-headers.js';
 import { encodeQuery, type QueryParams } from './encode.js';
 import { describeJson, paginate } from './pagination.js';
 import { MAX_REDIRECTS, redirectDecision } from './redirect-policy.js';
@@ -201,7 +201,7 @@ export class HttpClient {
       let headers: Record<string, string> = {};
       try {
         const answer = await this.send(target, method, req, sendCredentials, method !== originalMethod, where);
-        const { status, value } = answer;
+        const { status, value, credential } = answer;
         headers = answer.headers;
         this.debug(`← ${status} in ${Date.now() - started} ms (attempt ${attemptNo})`);
         if (value.kind === 'data') {
@@ -234,7 +234,7 @@ export class HttpClient {
         const apiError = createApiError(status, value.body, {
           method: originalMethod,
           path: this.display(target),
-          tokenType: this.auth.credentials?.type,
+          credential,
           hasToken: Boolean(this.auth.credentials) || Object.keys(req.headers ?? {}).some(isTokenHeader),
           sudo: this.options.sudo,
           secrets: this.auth.secrets(tokenSent, req.headers),
@@ -309,14 +309,14 @@ export class HttpClient {
     return { target: next, method: decision.method, sendCredentials: decision.sendCredentials };
   }
 
-  private send(
+  private async send(
     target: Target,
     method: string,
     req: ApiRequest,
     sendCredentials: boolean,
     dropBody: boolean,
     where: string,
-  ): Promise<{ status: number; headers: Record<string, string>; value: Answer }> {
+  ): Promise<{ status: number; headers: Record<string, string>; value: Answer; credential: CredentialKind }> {
     this.requestCount++;
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
@@ -339,7 +339,8 @@ export class HttpClient {
       if (!sendCredentials && isCredentialHeader(name)) continue;
       headers[name.toLowerCase()] = value;
     }
-    return attempt(
+    const credential = credentialKind(headers);
+    const answer = await attempt(
       this.dispatcher,
       { origin: target.origin, path: target.path, method, headers, body },
       { timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: this.options.signal },
@@ -352,6 +353,7 @@ export class HttpClient {
           maxBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
         }),
     );
+    return { ...answer, credential };
   }
 
   private assertSameOrigin(target: Target, what: string): void {

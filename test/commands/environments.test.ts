@@ -38,7 +38,7 @@ describe('svc environments', () => {
     ]);
     expect(created).toEqual({ exitCode: 0, stdout: 'id\n46\n', stderr: 'created environment review/cli of project 2 (id 46)\n' });
     const updated = await suite.run(['environments', 'update', '2', 'review/cli', '--tier', 'testing', '--fields', 'tier']);
-    expect(updated.stderr).toBe('updated environment 46 of project 2: tier\n');
+    expect(updated.stderr).toBe('updated environment review/cli of project 2: tier\n');
     const refused = await suite.run(['environments', 'delete', '2', 'review/cli', '--yes']);
     expect(refused).toEqual({
       exitCode: 4,
@@ -49,8 +49,21 @@ describe('svc environments', () => {
     const stopped = await suite.run(['environments', 'stop', '2', 'review/cli', '--fields', 'state']);
     expect(stopped).toEqual({ exitCode: 0, stdout: 'state\nstopped\n', stderr: 'stopped environment review/cli of project 2\n' });
     const deleted = await suite.run(['environments', 'delete', '2', 'review/cli', '--yes']);
-    expect(deleted).toEqual({ exitCode: 0, stdout: '', stderr: 'deleted environment 46 of project 2\n' });
+    expect(deleted).toEqual({ exitCode: 0, stdout: '', stderr: 'deleted environment review/cli of project 2\n' });
     expect(writes().map((r) => `${r.method} ${r.rawPath} ${r.status}`)).toEqual(['DELETE /api/v4/projects/2/environments/46 204']);
+  });
+
+  it('names the role a stop needs when the service refuses one by name or by id', async () => {
+    const byName = await suite.run(['environments', 'stop', '4', 'production'], { token: suite.sandbox.tokens.user });
+    expect(byName).toEqual({
+      exitCode: 4,
+      stdout: '',
+      stderr: 'svc: GET /projects/4/environments failed: 403 Forbidden (this needs the developer role or administrator access)\n',
+    });
+    const byId = await suite.run(['environments', 'stop', '4', '1'], { token: suite.sandbox.tokens.user });
+    expect(byId.stderr).toBe(
+      'svc: POST /projects/4/environments/1/stop failed: 403 Forbidden (this needs the developer role or administrator access)\n',
+    );
   });
 
   it('says so when the service answers a reporter’s stop with the environment unchanged', async () => {
@@ -145,6 +158,24 @@ describe('svc environments stop-stale', () => {
       stdout: '',
       stderr:
         "svc: GET /projects/1/environments failed: 403 Forbidden - Authentication by CI/CD job token not allowed from acme/platform/eager-lynx-2 to acme/platform/icy-tiger-1. (the target project's CI/CD job token allowlist does not include the job's project)\n",
+    });
+  });
+
+  it('a refused --sudo is told what the token lacks, with no role named', async () => {
+    const refused = await suite.run(['environments', 'list', '2', '--sudo', 'root'], { token: suite.sandbox.tokens.user });
+    expect(refused).toEqual({
+      exitCode: 4,
+      stdout: '',
+      stderr: "svc: --sudo root: the token's user is not an administrator (403 Forbidden - Must be admin to use sudo)\n",
+    });
+  });
+
+  it('a job token refused for what it is, not for a role, is told so with no role named', async () => {
+    const refused = await suite.run(['environments', 'list', '2', '--sudo', 'root'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
+    expect(refused).toEqual({
+      exitCode: 4,
+      stdout: '',
+      stderr: 'svc: --sudo root: sudo needs a personal or OAuth token of an administrator, not this kind of token\n',
     });
   });
 });

@@ -18,6 +18,7 @@ describe('svc hooks', () => {
   let receiver: Server;
   let base = '';
   let status = 200;
+  let refusal = 'no thanks';
   const dir = mkdtempSync(join(tmpdir(), 'svc-hooks-'));
   const secretFile = join(dir, 'hook.secret');
   writeFileSync(secretFile, 'hook-secret-9f8e\n');
@@ -26,7 +27,7 @@ describe('svc hooks', () => {
     receiver = createServer((req, res) => {
       tokens.push(String(req.headers['x-gitlab-token']));
       req.resume();
-      req.on('end', () => res.writeHead(status).end(status === 200 ? '' : 'no thanks'));
+      req.on('end', () => res.writeHead(status).end(status === 200 ? '' : refusal));
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
@@ -135,6 +136,26 @@ describe('svc hooks', () => {
       stdout: '',
       stderr: 'svc: GET /hooks failed: 403 Forbidden (this needs the project maintainer or group owner role or administrator access)\n',
     });
+  });
+
+  it("prints a receiver's HTML error page as one line naming the page, and escapes control characters", async () => {
+    const created = await suite.run(['hooks', 'create', '--project', '3', '--hook-url', `${base}/html`, '-o', 'json', '--fields', 'id']);
+    const id = String(JSON.parse(created.stdout).id);
+    status = 502;
+    refusal = '<!DOCTYPE html>\n<html><head><title>502 Bad\n  Gateway</title></head>\n<body><h1>Bad Gateway</h1>\n</body></html>\n';
+    const page = await suite.run(['hooks', 'test', id, 'push', '--project', '3']);
+    expect(page).toEqual({
+      exitCode: 6,
+      stdout: '',
+      stderr: `svc: POST /projects/3/hooks/${id}/test/push_events failed: 422 Unprocessable Entity: an HTML page ("502 Bad Gateway")\n`,
+    });
+    refusal = 'busy\x1b[2J\r\n\x07try later';
+    const text = await suite.run(['hooks', 'test', id, 'push', '--project', '3']);
+    expect(text.stderr).toBe(
+      `svc: POST /projects/3/hooks/${id}/test/push_events failed: 422 Unprocessable Entity: busy\\e[2J\\r\\n\\x07try later\n`,
+    );
+    status = 200;
+    refusal = 'no thanks';
   });
 
   it('refuses by role: a group hook needs an owner', async () => {

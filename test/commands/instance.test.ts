@@ -2,6 +2,7 @@
 // lib/api/statistics.rb and ee/lib/api/license.rb (test/sandbox/conformance/instance-statistics.test.ts).
 import { describe, expect, it } from 'vitest';
 import { req } from '../sandbox/helpers.js';
+import { ed25519Key } from '../support/public-keys.js';
 import { onlyRequest, useSandbox } from './support.js';
 
 const suite = useSandbox({ projects: 10 });
@@ -13,10 +14,17 @@ describe('instance statistics', () => {
     const r = await suite.run(['instance', 'statistics', '-o', 'json', '--fields', 'users,projects,groups,ssh_keys']);
     expect(r).toEqual({
       exitCode: 0,
-      stdout: `${JSON.stringify({ users: expected.users, projects: '10', groups: expected.groups, ssh_keys: '0' }, null, 2)}\n`,
+      stdout: `${JSON.stringify({ users: expected.users, projects: '10', groups: expected.groups, ssh_keys: '3' }, null, 2)}\n`,
       stderr: '',
     });
     onlyRequest(suite, 'GET', /^\/api\/v4\/application\/statistics$/);
+  });
+
+  it('counts an SSH key added with svc keys add', async () => {
+    const added = await suite.run(['keys', 'add', '--self', '--title', 'counted', '--key', ed25519Key().line, '--fields', 'title']);
+    expect([added.exitCode, added.stdout]).toEqual([0, 'title\ncounted\n']);
+    const r = await suite.run(['instance', 'statistics', '--fields', 'ssh_keys']);
+    expect(r).toEqual({ exitCode: 0, stdout: 'ssh_keys\n4\n', stderr: '' });
   });
 
   it('names the role a non-administrator lacks (exit 4)', async () => {

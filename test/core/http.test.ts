@@ -285,6 +285,19 @@ describe('credentials against the sandbox', () => {
     expect(sandbox.requests().at(-1)?.headers['job-token']).toBe(sandbox.tokens.job);
   });
 
+  it('knows a job token sent as a header of `svc api` is a job token, with no token configured', async () => {
+    const result = await svc(['api', 'user', '-H', `JOB-TOKEN: ${sandbox.tokens.job}`], {
+      env: { SVC_URL: sandbox.url },
+      secrets: [sandbox.tokens.job],
+    });
+    expect(result).toEqual({
+      exitCode: 3,
+      stdout: '',
+      stderr:
+        'svc: GET /user failed: 401 Unauthorized (job tokens are accepted only on some endpoints, such as job artifacts, releases and packages)\n',
+    });
+  });
+
   it('sends Sudo and explains each of its failures', async () => {
     const as = (token: string, who: string, path = 'user', type?: string) =>
       svc(['api', path, '--sudo', who], { env: sandboxEnv(sandbox, token, type) });

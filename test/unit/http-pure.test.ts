@@ -100,7 +100,7 @@ describe('renderErrorBody', () => {
 });
 
 describe('createApiError', () => {
-  const ctx = { method: 'GET', path: '/projects/1', hasToken: true } as const;
+  const ctx = { method: 'GET', path: '/projects/1', hasToken: true, credential: 'none' } as const;
   it('maps statuses to exit codes', () => {
     const table: Array<[number, number]> = [
       [400, ExitCode.rejected],
@@ -134,7 +134,7 @@ describe('createApiError', () => {
     );
   });
   it('hints that job tokens work on some endpoints only', () => {
-    expect(createApiError(401, { message: '401 Unauthorized' }, { ...ctx, tokenType: 'job' }).message).toMatch(
+    expect(createApiError(401, { message: '401 Unauthorized' }, { ...ctx, credential: 'job' }).message).toMatch(
       /job tokens are accepted only/,
     );
   });

@@ -4,7 +4,7 @@ import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { nameParam, PROJECT, requiredTextParser } from '../shared/args.js';
 import { explainingDeleteRefusal, stopOutcome } from './shared/refusals.js';
-import { byNameOrId } from './shared/resolve.js';
+import { environmentId } from './shared/resolve.js';
 import { STOP_STALE } from './stop-stale.js';
 
 const TIERS = ['production', 'staging', 'testing', 'development', 'other'];
@@ -21,7 +21,14 @@ const BY_NAME =
 const ENVIRONMENTS: Resource = {
   path: '/projects/:project/environments',
   id: 'environment',
-  params: { project: PROJECT, environment: nameParam('environment', 'environment id or name (review/feature-x)') },
+  params: {
+    project: PROJECT,
+    environment: {
+      ...nameParam('environment', 'environment id or name (review/feature-x)'),
+      // Messages keep what was typed; only the path takes the id.
+      resolve: (http, env, [project]) => environmentId(http, String(project), String(env)),
+    },
+  },
   columns: ['id', 'name', 'state', 'tier', 'updated_at', 'external_url'],
   fields: [
     'id',
@@ -56,7 +63,7 @@ const ENVIRONMENTS: Resource = {
     ],
     atLeastOne: true,
   },
-  roles: { list: 'reporter', get: 'reporter', create: 'developer', update: 'developer', delete: 'developer' },
+  roles: { list: 'reporter', get: 'reporter', create: 'developer', update: 'developer', stop: 'developer', delete: 'developer' },
   confirmDelete: true,
 };
 
@@ -78,13 +85,11 @@ export const commands = [
     ],
     examples: ['svc environments list acme/platform/api --states available', 'svc environments list 42 --search review -o json'],
   }),
-  byNameOrId(
-    getVerb(ENVIRONMENTS, {
-      description: 'Show one environment, with its last deployment',
-      notes: BY_NAME,
-      examples: ['svc environments get acme/platform/api production', 'svc environments get 42 17 -o json'],
-    }),
-  ),
+  getVerb(ENVIRONMENTS, {
+    description: 'Show one environment, with its last deployment',
+    notes: BY_NAME,
+    examples: ['svc environments get acme/platform/api production', 'svc environments get 42 17 -o json'],
+  }),
   writeVerb(ENVIRONMENTS, {
     name: 'create',
     description: 'Create an environment',
@@ -94,34 +99,28 @@ export const commands = [
       'svc environments create 42 --name qa --tier testing',
     ],
   }),
-  byNameOrId(
+  writeVerb(ENVIRONMENTS, {
+    name: 'update',
+    description: "Change an environment's external URL, tier or name",
+    notes: BY_NAME,
+    examples: ['svc environments update acme/platform/api staging --external-url https://staging.example.com'],
+  }),
+  writeVerb(ENVIRONMENTS, {
+    name: 'stop',
+    description: 'Stop an environment (its stop job runs unless --force)',
+    path: '/projects/:project/environments/:environment/stop',
+    body: [{ flags: '--force', key: 'force', help: 'stop it without running its on_stop job' }],
+    notes: `${BY_NAME}\n\nThe service answers a stop it does not allow (below the developer role) with the environment unchanged; svc says so and exits 4.`,
+    done: ({ args, record }) => stopOutcome(args, record),
+    examples: ['svc environments stop acme/platform/api review/login', 'svc environments stop 42 17 --force'],
+  }),
+  explainingDeleteRefusal(
     writeVerb(ENVIRONMENTS, {
-      name: 'update',
-      description: "Change an environment's external URL, tier or name",
+      name: 'delete',
+      description: 'Delete a stopped environment (the service refuses an available one); asks first unless --yes',
       notes: BY_NAME,
-      examples: ['svc environments update acme/platform/api staging --external-url https://staging.example.com'],
+      examples: ['svc environments delete acme/platform/api review/login', 'svc environments delete 42 17 --yes'],
     }),
-  ),
-  byNameOrId(
-    writeVerb(ENVIRONMENTS, {
-      name: 'stop',
-      description: 'Stop an environment (its stop job runs unless --force)',
-      path: '/projects/:project/environments/:environment/stop',
-      body: [{ flags: '--force', key: 'force', help: 'stop it without running its on_stop job' }],
-      notes: `${BY_NAME}\n\nThe service answers a stop it does not allow (below the developer role) with the environment unchanged; svc says so and exits 4.`,
-      done: ({ args, record }) => stopOutcome(args, record),
-      examples: ['svc environments stop acme/platform/api review/login', 'svc environments stop 42 17 --force'],
-    }),
-  ),
-  byNameOrId(
-    explainingDeleteRefusal(
-      writeVerb(ENVIRONMENTS, {
-        name: 'delete',
-        description: 'Delete a stopped environment (the service refuses an available one); asks first unless --yes',
-        notes: BY_NAME,
-        examples: ['svc environments delete acme/platform/api review/login', 'svc environments delete 42 17 --yes'],
-      }),
-    ),
   ),
   STOP_STALE,
 ];

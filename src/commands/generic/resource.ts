@@ -12,8 +12,11 @@ export type TokenKind = 'private' | 'oauth' | 'job';
 export interface PathParam {
   help: string;
   parse: (value: string) => string | number;
-  /** Turns the value into what the path takes, with a request if need be (a group's path into its id). */
-  resolve?: (http: HttpClient, value: string | number) => Promise<string | number>;
+  /**
+   * Turns the value into what the path takes, with a request if need be (a group's path into its id);
+   * `earlier` holds the path's values before this one, as resolved (an environment's name is looked up in its project).
+   */
+  resolve?: (http: HttpClient, value: string | number, earlier: ReadonlyArray<string | number>) => Promise<string | number>;
   /** What a 404 most likely means when this value was given (an issue's id where its iid belongs). */
   notFoundHint?: (value: string | number, error: ApiError) => string | undefined;
 }
@@ -100,7 +103,7 @@ export async function fillPath(ctx: Context, resource: Resource, template: strin
   for (const [i, name] of names.entries()) {
     const resolve = resource.params[name]?.resolve;
     const value = args[i] as string | number;
-    values.push(resolve ? await resolve(await ctx.http(), value) : value);
+    values.push(resolve ? await resolve(await ctx.http(), value, [...values]) : value);
   }
   let index = 0;
   return template.replace(PARAM, () => encodePathSegment(values[index++] as string | number));

@@ -17,9 +17,11 @@ export async function withRole<T>(role: string, call: () => Promise<T>): Promise
       throw new ApiError(403, error.body, `${error.message} (this needs administrator access)`, error.exitCode);
     }
     // A token without the scope is refused whatever the role; the error already says which scope. A job
-    // token kept out by the project's allowlist is not refused for a role either: the message says why.
+    // token is refused for what a job token may reach (the target's allowlist, the endpoints that take one),
+    // which the HTTP layer's hint names; the role of the job's user is not what to fix. Nor is a role what a
+    // refused Sudo lacks: the message already says what the token needs.
     if (body?.error === 'insufficient_scope') throw error;
-    if (typeof body?.message === 'string' && body.message.startsWith('403 Forbidden - Authentication by CI/CD job token')) throw error;
+    if (error.credential === 'job' || error.sudoRefused) throw error;
     throw new ApiError(403, error.body, `${error.message} (this needs the ${role} role or administrator access)`, error.exitCode);
   }
 }

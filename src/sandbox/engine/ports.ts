@@ -3,6 +3,7 @@
 import type { NamespaceRef } from '../entities/namespace.js';
 import type { CommitChange } from '../resources/commit-revert.js';
 import type { Ctx } from '../server/context.js';
+import type { MergeRequestRec } from '../resources/merge-request-store.js';
 import type { MilestoneRec } from '../resources/milestones.js';
 import type { Issue } from '../resources/issue-filters.js';
 import type { NewProject } from '../resources/projects.js';
@@ -70,6 +71,8 @@ export interface Ports {
   mergeRequestOf(ctx: Ctx, p: ProjectRec, iid?: number): Issuable;
   /** an issue's notes, as the issue notes routes keep them */
   issueNotes: NoteThread;
+  /** a merge request was just opened: its first diff version is taken now */
+  mergeRequestOpened(w: World, mr: MergeRequestRec): void;
   /** a merge request's notes, as the merge request notes routes keep them */
   mergeRequestNotes: NoteThread;
   /** the label a project's issues and merge requests can carry by that name (its own or a group's) */

@@ -63,6 +63,10 @@ function startBranchFiles(w: World, pid: number, branch: string, from: string | 
 
 /** Keeps a file written through the API on a branch (null: deleted). */
 function writeFile(w: World, pid: number, branch: string, path: string, content: Buffer | null): void {
+  w.repos.changeBranch(pid, branch, () => keepFile(w, pid, branch, path, content));
+}
+
+function keepFile(w: World, pid: number, branch: string, path: string, content: Buffer | null): void {
   const byProject = written(w);
   let byBranch = byProject.get(pid);
   if (!byBranch) {

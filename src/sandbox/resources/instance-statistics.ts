@@ -9,6 +9,7 @@ import { isGhost } from '../entities/user.js';
 import { sendJson } from '../server/respond.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
+import { keyStore } from './key-store.js';
 import type { Mounts } from './mounts.js';
 
 const delimited = (n: number) => n.toLocaleString('en-US');
@@ -26,7 +27,7 @@ function statistics(w: World): Record<string, string> {
     merge_requests: delimited(ask('mergeRequestTotal')(w)),
     notes: delimited(notes),
     snippets: delimited(w.snippets.size),
-    ssh_keys: delimited(0),
+    ssh_keys: delimited(keyStore(w).keys.length),
     milestones: delimited(ask('milestoneTotal')(w)),
     users: delimited(w.users.size),
     projects: delimited(w.projects.size),

@@ -193,7 +193,7 @@ export const mergeRequestStore = storeFor<MergeRequestStore>((w) => ({
     seededKeys: (pid) => Array.from({ length: seededCount(w, pid) }, (_, i) => i + 1),
     derive: (pid, iid) => deriveMergeRequest(w, pid, iid),
   }),
-  nextId: MR_ID_BASE + w.seededProjects * MR_SLOTS + 1,
+  nextId: MR_ID_BASE + seededMergeRequestSlots(w) + 1,
   changed: new Set(),
   version: 0,
   listings: new Map(),
@@ -242,6 +242,17 @@ export function projectMergeRequests(w: World, pid: number): MergeRequestRec[] {
 
 export function isDraft(title: string): boolean {
   return /^\s*(\[draft\]|\(draft\)|draft:)/i.test(title);
+}
+
+/** A seeded merge request's place among every seeded one (from 1), or null for one created through the API. */
+export function seededOrdinal(w: World, mr: MergeRequestRec): number | null {
+  const ordinal = mr.id - MR_ID_BASE;
+  return ordinal >= 1 && ordinal <= seededMergeRequestSlots(w) ? ordinal : null;
+}
+
+/** How many merge request ids the seeded projects hold. */
+export function seededMergeRequestSlots(w: World): number {
+  return w.seededProjects * MR_SLOTS;
 }
 
 export function sourceHead(w: World, mr: MergeRequestRec): string {

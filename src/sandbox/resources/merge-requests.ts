@@ -1,7 +1,7 @@
 // Merge requests: lists (project, group with its subgroups, instance), read,
 // create, edit (state_event close/reopen), delete (reference endpoints §2).
 import { can } from '../access.js';
-import { offer } from '../engine/ports.js';
+import { ask, offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
@@ -241,6 +241,7 @@ export function mountMergeRequests({ root, project, group }: Mounts): void {
     store.nextId++;
     markMergeRequestsChanged(ctx.world, p.id);
     store.mrs.insert(p.id, iid, mr);
+    ask('mergeRequestOpened')(ctx.world, mr);
     sendJson(ctx, 201, mergeRequestJson(ctx, p, mr, true));
   });
   project.put('/merge_requests/:merge_request_iid', { auth: 'user' }, (ctx, p) => {

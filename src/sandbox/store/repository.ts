@@ -25,6 +25,21 @@ export interface TagRec {
   message: string | null;
 }
 
+/** Told around every change to a branch: its head moved (a commit, a reset, a new branch) or a file was written on it. */
+export interface BranchWatcher {
+  /** the branch as it was */
+  before(w: World, pid: number, branch: string): void;
+  /** the branch moved; the request that moved it may still write its files */
+  after(w: World, pid: number, branch: string): void;
+}
+
+const watchers = new Map<string, BranchWatcher>();
+
+/** By name, so that another sandbox in the same process replaces the watcher instead of adding a second. */
+export function watchBranches(name: string, watcher: BranchWatcher): void {
+  watchers.set(name, watcher);
+}
+
 /** The repository of a project created through the API: no synthetic history, only commits made since. */
 interface OwnRepo {
   /** branch → head sha */
@@ -172,7 +187,19 @@ export class Repositories {
     return [...line, ...seeded.slice(seeded.findIndex((c) => c.id === base))];
   }
 
+  /** Runs a change to a branch, telling the watchers before and after it. */
+  changeBranch<T>(pid: number, branch: string, change: () => T): T {
+    for (const watcher of watchers.values()) watcher.before(this.world, pid, branch);
+    const result = change();
+    for (const watcher of watchers.values()) watcher.after(this.world, pid, branch);
+    return result;
+  }
+
   addBranch(pid: number, name: string, sha: string): void {
+    this.changeBranch(pid, name, () => this.setHead(pid, name, sha));
+  }
+
+  private setHead(pid: number, name: string, sha: string): void {
     const own = this.own.get(pid);
     if (own) {
       own.branches.set(name, sha);
@@ -188,6 +215,7 @@ export class Repositories {
   }
 
   removeBranch(pid: number, name: string): boolean {
+    for (const watcher of watchers.values()) watcher.before(this.world, pid, name);
     const own = this.own.get(pid);
     if (own) return own.branches.delete(name);
     if (this.createdBranches.get(pid)?.delete(name)) return true;

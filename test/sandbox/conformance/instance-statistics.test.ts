@@ -2,6 +2,7 @@
 // Entities::ApplicationStatistics: every count through `number_with_delimiter`, so strings such as "1,234"),
 // ee/lib/api/license.rb and EE::API::Entities::GitlabLicense(WithActiveUsers) (admin; EE only).
 import { describe, expect, it } from 'vitest';
+import { ed25519Key } from '../../support/public-keys.js';
 import { useSandbox } from './setup.js';
 
 const c = useSandbox({ projects: 300 });
@@ -30,10 +31,11 @@ describe('GET /application/statistics', () => {
     expect(r.json.issues).toContain(',');
     expect(r.json.projects).toBe(await total('/projects'));
     expect(r.json.groups).toBe(await total('/groups?all_available=true'));
-    expect([r.json.forks, r.json.ssh_keys]).toEqual(['0', '0']);
+    // Users' keys and deploy keys share the `keys` table the service counts (`Key`): jdoe's and the two seeded deploy keys.
+    expect([r.json.forks, r.json.ssh_keys]).toEqual(['0', '3']);
   });
 
-  it('follows the world: a fork, an issue and a new user are counted', async () => {
+  it('follows the world: a fork, an issue, a new user and new SSH and deploy keys are counted', async () => {
     const before = (await admin('/application/statistics')).json;
     expect(
       (await c.call('/projects/1/fork', { as: 'admin', method: 'POST', json: { path: 'counted-fork', name: 'counted-fork' } })).status,
@@ -45,10 +47,14 @@ describe('GET /application/statistics', () => {
       json: { email: 'stat@example.com', username: 'stat', name: 'Stat', reset_password: true },
     });
     expect(created.status).toBe(201);
+    const key = { title: 'counted', key: ed25519Key().line };
+    expect((await c.call('/user/keys', { as: 'user', method: 'POST', json: key })).status).toBe(201);
+    const deployKey = { title: 'counted-deploy', key: ed25519Key().line };
+    expect((await c.call('/projects/1/deploy_keys', { as: 'admin', method: 'POST', json: deployKey })).status).toBe(201);
     const after = (await admin('/application/statistics')).json;
     const n = (s: string) => Number(s.replace(/,/g, ''));
     const delta = (key: string) => n(after[key]) - n(before[key]);
-    expect(['forks', 'issues', 'users', 'active_users', 'projects'].map(delta)).toEqual([1, 1, 1, 1, 1]);
+    expect(['forks', 'issues', 'users', 'active_users', 'projects', 'ssh_keys'].map(delta)).toEqual([1, 1, 1, 1, 1, 2]);
   });
 
   it('refuses a non-administrator (403)', async () => {

@@ -3,6 +3,7 @@ import type { CommandSpec } from '../../../cli/spec.js';
 import { ExitCode, SvcError } from '../../../errors.js';
 import { ApiError } from '../../../http/api-error.js';
 import { apiPath } from '../../../http/encode.js';
+import { environmentId } from './resolve.js';
 
 /**
  * The service refuses to delete an environment that is not stopped with a bare 403, as it refuses a
@@ -16,11 +17,11 @@ export function explainingDeleteRefusal(spec: CommandSpec): CommandSpec {
         await spec.run(ctx, args, opts);
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 403) throw error;
-        const [project, id] = args as string[];
-        const env = await getRecord<{ name: string; state: string }>(
-          await ctx.http(),
-          apiPath`/projects/${project as string}/environments/${id as string}`,
-        ).catch(() => undefined);
+        const [project, typed] = args as string[];
+        const http = await ctx.http();
+        const env = await environmentId(http, project as string, typed as string)
+          .then((id) => getRecord<{ name: string; state: string }>(http, apiPath`/projects/${project as string}/environments/${id}`))
+          .catch(() => undefined);
         if (!env || env.state === 'stopped') throw error;
         throw new SvcError(
           `environment ${env.name} of project ${project} is ${env.state}: the service deletes only stopped environments ` +
