@@ -4,6 +4,8 @@ import { ExitCode, SvcError } from './errors.js';
 import { packageVersion } from './version.js';
 import { isCi } from './config/ci-env.js';
 import { terminalSafe } from './output/terminal-safe.js';
+import { redactSecrets } from './http/redact.js';
+import { displayUrl } from './http/urls.js';
 import type { GlobalValues } from './config/global-options.js';
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from './http/types.js';
 import type { ConfigStore } from './config/store.js';
@@ -42,6 +44,8 @@ export class Context {
   readonly version = packageVersion();
   private configStore?: ConfigStore;
   private client?: HttpClient;
+  /** Every client made, for the tokens they hold: --debug redacts them all. */
+  private readonly clients: HttpClient[] = [];
   private resolvedTarget?: Target;
   private chalkInstance?: ChalkInstance;
   private stdinContent?: Promise<Buffer>;
@@ -135,8 +139,25 @@ export class Context {
     this.io.stderr.write(`${this.stderrChalk.yellow(text)}\n`);
   }
 
+  /** A line under --debug, redacted as error lines are: a URL, header or body in it may carry a token. */
   debug(line: string): void {
-    if (this.debugEnabled) this.io.stderr.write(`${this.stderrChalk.dim(`[debug] ${terminalSafe(line, { multiline: true })}`)}\n`);
+    if (!this.debugEnabled) return;
+    const redacted = displayUrl(redactSecrets(line, this.secrets()));
+    this.io.stderr.write(`${this.stderrChalk.dim(`[debug] ${terminalSafe(redacted, { multiline: true })}`)}\n`);
+  }
+
+  /** Every token this run knows of: given, resolved from a profile, or held (perhaps refreshed) by a client. */
+  private secrets(): Array<string | undefined> {
+    const resolved = this.resolvedTarget?.token;
+    return [
+      this.globals.token,
+      this.env.SVC_TOKEN,
+      this.env.CI_JOB_TOKEN,
+      this.env.SVC_TRIGGER_TOKEN,
+      resolved?.value,
+      resolved?.refreshToken,
+      ...this.clients.flatMap((client) => client.secrets()),
+    ];
   }
 
   async config(): Promise<ConfigStore> {
@@ -188,7 +209,7 @@ export class Context {
     target: Pick<HttpClientOptions, 'baseUrl' | 'credentials' | 'caFile' | 'credentialStore' | 'onCredentialsRefreshed'>,
   ): Promise<HttpClient> {
     const { HttpClient } = await import('./http/client.js');
-    return new HttpClient({
+    const client = new HttpClient({
       ...target,
       sudo: this.globals.sudo,
       timeoutMs: this.globals.timeout === undefined ? DEFAULT_TIMEOUT_MS : this.globals.timeout * 1000,
@@ -199,6 +220,8 @@ export class Context {
       warn: (line) => this.warn(line),
       notice: (line) => this.info(line),
     });
+    this.clients.push(client);
+    return client;
   }
 
   /** An ora spinner on a terminal; nothing at all otherwise. */

@@ -99,8 +99,11 @@ export function resolveTarget(flags: TargetFlags, env: NodeJS.ProcessEnv, store:
     ciUrl && env.CI_JOB_TOKEN && isCi(env) && profile
       ? jobVersusProfile({ ciUrl, profile, profileName, profileLabel, explicitBy, url, token })
       : undefined;
+  const withheld = env.CI_JOB_TOKEN && ciUrl && url && !jobToken ? withheldJobToken(ciUrl, url, token, profileLabel) : undefined;
   if (disagreement) {
     warnings.push(disagreement);
+  } else if (withheld) {
+    warnings.push(withheld);
   } else if (tokenFromProfile && jobToken) {
     warnings.push(
       `using the token of profile '${profileName}' from the config file; CI_JOB_TOKEN is set but not used (SVC_TOKEN="$CI_JOB_TOKEN" SVC_TOKEN_TYPE=job would use it)`,
@@ -148,6 +151,26 @@ function jobVersusProfile({ ciUrl, profile, profileName, profileLabel, explicitB
     return `using CI_JOB_TOKEN for the CI job's server ${jobServer}, not the token of profile '${profileName}': ${why}`;
   }
   return undefined;
+}
+
+/**
+ * The line for a job token kept from a server other than the job's own, naming the token used
+ * instead. Silent when --token or SVC_TOKEN chose the token: whoever set it chose the server too.
+ */
+function withheldJobToken(
+  ciUrl: Resolved<string>,
+  url: Resolved<string>,
+  token: Target['token'],
+  profileLabel: string,
+): string | undefined {
+  if (token?.source === '--token' || token?.source === 'SVC_TOKEN') return undefined;
+  const instead = token ? `the token of ${token.source}` : 'no token';
+  // Outside a job the profile's URL is why the job's server lost; naming the job's server is the way back.
+  const hint = url.source === profileLabel ? ` (SVC_URL="$${ciUrl.source}" would use it)` : '';
+  return (
+    `CI_JOB_TOKEN is not sent to ${displayUrl(url.value)} (${url.source}), only to the CI job's server ` +
+    `${displayUrl(ciUrl.value)} (${ciUrl.source}); using ${instead}${hint}`
+  );
 }
 
 /** Whether two URLs name one instance (a `/api/v4` suffix, as CI_API_V4_URL has, makes no difference). */
@@ -201,8 +224,9 @@ function usableConfig(flags: TargetFlags, env: NodeJS.ProcessEnv, store: ConfigS
 }
 
 /**
- * A profile's token belongs to the profile's instance: it is never sent to another host that
- * --url or SVC_URL names.
+ * A profile's token belongs to the profile's instance, and a job token to the job's: neither is
+ * sent to another origin (scheme, host and port, as written once normalised: `localhost` and
+ * `127.0.0.1` are two servers, as they are two origins to the service's own cookies and CORS).
  */
 function sameInstance(profileUrl: string | undefined, targetUrl: string | undefined): boolean {
   if (!profileUrl || !targetUrl) return true;
