@@ -13,7 +13,7 @@ export interface OutputSettings {
   format: OutputFormat;
   /** Set by --fields; otherwise the command's default columns apply to table/tsv and JSON is whole. */
   fields?: string[];
-  /** Told once when a --fields name is absent from the first record (a typo would otherwise print blanks). */
+  /** Told once when no record printed has a --fields name (a typo would otherwise print blanks). */
   warn?: (line: string) => void;
   /** A human line for stderr (a column a narrow terminal had no room for). */
   note?: (line: string) => void;
@@ -66,19 +66,24 @@ export async function writePages(
   defaultColumns: ColumnSpec[],
 ): Promise<ListResult> {
   const renderer = listRenderer(settings, chosenColumns(settings.fields, defaultColumns), stdout);
+  const unseen = unseenFields(settings);
   let count = 0;
   for await (const page of pages) {
     if (page.length === 0) continue;
-    if (count === 0) warnMissingFields(settings, page[0]);
+    unseen.see(page);
     count += page.length;
     const text = renderer.page(page);
     if (text) await write(stdout, text);
     // The reader went away (`| head`): what it took is all it wants; the source is closed, so no
     // further page is fetched.
-    if (readerGone(stdout)) return { count };
+    if (readerGone(stdout)) {
+      unseen.warn(count);
+      return { count };
+    }
   }
   const tail = renderer.end(count);
   if (tail) await write(stdout, tail);
+  unseen.warn(count);
   return { count };
 }
 
@@ -93,7 +98,9 @@ export function writeList(
 }
 
 export async function writeRecord(stdout: Writable, settings: OutputSettings, record: unknown, defaultFields: ColumnSpec[]): Promise<void> {
-  warnMissingFields(settings, record);
+  const unseen = unseenFields(settings);
+  unseen.see([record]);
+  unseen.warn(1);
   const columns = chosenColumns(settings.fields, defaultFields);
   if (settings.format === 'table' && settings.stdoutIsTTY) {
     const fields = columns.map((column) => column.field);
@@ -173,9 +180,19 @@ function listRenderer(settings: OutputSettings, columns: Column[], stdout: Writa
   };
 }
 
-function warnMissingFields(settings: OutputSettings, record: unknown): void {
-  const missing = (settings.fields ?? []).filter((f) => getField(record, f) === undefined);
-  if (missing.length && settings.warn) {
-    settings.warn(`no field ${missing.map((f) => `'${f}'`).join(', ')} in the records (printed as empty)`);
-  }
+/**
+ * The --fields names no record has had so far. A streamed listing is only known to lack one at its end
+ * (a job without artifacts comes before one with them), so the warning waits for it.
+ */
+function unseenFields(settings: OutputSettings): { see(records: unknown[]): void; warn(count: number): void } {
+  let missing = settings.fields ?? [];
+  return {
+    see: (records) => {
+      if (missing.length > 0) missing = missing.filter((f) => records.every((record) => getField(record, f) === undefined));
+    },
+    warn: (count) => {
+      if (count > 0 && missing.length > 0)
+        settings.warn?.(`no field ${missing.map((f) => `'${f}'`).join(', ')} in the records (printed as empty)`);
+    },
+  };
 }
