@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import { batchesOf } from './batches.js';
 import { outputFailure, readerGone, watch } from './stream-errors.js';
-import { cellText, chosenColumns, tableCells, type Column, type ColumnSpec } from './columns.js';
+import { cellText, cellValue, chosenColumns, tableCells, type Column, type ColumnSpec } from './columns.js';
 import { getField, jsonText, ndjsonLines, pickFields, renderRecord, tsvLine } from './format.js';
 import type { OutputFormat } from './formats.js';
 import { isPlainAscii } from '../json.js';
@@ -65,8 +65,9 @@ export async function writePages(
   pages: AsyncIterable<unknown[]>,
   defaultColumns: ColumnSpec[],
 ): Promise<ListResult> {
-  const renderer = listRenderer(settings, chosenColumns(settings.fields, defaultColumns), stdout);
-  const unseen = unseenFields(settings);
+  const columns = chosenColumns(settings.fields, defaultColumns);
+  const renderer = listRenderer(settings, columns, stdout);
+  const unseen = unseenFields(settings, columns);
   let count = 0;
   for await (const page of pages) {
     if (page.length === 0) continue;
@@ -98,10 +99,10 @@ export function writeList(
 }
 
 export async function writeRecord(stdout: Writable, settings: OutputSettings, record: unknown, defaultFields: ColumnSpec[]): Promise<void> {
-  const unseen = unseenFields(settings);
+  const columns = chosenColumns(settings.fields, defaultFields);
+  const unseen = unseenFields(settings, columns);
   unseen.see([record]);
   unseen.warn(1);
-  const columns = chosenColumns(settings.fields, defaultFields);
   if (settings.format === 'table' && settings.stdoutIsTTY) {
     const fields = columns.map((column) => column.field);
     return write(
@@ -184,11 +185,16 @@ function listRenderer(settings: OutputSettings, columns: Column[], stdout: Writa
  * The --fields names no record has had so far. A streamed listing is only known to lack one at its end
  * (a job without artifacts comes before one with them), so the warning waits for it.
  */
-function unseenFields(settings: OutputSettings): { see(records: unknown[]): void; warn(count: number): void } {
+function unseenFields(settings: OutputSettings, columns: Column[]): { see(records: unknown[]): void; warn(count: number): void } {
   let missing = settings.fields ?? [];
+  const json = settings.format === 'json' || settings.format === 'ndjson';
+  const valueOf = (record: unknown, field: string) => {
+    const column = columns.find((c) => c.field === field);
+    return column && !json ? cellValue(record, column) : getField(record, field);
+  };
   return {
     see: (records) => {
-      if (missing.length > 0) missing = missing.filter((f) => records.every((record) => getField(record, f) === undefined));
+      if (missing.length > 0) missing = missing.filter((f) => records.every((record) => valueOf(record, f) === undefined));
     },
     warn: (count) => {
       if (count > 0 && missing.length > 0)
