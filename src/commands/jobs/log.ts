@@ -71,8 +71,7 @@ async function run(ctx: Context, project: string, jobId: string, opts: LogOption
   if (followOnly && !opts.follow) throw new UsageError(`${followOnly} applies only with --follow`);
   // The log is text as the runner wrote it: a record of it would be one string, so -o is refused rather than ignored.
   const { output, fields } = ctx.globals;
-  if (output)
-    throw new UsageError(`jobs log prints the log's text (with --follow --events, JSON lines); -o ${output} has no form for it`);
+  if (output) throw new UsageError(`jobs log prints the log's text (with --follow --events, JSON lines); -o ${output} has no form for it`);
   if (fields && !opts.events) throw new UsageError('--fields applies to jobs log only with --follow --events (to the result line)');
   const http = await ctx.http();
   const mode: LogMode = ctx.io.isTTY.stdout ? 'terminal' : opts.raw ? 'raw' : 'plain';
