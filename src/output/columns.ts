@@ -15,6 +15,8 @@ export interface Column {
   kind?: ColumnKind;
   /** The value as table and TSV output show it (`30` → `developer`); JSON keeps the service's value. */
   show?: (value: unknown) => string;
+  /** A column svc draws from the whole record where no single field says it (a deploy key's projects); table and TSV only. */
+  value?: (record: unknown) => unknown;
 }
 
 export type ColumnSpec = string | Column;
@@ -30,8 +32,13 @@ export function chosenColumns(fields: string[] | undefined, defaults: ColumnSpec
   return fields.map((field) => declared.find((column) => column.field === field) ?? { field });
 }
 
+/** The value a table or TSV cell shows, before formatting. */
+export function cellValue(record: unknown, column: Column): unknown {
+  return column.value ? column.value(record) : getField(record, column.field);
+}
+
 export function cellText(record: unknown, column: Column): string {
-  const value = getField(record, column.field);
+  const value = cellValue(record, column);
   return column.show && value !== null && value !== undefined ? column.show(value) : formatCell(value);
 }
 

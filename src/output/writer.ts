@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import { batchesOf } from './batches.js';
 import { outputFailure, readerGone, watch } from './stream-errors.js';
-import { cellText, chosenColumns, tableCells, type Column, type ColumnSpec } from './columns.js';
+import { cellText, cellValue, chosenColumns, tableCells, type Column, type ColumnSpec } from './columns.js';
 import { getField, jsonText, ndjsonLines, pickFields, renderRecord, tsvLine } from './format.js';
 import type { OutputFormat } from './formats.js';
 import { isPlainAscii } from '../json.js';
@@ -13,7 +13,7 @@ export interface OutputSettings {
   format: OutputFormat;
   /** Set by --fields; otherwise the command's default columns apply to table/tsv and JSON is whole. */
   fields?: string[];
-  /** Told once when a --fields name is absent from the first record (a typo would otherwise print blanks). */
+  /** Told once when no record printed has a --fields name (a typo would otherwise print blanks). */
   warn?: (line: string) => void;
   /** A human line for stderr (a column a narrow terminal had no room for). */
   note?: (line: string) => void;
@@ -65,20 +65,26 @@ export async function writePages(
   pages: AsyncIterable<unknown[]>,
   defaultColumns: ColumnSpec[],
 ): Promise<ListResult> {
-  const renderer = listRenderer(settings, chosenColumns(settings.fields, defaultColumns), stdout);
+  const columns = chosenColumns(settings.fields, defaultColumns);
+  const renderer = listRenderer(settings, columns, stdout);
+  const unseen = unseenFields(settings, columns);
   let count = 0;
   for await (const page of pages) {
     if (page.length === 0) continue;
-    if (count === 0) warnMissingFields(settings, page[0]);
+    unseen.see(page);
     count += page.length;
     const text = renderer.page(page);
     if (text) await write(stdout, text);
     // The reader went away (`| head`): what it took is all it wants; the source is closed, so no
     // further page is fetched.
-    if (readerGone(stdout)) return { count };
+    if (readerGone(stdout)) {
+      unseen.warn(count);
+      return { count };
+    }
   }
   const tail = renderer.end(count);
   if (tail) await write(stdout, tail);
+  unseen.warn(count);
   return { count };
 }
 
@@ -93,8 +99,10 @@ export function writeList(
 }
 
 export async function writeRecord(stdout: Writable, settings: OutputSettings, record: unknown, defaultFields: ColumnSpec[]): Promise<void> {
-  warnMissingFields(settings, record);
   const columns = chosenColumns(settings.fields, defaultFields);
+  const unseen = unseenFields(settings, columns);
+  unseen.see([record]);
+  unseen.warn(1);
   if (settings.format === 'table' && settings.stdoutIsTTY) {
     const fields = columns.map((column) => column.field);
     return write(
@@ -173,9 +181,24 @@ function listRenderer(settings: OutputSettings, columns: Column[], stdout: Writa
   };
 }
 
-function warnMissingFields(settings: OutputSettings, record: unknown): void {
-  const missing = (settings.fields ?? []).filter((f) => getField(record, f) === undefined);
-  if (missing.length && settings.warn) {
-    settings.warn(`no field ${missing.map((f) => `'${f}'`).join(', ')} in the records (printed as empty)`);
-  }
+/**
+ * The --fields names no record has had so far. A streamed listing is only known to lack one at its end
+ * (a job without artifacts comes before one with them), so the warning waits for it.
+ */
+function unseenFields(settings: OutputSettings, columns: Column[]): { see(records: unknown[]): void; warn(count: number): void } {
+  let missing = settings.fields ?? [];
+  const json = settings.format === 'json' || settings.format === 'ndjson';
+  const valueOf = (record: unknown, field: string) => {
+    const column = columns.find((c) => c.field === field);
+    return column && !json ? cellValue(record, column) : getField(record, field);
+  };
+  return {
+    see: (records) => {
+      if (missing.length > 0) missing = missing.filter((f) => records.every((record) => valueOf(record, f) === undefined));
+    },
+    warn: (count) => {
+      if (count > 0 && missing.length > 0)
+        settings.warn?.(`no field ${missing.map((f) => `'${f}'`).join(', ')} in the records (printed as empty)`);
+    },
+  };
 }

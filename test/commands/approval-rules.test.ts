@@ -127,7 +127,7 @@ describe('svc mr approval-state', () => {
     expect(state).toEqual({
       exitCode: 0,
       stdout:
-        'id\tname\trule_type\tapprovals_required\tapproved_by\tapproved\n1\tleads\tregular\t1\t1\ttrue\n2\tanyone\tany_approver\t2\t1\tfalse\n',
+        'id\tname\trule_type\tapprovals_required\tapproved_by\tapproved\n1\tleads\tregular\t1\troot\ttrue\n2\tanyone\tany_approver\t2\troot\tfalse\n',
       stderr: '',
     });
     expect(suite.requests().map((r) => r.rawPath)).toEqual([`/api/v4/projects/2/merge_requests/${iid}/approval_state`]);

@@ -78,3 +78,31 @@ describe('jobs get', () => {
     expect(bad.stderr).toBe("svc: invalid job id 'x': expected a positive whole number\n");
   });
 });
+
+describe('jobs list --fields', () => {
+  it('warns only about a field no job printed has, once the listing is done', async () => {
+    const some = await suite.run(['jobs', 'list', '2', '--limit', '3', '-o', 'tsv', '--fields', 'id,artifacts_file.size']);
+    expect(some).toEqual({ exitCode: 0, stdout: 'id\tartifacts_file.size\n12\t\n11\t245760\n10\t\n', stderr: '' });
+    const none = await suite.run([
+      'jobs',
+      'list',
+      '2',
+      '--limit',
+      '3',
+      '-o',
+      'ndjson',
+      '--fields',
+      'id,artifacts_file.sise,artifacts_file.size',
+    ]);
+    expect(none).toEqual({
+      exitCode: 0,
+      stdout: [
+        '{"id":12,"artifacts_file":{"sise":null,"size":null}}',
+        '{"id":11,"artifacts_file":{"sise":null,"size":245760}}',
+        '{"id":10,"artifacts_file":{"sise":null,"size":null}}',
+        '',
+      ].join('\n'),
+      stderr: "warning: no field 'artifacts_file.sise' in the records (printed as empty)\n",
+    });
+  });
+});

@@ -116,6 +116,20 @@ describe('jobs log', () => {
     expect(missing.stderr).toBe('svc: GET /projects/1/jobs/999999/trace failed: 404 Not found\n');
   });
 
+  it('refuses -o, and --fields without --follow --events, before any request (exit 2): the log has no other form', async () => {
+    expect(await suite.run(['jobs', 'log', '1', '1', '--tail', '1', '-o', 'json'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: "svc: jobs log prints the log's text (with --follow --events, JSON lines); -o json has no form for it\n",
+    });
+    expect(await suite.run(['jobs', 'log', '1', '1', '--fields', 'id'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'svc: --fields applies to jobs log only with --follow --events (to the result line)\n',
+    });
+    expect(suite.requests()).toEqual([]);
+  });
+
   it('--follow exits 130 on Ctrl-C, saying the job keeps running', async () => {
     const url = server.add('endless', (req, res) => {
       if (req.url?.endsWith('/trace')) res.writeHead(200, { 'content-type': 'text/plain' }).end('step 1\n');

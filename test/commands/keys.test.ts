@@ -8,6 +8,28 @@ import { addMember, useSandbox } from './support.js';
 // `svc deploy-keys` (a declaration) and `svc keys` (hand-written: the collection follows --self, --user and
 // --gpg) over the sandbox's keys, which answer as the service's deploy_keys.rb and users.rb
 // (test/sandbox/conformance/keys.test.ts).
+describe('svc deploy-keys list --instance', () => {
+  const suite = useSandbox({ projects: 3 });
+
+  it('shows the projects using each key, those that may push marked, where a project listing shows can_push', async () => {
+    const path = (id: number) => suite.sandbox.state.project(id)!.fullPath;
+    expect((await suite.run(['deploy-keys', 'enable', '2', '--project', '2', '-q'])).exitCode).toBe(0);
+    expect((await suite.run(['deploy-keys', 'update', '2', '--project', '2', '--can-push', '-q'])).exitCode).toBe(0);
+    const listed = await suite.run(['deploy-keys', 'list', '--instance', '-o', 'tsv', '--fields', 'id,title,projects']);
+    expect(listed).toEqual({
+      exitCode: 0,
+      stdout: `id\ttitle\tprojects\n2\tci-deploy\t${path(2)} (push), ${path(1)}\n3\tfleet-readonly\t\n`,
+      stderr: '',
+    });
+    const header = (await suite.run(['deploy-keys', 'list', '--instance', '-o', 'tsv'])).stdout.split('\n')[0];
+    expect(header).toBe('id\ttitle\tfingerprint_sha256\tprojects\texpires_at');
+    const json = JSON.parse((await suite.run(['deploy-keys', 'list', '--instance', '-o', 'json'])).stdout) as object[];
+    expect(json.map((key) => 'projects' in key)).toEqual([false, false]);
+    const project = await suite.run(['deploy-keys', 'list', '--project', '2', '-o', 'tsv']);
+    expect(project.stdout.split('\n')[0]).toBe('id\ttitle\tfingerprint_sha256\tcan_push\texpires_at');
+  });
+});
+
 describe('svc deploy-keys', () => {
   const suite = useSandbox({ projects: 5 });
   const dir = mkdtempSync(join(tmpdir(), 'svc-keys-'));

@@ -36,6 +36,45 @@ describe('members add', () => {
     expect(JSON.parse(onlyRequest(suite, 'POST', /members$/).body)).toEqual({ user_id: 2, access_level: 30, expires_at: '2099-06-30' });
   });
 
+  it('names the level on TSV as members list does; JSON keeps the number', async () => {
+    const tsv = await suite.run([
+      'members',
+      'add',
+      '--project',
+      '3',
+      '--user',
+      '3',
+      '--access',
+      '30',
+      '-o',
+      'tsv',
+      '--fields',
+      'id,access_level',
+    ]);
+    expect(tsv).toEqual({
+      exitCode: 0,
+      stdout: 'id\taccess_level\n3\tdeveloper\n',
+      stderr: `added sybil.wright to project 3 as developer\n`,
+    });
+    const json = await suite.run([
+      'members',
+      'update',
+      '--project',
+      '3',
+      '--user',
+      '3',
+      '--access',
+      'maintainer',
+      '-o',
+      'json',
+      '--fields',
+      'access_level',
+    ]);
+    expect(json.stdout).toBe(`${JSON.stringify({ access_level: 40 }, null, 2)}\n`);
+    const listed = await suite.run(['members', 'list', '--project', '3', '--query', 'sybil', '-o', 'tsv', '--fields', 'id,access_level']);
+    expect(listed.stdout).toBe('id\taccess_level\n3\tmaintainer\n');
+  });
+
   it('takes a numeric user id and a numeric level without looking the user up; -q prints nothing', async () => {
     const result = await suite.run(['members', 'add', '--project', '2', '--user', '3', '--access', '20', '-q']);
     expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });

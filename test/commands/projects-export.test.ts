@@ -35,6 +35,16 @@ describe('projects export', () => {
     expect(requests[requests.length - 1]).toBe('GET /api/v4/projects/3/export/download');
   });
 
+  it('prints nothing on stdout without -o: the file is the data, as with jobs artifacts', async () => {
+    const out = join(tempDir(), 'quiet.tar.gz');
+    const result = await suite.run(['projects', 'export', '5', '--out', out, '--interval', '0.05']);
+    const bytes = await download(5);
+    expect([result.exitCode, result.stdout, result.stderr.trim().split('\n').pop()]).toEqual([0, '', `saved ${out} (${bytes.length} B)`]);
+    expect(readFileSync(out).equals(bytes)).toBe(true);
+    const tsv = await suite.run(['projects', 'export', '5', '--out', out, '--force', '--interval', '0.05', '-o', 'tsv']);
+    expect([tsv.exitCode, tsv.stdout]).toEqual([0, `file\tsize\n${out}\t${bytes.length}\n`]);
+  });
+
   it('refuses to overwrite a file without --force, before any request (exit 2), and replaces it with --force', async () => {
     const dir = tempDir();
     const out = join(dir, 'kept.tar.gz');

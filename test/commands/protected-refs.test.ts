@@ -45,8 +45,9 @@ describe('svc protected-branches and protected-tags', () => {
     expect(made).toEqual({
       exitCode: 0,
       stdout:
-        'id\tname\tpush_access_levels.0.access_level\tmerge_access_levels.0.access_level\tunprotect_access_levels.0.access_level\tallow_force_push\tcode_owner_approval_required\n' +
-        '500000\tfeature/*\t0\t30\t60\ttrue\tfalse\n',
+        // named as the listing names them; -o json keeps the service's numbers
+        'id\tname\tpush_access_levels\tmerge_access_levels\tunprotect_access_levels\tallow_force_push\tcode_owner_approval_required\n' +
+        '500000\tfeature/*\tno-one\tdeveloper\tadmin\ttrue\tfalse\n',
       stderr: 'protected branch feature/* of project 2\n',
     });
     expect(calls()).toEqual([

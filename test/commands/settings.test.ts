@@ -44,6 +44,16 @@ describe('settings set', () => {
     expect(puts()).toEqual([]);
   });
 
+  it('dry run: shows a hash merged into the current one, as the real run would', async () => {
+    const r = await suite.run(['settings', 'set', 'repository_storages_weighted={"storage2":50}', '--dry-run']);
+    expect(r).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: 'repository_storages_weighted: {"default":100,"storage2":0} → {"default":100,"storage2":50} (dry run)\n',
+    });
+    expect(puts()).toEqual([]);
+  });
+
   it('sends the typed values, says before → after of each, prints the new settings', async () => {
     const r = await suite.run([
       'settings',

@@ -1,16 +1,10 @@
 import { intOption, listOption } from '../../cli/parsers.js';
 import type { OptionSpec } from '../../cli/spec.js';
-import type { Column } from '../../output/columns.js';
 import { type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { groupId, idParam, PROJECT, requiredTextParser } from '../shared/args.js';
-import { existingUserIds } from '../shared/users.js';
-
-const names = (key: string): Column => ({
-  field: key,
-  show: (value) => (value as Array<Record<string, unknown>>).map((x) => String(x.username ?? x.full_path ?? x.name)).join(',') || '-',
-});
+import { existingUserIds, namesColumn } from '../shared/users.js';
 
 const WHO: OptionSpec[] = [
   {
@@ -41,7 +35,7 @@ const APPROVAL_RULES: Resource = {
   path: '/projects/:project/approval_rules',
   id: 'rule',
   params: { project: PROJECT, rule: idParam('rule id', 'the approval rule id (what list prints first)') },
-  columns: ['id', 'name', 'approvals_required', names('users'), names('groups'), names('protected_branches')],
+  columns: ['id', 'name', 'approvals_required', namesColumn('users'), namesColumn('groups'), namesColumn('protected_branches')],
   fields: ['id', 'name', 'rule_type', 'approvals_required', 'applies_to_all_protected_branches'],
   called: (args) => `approval rule ${String(args[1])} of project ${String(args[0])}`,
   create: [

@@ -39,6 +39,22 @@ const DEPLOY_KEYS: Resource = {
   confirmDelete: true,
 };
 
+interface KeyProject {
+  path_with_namespace?: string;
+}
+
+/** The projects using an instance's key, those that may push marked: the service lists them in two fields. */
+function usedBy(record: unknown): string | undefined {
+  const key = record as { projects_with_write_access?: KeyProject[]; projects_with_readonly_access?: KeyProject[] };
+  if (!key.projects_with_write_access && !key.projects_with_readonly_access) return undefined;
+  const write = (key.projects_with_write_access ?? []).map((p) => `${String(p.path_with_namespace)} (push)`);
+  const readonly = (key.projects_with_readonly_access ?? []).map((p) => String(p.path_with_namespace));
+  return [...write, ...readonly].join(', ');
+}
+
+/** The instance's keys have no `can_push` of their own: each project using one says whether it may push. */
+const INSTANCE_COLUMNS = ['id', 'title', 'fingerprint_sha256', { field: 'projects', kind: 'text' as const, value: usedBy }, 'expires_at'];
+
 /** What only a project's keys take: enabling one, changing it, removing it. */
 const PROJECT_DEPLOY_KEYS: Resource = { ...DEPLOY_KEYS, owners: { kinds: ['project'], noun: 'deploy keys' } };
 
@@ -46,6 +62,7 @@ export const commands = [
   listVerb(DEPLOY_KEYS, {
     description: "List a project's deploy keys and whether each may push, or (--instance, administrators) every deploy key",
     filters: [{ flags: '--public', key: 'public', help: 'with --instance: only the keys any project may enable' }],
+    columns: (_first, _opts, owner) => (owner === 'instance' ? INSTANCE_COLUMNS : (DEPLOY_KEYS.columns ?? [])),
     examples: ['svc deploy-keys list --project acme/platform/api', 'svc deploy-keys list --instance --public -o json'],
   }),
   writeVerb(DEPLOY_KEYS, {

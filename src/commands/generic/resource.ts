@@ -3,7 +3,7 @@ import { ApiError } from '../../http/api-error.js';
 import { encodePathSegment, type QueryParams } from '../../http/encode.js';
 import type { Context } from '../../context.js';
 import type { HttpClient } from '../../http/client.js';
-import type { ColumnSpec } from '../../output/columns.js';
+import type { Column, ColumnSpec } from '../../output/columns.js';
 import type { Owners } from './owner.js';
 
 export type TokenKind = 'private' | 'oauth' | 'job';
@@ -49,7 +49,8 @@ export interface Resource {
   id?: string;
   params: Record<string, PathParam>;
   columns?: ColumnSpec[];
-  fields?: string[];
+  /** What one record shows by default; a field the listing declares a column for is shown as the listing shows it. */
+  fields?: ColumnSpec[];
   /** Token kinds the service accepts here beyond personal, project, group and OAuth tokens (said in the help). */
   tokens?: TokenKind[];
   /** One record as svc speaks of it, from the arguments: `tag v1.0 of project acme/api`. */
@@ -69,6 +70,15 @@ export interface Resource {
 export function shownRecord<R>(resource: Resource, record: R): R {
   if (!resource.shown || record === null || typeof record !== 'object' || Array.isArray(record)) return record;
   return resource.shown(record as Record<string, unknown>) as R;
+}
+
+/**
+ * A record's fields, each shown on a table and TSV as the listing shows that column (`30` → `developer`), so
+ * what get and a write print matches what list prints; JSON keeps the service's values.
+ */
+export function recordColumns(resource: Resource, fields: readonly ColumnSpec[]): ColumnSpec[] {
+  const declared = (resource.columns ?? []).filter((column): column is Column => typeof column !== 'string');
+  return fields.map((field) => (typeof field === 'string' ? (declared.find((column) => column.field === field) ?? field) : field));
 }
 
 export function calledOf(resource: Resource, args: unknown[]): string {

@@ -13,6 +13,7 @@ import {
   helpNotes,
   itemPath,
   pathArgs,
+  recordColumns,
   serviceParams,
   shownRecord,
   withHints,
@@ -157,7 +158,7 @@ export function getVerb(resource: Resource, verb: GetVerb): CommandSpec {
       const record = await withHints(resource, path, args, async () => getRecord(http, await filled(), query));
       const shown = shownRecord(resource, record);
       if (verb.print) await verb.print(ctx, shown);
-      else await ctx.printRecord(shown, verb.fields ?? resource.fields ?? []);
+      else await ctx.printRecord(shown, recordColumns(resource, verb.fields ?? resource.fields ?? []));
     },
   });
 }

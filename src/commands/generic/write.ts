@@ -1,3 +1,4 @@
+import type { ColumnSpec } from '../../output/columns.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from '../../cli/spec.js';
 import { sendRequest, writeRecordTo } from '../../api/resource.js';
 import { UsageError } from '../../errors.js';
@@ -12,6 +13,7 @@ import {
   helpNotes,
   itemPath,
   pathArgs,
+  recordColumns,
   serviceParams,
   shownRecord,
   withHints,
@@ -63,7 +65,7 @@ export interface WriteVerb<R = Record<string, unknown>> {
   /** Said for a 202: accepted, carried out later. */
   scheduled?: (args: unknown[]) => string;
   /** The fields printed, when not the resource's. */
-  fields?: string[];
+  fields?: ColumnSpec[];
 }
 
 const DEFAULT_METHOD: Record<string, 'PUT' | 'DELETE'> = { update: 'PUT', delete: 'DELETE' };
@@ -97,7 +99,7 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
       const params = { ...named, ...verb.fixed, ...(await verb.derived?.(opts, ctx)), ...(await serviceParams(ctx, body, opts)) };
       if (asks) await confirmDestructive(ctx, opts.yes as boolean | undefined, `Delete ${calledOf(resource, args)}`);
       const pathArgsGiven = verb.nameKey ? args.slice(0, -1) : args;
-      const fields = verb.fields ?? resource.fields ?? [];
+      const fields = recordColumns(resource, verb.fields ?? resource.fields ?? []);
       const filled = async () => ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, path, pathArgsGiven));
       const hinted = <T>(call: () => Promise<T>) => request(() => withHints(resource, path, pathArgsGiven, call));
       if (method !== 'DELETE' && answer === 'record') {

@@ -53,7 +53,7 @@ export const LOG = defineCommand<LogOptions>({
   notes:
     "On a terminal the runner's colours and collapsible-section markers are kept (other control characters are shown as escapes); " +
     'elsewhere only text is printed (every escape sequence and control character but tab, newline and carriage return removed) ' +
-    'unless --raw is given.',
+    'unless --raw is given. The log has no other form: -o is refused (exit 2).',
   examples: [
     'svc jobs log acme/platform/api 1234 --tail 50',
     'svc jobs log $CI_PROJECT_ID 1234 --follow > build.log',
@@ -69,6 +69,10 @@ async function run(ctx: Context, project: string, jobId: string, opts: LogOption
     opts.events && '--events',
   ].find(Boolean);
   if (followOnly && !opts.follow) throw new UsageError(`${followOnly} applies only with --follow`);
+  // The log is text as the runner wrote it: a record of it would be one string, so -o is refused rather than ignored.
+  const { output, fields } = ctx.globals;
+  if (output) throw new UsageError(`jobs log prints the log's text (with --follow --events, JSON lines); -o ${output} has no form for it`);
+  if (fields && !opts.events) throw new UsageError('--fields applies to jobs log only with --follow --events (to the result line)');
   const http = await ctx.http();
   const mode: LogMode = ctx.io.isTTY.stdout ? 'terminal' : opts.raw ? 'raw' : 'plain';
   const filter = new LogFilter(mode);

@@ -9,7 +9,7 @@ import { withRole } from '../generic/role.js';
 import { ACCESS_LEVELS, accessLevel, accessLevelName, isoDate } from '../shared/access-level.js';
 import { requiredTextParser } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
-import { memberSource, SOURCE, sourceName, type SourceFlags } from './shared/source.js';
+import { MEMBERS, memberSource, SOURCE, sourceName, type SourceFlags } from './shared/source.js';
 import { writeResult } from '../shared/outcome.js';
 
 interface MemberWriteFlags extends SourceFlags {
@@ -19,7 +19,8 @@ interface MemberWriteFlags extends SourceFlags {
   yes?: boolean;
 }
 
-const MEMBER_FIELDS = ['id', 'username', 'name', 'access_level', 'expires_at', 'state'];
+/** A member written is shown as the listing shows one (`developer`, not `30`). */
+const MEMBER_COLUMNS = MEMBERS.columns ?? [];
 const LEVELS_HELP = 'guest, planner, reporter, developer, maintainer or owner (or the number)';
 
 const USER: OptionSpec = {
@@ -67,7 +68,7 @@ export const ADD = defineCommand<MemberWriteFlags>({
     const body = { user_id: userId, access_level: level, expires_at: opts.expires };
     const member = await withRole(roleFor(level), () => addMember(http, source, body));
     ctx.info(`added ${member.username} to ${sourceName(source)} as ${accessLevelName(level)}${until(member.expires_at)}`);
-    await writeResult(ctx, member, MEMBER_FIELDS);
+    await writeResult(ctx, member, MEMBER_COLUMNS);
   },
 });
 
@@ -90,7 +91,7 @@ export const UPDATE = defineCommand<MemberWriteFlags>({
     const levelChange =
       level === before.access_level ? accessLevelName(level) : `${accessLevelName(before.access_level)} → ${accessLevelName(level)}`;
     ctx.info(`changed ${after.username} in ${sourceName(source)}: ${levelChange}${until(after.expires_at)}`);
-    await writeResult(ctx, after, MEMBER_FIELDS);
+    await writeResult(ctx, after, MEMBER_COLUMNS);
   },
 });
 

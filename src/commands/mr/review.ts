@@ -7,6 +7,7 @@ import { writeResult } from '../shared/outcome.js';
 import { defineCommand } from '../../cli/spec.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { commentVerb } from '../shared/comment.js';
+import { namesColumn } from '../shared/users.js';
 import type { Command } from 'commander';
 import type { Runtime } from '../../runtime.js';
 import type { Resource } from '../generic/resource.js';
@@ -44,11 +45,6 @@ export const APPROVALS = getVerb(MERGE_REQUESTS, {
   examples: ['svc mr approvals acme/platform/api 12', 'svc mr approvals 42 3 -o json'],
 });
 
-const shownRule = (key: string) => ({
-  field: key,
-  show: (value: unknown) => String((value as unknown[]).length),
-});
-
 /** The approval state as one row per rule: whether each is met, and by how many of how many approvals. */
 export const APPROVAL_STATE = defineCommand({
   name: 'approval-state',
@@ -70,7 +66,7 @@ export const APPROVAL_STATE = defineCommand({
       ctx,
       pages,
       { all: true },
-      ['id', 'name', 'rule_type', 'approvals_required', shownRule('approved_by'), 'approved'],
+      ['id', 'name', 'rule_type', 'approvals_required', namesColumn('approved_by'), 'approved'],
       'approval rules',
     );
   },

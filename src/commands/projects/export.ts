@@ -62,7 +62,8 @@ async function run(ctx: Context, project: string, opts: ExportOptions): Promise<
     const size = await transfer(ctx, res.data, contentLength(res.headers), basename(target), partial.stream(), true);
     await partial.commit();
     ctx.info(`saved ${target} (${formatBytes(size)})`);
-    await ctx.printRecord({ file: target, size, project_id: result.record.id }, ['file', 'size']);
+    // The file is the data, as with `jobs artifacts`: stdout stays empty unless -o asks for a record of what was saved.
+    if (ctx.globals.output) await ctx.printRecord({ file: target, size, project_id: result.record.id }, ['file', 'size']);
   } finally {
     await partial.discard();
   }

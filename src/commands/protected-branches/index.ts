@@ -37,9 +37,9 @@ const PROTECTED_BRANCHES: Resource = {
   fields: [
     'id',
     'name',
-    'push_access_levels.0.access_level',
-    'merge_access_levels.0.access_level',
-    'unprotect_access_levels.0.access_level',
+    levels('push_access_levels'),
+    levels('merge_access_levels'),
+    levels('unprotect_access_levels'),
     'allow_force_push',
     'code_owner_approval_required',
   ],

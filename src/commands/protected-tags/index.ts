@@ -28,7 +28,7 @@ const PROTECTED_TAGS: Resource = {
       show: (value) => (value as Array<{ access_level: number }>).map((l) => protectionLevelName(l.access_level)).join(',') || '-',
     },
   ],
-  fields: ['name', 'create_access_levels.0.access_level'],
+  fields: ['name', 'create_access_levels'],
   called: (args) => `tag ${String(args[1])} of project ${String(args[0])}`,
   roles: { list: 'maintainer', get: 'maintainer', protect: 'maintainer', unprotect: 'maintainer' },
 };

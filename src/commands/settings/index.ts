@@ -39,6 +39,9 @@ function took(asked: unknown, now: unknown): boolean {
   return shown(asked) === shown(now);
 }
 
+/** What the service would make of the value: a hash is merged into the current one, anything else replaces it. */
+const wouldBe = (now: unknown, asked: unknown) => (isHash(now) && isHash(asked) ? { ...now, ...asked } : asked);
+
 const SET = defineCommand<{ dryRun?: boolean }>({
   name: 'set',
   description: 'Change instance settings, each typed as the service shows it; prints each one before → after',
@@ -62,7 +65,8 @@ async function setSettings(ctx: Context, assignments: string[], dryRun: boolean)
   const before = await withRole(ADMINISTRATOR, () => getApplicationSettings(http));
   const body = Object.fromEntries(wanted.map(([key, text]) => [key, typedValue(before, key, text)]));
   if (dryRun) {
-    for (const [key, value] of Object.entries(body)) ctx.info(`${key}: ${shown(before[key])} → ${shown(value)} (dry run)`);
+    for (const [key, value] of Object.entries(body))
+      ctx.info(`${key}: ${shown(before[key])} → ${shown(wouldBe(before[key], value))} (dry run)`);
     return;
   }
   const after = await withRole(ADMINISTRATOR, () => updateApplicationSettings(http, body));

@@ -1,6 +1,7 @@
 import { resolveExistingUserId, resolveUserId } from '../../api/users.js';
 import type { HttpClient } from '../../http/client.js';
 import type { QueryParams } from '../../http/encode.js';
+import type { Column } from '../../output/columns.js';
 
 const isId = (user: string) => /^\d+$/.test(user);
 
@@ -29,3 +30,9 @@ export function userIds(http: HttpClient, users: string[]): Promise<number[]> {
 export function existingUserIds(http: HttpClient, users: string[]): Promise<number[]> {
   return Promise.all(users.map((user) => resolveExistingUserId(http, user)));
 }
+
+/** A column of users, groups or branches (an approval rule's) shown by username, path or name; `-` for none. */
+export const namesColumn = (key: string): Column => ({
+  field: key,
+  show: (value) => (value as Array<Record<string, unknown>>).map((x) => String(x.username ?? x.full_path ?? x.name)).join(',') || '-',
+});

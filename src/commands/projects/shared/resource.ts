@@ -55,6 +55,7 @@ export const PROJECTS: Resource = {
     { flags: '--visibility <level>', key: 'visibility', help: 'visibility', choices: VISIBILITIES },
   ],
   update: {
+    atLeastOne: true,
     fields: [
       { flags: '--name <name>', key: 'name', help: 'new name', parse: requiredTextParser('--name') },
       { flags: '--path <path>', key: 'path', help: 'new URL path (renames the repository)', parse: requiredTextParser('--path') },
