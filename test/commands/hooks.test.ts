@@ -130,12 +130,20 @@ describe('svc hooks', () => {
     expect(tested.exitCode).toBe(0);
     expect(JSON.parse(tested.stdout)).toEqual({ event_name: 'project_create' });
     expect(suite.requests().map((r) => [r.method, r.rawPath])).toEqual([['POST', `/api/v4/hooks/${id}`]]);
+    // The sample is the answer, with no columns to show: without -o, stdout stays empty.
+    expect(await suite.run(['hooks', 'test', String(id), '--system'])).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: `sent the sample system event to hook ${id} (the service does not say how the receiver answered: see its logs)\n`,
+    });
     const refused = await suite.run(['hooks', 'list', '--system'], { token: suite.sandbox.tokens.user });
     expect(refused).toEqual({
       exitCode: 4,
       stdout: '',
-      stderr: 'svc: GET /hooks failed: 403 Forbidden (this needs the project maintainer or group owner role or administrator access)\n',
+      stderr: 'svc: GET /hooks failed: 403 Forbidden (this needs administrator access)\n',
     });
+    const notTested = await suite.run(['hooks', 'test', String(id), '--system'], { token: suite.sandbox.tokens.user });
+    expect(notTested.stderr).toBe(`svc: POST /hooks/${id} failed: 403 Forbidden (this needs administrator access)\n`);
   });
 
   it("prints a receiver's HTML error page as one line naming the page, and escapes control characters", async () => {

@@ -26,8 +26,13 @@ export async function withRole<T>(role: string, call: () => Promise<T>): Promise
   }
 }
 
+/** The role a verb's request needs: the declared one, except that the instance's system hooks (`--system`) are the administrators'. */
+export function roleFor(declared: string | undefined, opts: unknown): string | undefined {
+  return (opts as { system?: unknown } | null)?.system === true ? ADMINISTRATOR : declared;
+}
+
 /** The verb, naming the role the declaration gives it when the service refuses (403). */
 export function namingRole<O>(role: string | undefined, spec: CommandSpec<O>): CommandSpec<O> {
   if (!role) return spec;
-  return { ...spec, run: (ctx, args, opts) => withRole(role, () => spec.run(ctx, args, opts)) };
+  return { ...spec, run: (ctx, args, opts) => withRole(roleFor(role, opts) as string, () => spec.run(ctx, args, opts)) };
 }

@@ -21,7 +21,7 @@ import {
   type UpdateFields,
 } from './resource.js';
 import { ownerOptions, ownerPath } from './owner.js';
-import { withRole } from './role.js';
+import { roleFor, withRole } from './role.js';
 
 /** What a write knows once the service answered, for the line it says on stderr. */
 export interface Said<R> {
@@ -82,8 +82,7 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
   const asks = verb.name === 'delete' && resource.confirmDelete === true;
   const answer = verb.answer ?? (method === 'DELETE' ? 'status' : 'record');
   const done = verb.done ?? defaultDone(resource, verb.name);
-  const role = resource.roles?.[verb.name];
-  const request = <T>(call: () => Promise<T>) => (role ? withRole(role, call) : call());
+  const declaredRole = resource.roles?.[verb.name];
   if (answer === 'status' && !done) throw new Error(`${verb.name} on ${resource.path}: a status answer needs a line to say`);
   return {
     name: verb.name,
@@ -101,6 +100,8 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
       const pathArgsGiven = verb.nameKey ? args.slice(0, -1) : args;
       const fields = recordColumns(resource, verb.fields ?? resource.fields ?? []);
       const filled = async () => ownerPath(resource.owners, opts) + (await fillPath(ctx, resource, path, pathArgsGiven));
+      const role = roleFor(declaredRole, opts);
+      const request = <T>(call: () => Promise<T>) => (role ? withRole(role, call) : call());
       const hinted = <T>(call: () => Promise<T>) => request(() => withHints(resource, path, pathArgsGiven, call));
       if (method !== 'DELETE' && answer === 'record') {
         const record = shownRecord(resource, await hinted(async () => writeRecordTo<R>(http, method, await filled(), params)));

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { apiPath } from '../../http/encode.js';
 import { ownerOptions, ownerPath } from '../generic/owner.js';
 import type { Resource } from '../generic/resource.js';
-import { ADMINISTRATOR, withRole } from '../generic/role.js';
+import { roleFor, withRole } from '../generic/role.js';
 import { idDigits } from '../shared/args.js';
 import { writeResult } from '../shared/outcome.js';
 import { eventKey, ownerKind } from './events.js';
@@ -40,10 +40,11 @@ export function testVerb(hooks: Resource): CommandSpec {
       if (kind !== 'system' && event === undefined) throw new UsageError('name the event to send, e.g. push');
       const path = kind === 'system' ? apiPath`/hooks/${hook}` : owner + apiPath`/hooks/${hook}/test/${eventKey(kind, event!)}`;
       const http = await ctx.http({ requireToken: true });
-      const res = await withRole(kind === 'system' ? ADMINISTRATOR : role, () => sendRequest(http, 'POST', path));
+      const res = await withRole(roleFor(role, opts) as string, () => sendRequest(http, 'POST', path));
       if (kind === 'system') {
         ctx.info(`sent the sample system event to hook ${hook} (the service does not say how the receiver answered: see its logs)`);
-        await writeResult(ctx, res.data, []);
+        // The answer is the sample event itself, a document with no columns: printed only when -o asks for it.
+        if (ctx.globals.output) await writeResult(ctx, res.data, []);
         return;
       }
       ctx.info(`hook ${hook} took the ${event} sample (the receiver answered 2xx)`);
