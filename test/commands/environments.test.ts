@@ -68,8 +68,8 @@ describe('svc environments stop-stale', () => {
   const plan =
     'found 3 environments of project 4 not updated or deployed to since BEFORE:\n' +
     '  30  review/feature-login  UPDATED30\n  35  review/docs  UPDATED35\n  36  canary  UPDATED36\n';
-  const dated = async (text: string) => {
-    const envs = JSON.parse((await suite.run(['environments', 'list', '4', '-o', 'json'])).stdout) as Array<{
+  const dated = async (text: string, project = '4') => {
+    const envs = JSON.parse((await suite.run(['environments', 'list', project, '-o', 'json'])).stdout) as Array<{
       id: number;
       updated_at: string;
     }>;
@@ -122,13 +122,34 @@ describe('svc environments stop-stale', () => {
     ]);
   });
 
-  it('refuses an age the service would refuse, before any request', async () => {
-    const unasked = await suite.run(['environments', 'stop-stale', '4', '--older-than', '30d']);
-    expect([unasked.exitCode, unasked.stderr, sent()]).toEqual([
-      2,
-      'svc: Stop the stale environments of project 4: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n',
-      [],
+  it('without --yes and without a terminal: the plan first, then exit 2 with no write; an empty plan exits 0 unasked', async () => {
+    const unasked = await suite.run(['environments', 'stop-stale', '3', '--older-than', '30d']);
+    expect(sent().map((line) => line.split('?')[0])).toEqual([
+      'GET /api/v4/projects/3/environments',
+      'GET /api/v4/projects/3/deployments',
+      'GET /api/v4/projects/3/protected_environments',
     ]);
+    const before = /since (\S+):/.exec(unasked.stderr)![1]!;
+    const plan =
+      'found 3 environments of project 3 not updated or deployed to since BEFORE:\n' +
+      '  21  review/feature-login  UPDATED21\n  26  review/docs  UPDATED26\n  27  canary  UPDATED27\n';
+    expect(unasked).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `${(await dated(plan, '3')).replace('BEFORE', before)}svc: Stop these 3 environments: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n`,
+    });
+
+    const empty = await suite.run(['environments', 'stop-stale', '3', '--older-than', '3650d', '-o', 'json']);
+    const longAgo = /since (\S+):/.exec(empty.stderr)![1]!;
+    expect(empty).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: `no available environments of project 3 not updated or deployed to since ${longAgo}: nothing to stop\n`,
+    });
+    expect(writes()).toEqual([]);
+  });
+
+  it('refuses an age the service would refuse, before any request', async () => {
     const r = await suite.run(['environments', 'stop-stale', '4', '--older-than', '3d']);
     expect(r).toEqual({
       exitCode: 2,
