@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock.js';
+import { BIN, isolatedEnv } from '../support/harness.js';
+import { spawnPty } from '../support/pty.js';
+import { sandboxEnv } from '../support/sandbox.js';
 import { addMember, useSandbox } from './support.js';
 
 // `svc environments` over the sandbox's environments, which answer as the service's
@@ -147,6 +150,28 @@ describe('svc environments stop-stale', () => {
       stderr: `no available environments of project 3 not updated or deployed to since ${longAgo}: nothing to stop\n`,
     });
     expect(writes()).toEqual([]);
+  });
+
+  it('on a terminal asks after the plan, and only when something would be stopped; any answer but yes stops nothing', async () => {
+    const env = isolatedEnv({ env: { ...sandboxEnv(suite.sandbox), TERM: 'dumb' } });
+    suite.sandbox.clearRequests();
+    const nothing = await spawnPty(['node', BIN, 'environments', 'stop-stale', '5', '--older-than', '3650d'], { env }).exit();
+    expect(nothing.exitCode).toBe(0);
+    expect(nothing.output).toMatch(/^no available environments of project 5 not updated or deployed to since \S+: nothing to stop\r\n$/);
+    const declined = spawnPty(['node', BIN, 'environments', 'stop-stale', '5', '--older-than', '30d'], { env });
+    await declined.waitFor('? [y/N] ');
+    declined.write('n\r');
+    const no = await declined.exit();
+    expect(writes()).toEqual([]);
+    const before = /since (\S+):/.exec(no.output)![1]!;
+    const plan =
+      'found 3 environments of project 5 not updated or deployed to since BEFORE:\n' +
+      '  39  review/feature-login  UPDATED39\n  44  review/docs  UPDATED44\n  45  canary  UPDATED45\n';
+    expect([no.exitCode, no.output]).toEqual([
+      1,
+      `${(await dated(plan, '5')).replace('BEFORE', before).replace(/\n/g, '\r\n')}` +
+        'Stop these 3 environments? [y/N] n\r\nsvc: Stop these 3 environments: not confirmed, nothing was changed\r\n',
+    ]);
   });
 
   it('refuses an age the service would refuse, before any request', async () => {
