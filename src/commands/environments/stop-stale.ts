@@ -40,7 +40,7 @@ export const STOP_STALE = defineCommand<StopStaleOptions>({
     'The service (POST /projects/:id/environments/stop_stale) stops every available environment last updated before the ' +
     'date with no deployment since, review apps or not, and keeps protected ones. svc lists the environments, the recent ' +
     'deployments and the protected environments first and shows that plan on stderr, one line each; one confirmation covers ' +
-    'it (--yes where stdin is not a terminal). With -o, one outcome record per environment goes to stdout (planned under ' +
+    'it (--yes where stdin is not a terminal), and an empty plan exits 0 unasked. With -o, one outcome record per environment goes to stdout (planned under ' +
     '--dry-run, scheduled otherwise). Needs the developer role; reading the protected environments needs the maintainer role.',
   examples: [
     'svc environments stop-stale acme/platform/api --older-than 30d --dry-run',

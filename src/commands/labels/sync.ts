@@ -43,7 +43,7 @@ export const SYNC = defineCommand<SyncOptions>({
     'update changes. A file leaving out description or priority leaves them as they are. A label a project has from a ' +
     "group is left alone and never deleted. Every project is read first, then the writes run on the client's throttle, " +
     'a refusal in one project not stopping the others. A plan that deletes asks first (--yes when stdin is not a terminal). ' +
-    'A file with no label is refused. Writes need the planner role in each project. Exit 8 if any failed.',
+    'A file with no label is refused; a YAML or JSON mistake names its line. Writes need the planner role in each project. Exit 8 if any failed.',
   examples: [
     'svc labels sync --group acme --from-file labels.yml --include-subgroups --dry-run',
     'svc labels sync --group acme --from-file labels.json --prune --yes',
