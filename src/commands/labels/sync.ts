@@ -1,6 +1,5 @@
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
-import { parseLabelsFile } from '../../workflows/labels-sync/file.js';
 import { applyStep, groupProjects, planGroupSync, type LabelStep } from '../../workflows/labels-sync/plan.js';
 import { applyPlanned } from '../../workflows/shared/apply-planned.js';
 import { systemClock } from '../../workflows/shared/clock.js';
@@ -52,6 +51,8 @@ export const SYNC = defineCommand<SyncOptions>({
 });
 
 async function sync(ctx: Context, opts: SyncOptions): Promise<void> {
+  // Loaded here, not with the noun: the YAML parser is most of the load time of every other labels verb.
+  const { parseLabelsFile } = await import('../../workflows/labels-sync/file.js');
   const desired = parseLabelsFile(opts.fromFile, await readTextFile('--from-file', opts.fromFile, ctx.signal));
   const http = await ctx.http({ requireToken: true });
   const run = { maxInFlight: opts.maxInFlight, clock: systemClock, signal: ctx.signal };
