@@ -198,6 +198,11 @@ describe('svc labels sync', () => {
       ],
       ['[{"name": "x", "color": "#fff"}\n', ':2: Flow sequence must end with a ]'],
       ["- name: x\n  color: '#fff'\n---\n- name: y\n  color: '#000'\n", ':3: a second document (---): give the labels in one'],
+      ['- name: x\n  color: *red\n', ': Unresolved alias (the anchor must be set before the alias): red'],
+      [
+        `a: &a [${Array(10).fill('x')}]\nb: &b [${Array(10).fill('*a')}]\nc: &c [${Array(10).fill('*b')}]\nlabels: *c\n`,
+        ': Excessive alias count indicates a resource exhaustion attack',
+      ],
       ['', ' declares no labels'],
       ['# nothing yet\n', ' declares no labels'],
       ['labels:\n', ' declares no labels'],

@@ -41,7 +41,7 @@ function readItems(path: string, text: string): unknown[] {
   try {
     top = doc.toJS();
   } catch (error) {
-    // The library's guard against aliases expanding without bound.
+    // Aliases are resolved here: one naming no anchor set before it, or expanding without bound, throws.
     throw new UsageError(`${path}: ${(error as Error).message}`);
   }
   if (top === null || top === undefined) return [];
