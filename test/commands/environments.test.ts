@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock.js';
+import { BIN, isolatedEnv } from '../support/harness.js';
+import { spawnPty } from '../support/pty.js';
+import { sandboxEnv } from '../support/sandbox.js';
 import { addMember, useSandbox } from './support.js';
 
 // `svc environments` over the sandbox's environments, which answer as the service's
@@ -81,8 +84,8 @@ describe('svc environments stop-stale', () => {
   const plan =
     'found 3 environments of project 4 not updated or deployed to since BEFORE:\n' +
     '  30  review/feature-login  UPDATED30\n  35  review/docs  UPDATED35\n  36  canary  UPDATED36\n';
-  const dated = async (text: string) => {
-    const envs = JSON.parse((await suite.run(['environments', 'list', '4', '-o', 'json'])).stdout) as Array<{
+  const dated = async (text: string, project = '4') => {
+    const envs = JSON.parse((await suite.run(['environments', 'list', project, '-o', 'json'])).stdout) as Array<{
       id: number;
       updated_at: string;
     }>;
@@ -135,13 +138,56 @@ describe('svc environments stop-stale', () => {
     ]);
   });
 
-  it('refuses an age the service would refuse, before any request', async () => {
-    const unasked = await suite.run(['environments', 'stop-stale', '4', '--older-than', '30d']);
-    expect([unasked.exitCode, unasked.stderr, sent()]).toEqual([
-      2,
-      'svc: Stop the stale environments of project 4: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n',
-      [],
+  it('without --yes and without a terminal: the plan first, then exit 2 with no write; an empty plan exits 0 unasked', async () => {
+    const unasked = await suite.run(['environments', 'stop-stale', '3', '--older-than', '30d']);
+    expect(sent().map((line) => line.split('?')[0])).toEqual([
+      'GET /api/v4/projects/3/environments',
+      'GET /api/v4/projects/3/deployments',
+      'GET /api/v4/projects/3/protected_environments',
     ]);
+    const before = /since (\S+):/.exec(unasked.stderr)![1]!;
+    const plan =
+      'found 3 environments of project 3 not updated or deployed to since BEFORE:\n' +
+      '  21  review/feature-login  UPDATED21\n  26  review/docs  UPDATED26\n  27  canary  UPDATED27\n';
+    expect(unasked).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: `${(await dated(plan, '3')).replace('BEFORE', before)}svc: Stop these 3 environments: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n`,
+    });
+
+    const empty = await suite.run(['environments', 'stop-stale', '3', '--older-than', '3650d', '-o', 'json']);
+    const longAgo = /since (\S+):/.exec(empty.stderr)![1]!;
+    expect(empty).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: `no available environments of project 3 not updated or deployed to since ${longAgo}: nothing to stop\n`,
+    });
+    expect(writes()).toEqual([]);
+  });
+
+  it('on a terminal asks after the plan, and only when something would be stopped; any answer but yes stops nothing', async () => {
+    const env = isolatedEnv({ env: { ...sandboxEnv(suite.sandbox), TERM: 'dumb' } });
+    suite.sandbox.clearRequests();
+    const nothing = await spawnPty(['node', BIN, 'environments', 'stop-stale', '5', '--older-than', '3650d'], { env }).exit();
+    expect(nothing.exitCode).toBe(0);
+    expect(nothing.output).toMatch(/^no available environments of project 5 not updated or deployed to since \S+: nothing to stop\r\n$/);
+    const declined = spawnPty(['node', BIN, 'environments', 'stop-stale', '5', '--older-than', '30d'], { env });
+    await declined.waitFor('? [y/N] ');
+    declined.write('n\r');
+    const no = await declined.exit();
+    expect(writes()).toEqual([]);
+    const before = /since (\S+):/.exec(no.output)![1]!;
+    const plan =
+      'found 3 environments of project 5 not updated or deployed to since BEFORE:\n' +
+      '  39  review/feature-login  UPDATED39\n  44  review/docs  UPDATED44\n  45  canary  UPDATED45\n';
+    expect([no.exitCode, no.output]).toEqual([
+      1,
+      `${(await dated(plan, '5')).replace('BEFORE', before).replace(/\n/g, '\r\n')}` +
+        'Stop these 3 environments? [y/N] n\r\nsvc: Stop these 3 environments: not confirmed, nothing was changed\r\n',
+    ]);
+  });
+
+  it('refuses an age the service would refuse, before any request', async () => {
     const r = await suite.run(['environments', 'stop-stale', '4', '--older-than', '3d']);
     expect(r).toEqual({
       exitCode: 2,

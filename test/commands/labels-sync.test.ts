@@ -115,21 +115,103 @@ describe('svc labels sync', () => {
     );
   });
 
-  it('refuses a file it cannot use before any request', async () => {
+  it('reads YAML as YAML: flow mappings, a - alone on its line, folded and literal text, anchors and merge keys; and JSON', async () => {
+    const forms = file(
+      'forms.yml',
+      [
+        'team: &team',
+        "  color: '#5CB85C'",
+        '  priority: 2',
+        'labels:',
+        '  - {name: bug, color: "#D9534F"}',
+        '  -',
+        '    name: outage',
+        "    color: '#FF0000'",
+        '    description: >-',
+        '      Production is down:',
+        '      page someone',
+        '  - name: runbook',
+        "    color: '#0000FF'",
+        '    description: |',
+        '      Line one',
+        '      Line two',
+        '  - <<: *team',
+        '    name: team-a',
+        '  - <<: *team',
+        '    name: team-b',
+        '    priority: 3',
+        '',
+      ].join('\n'),
+    );
+    const args = ['labels', 'sync', '--group', 'acme', '--from-file', forms, '-o', 'tsv'];
+    const dry = await suite.run([...args, '--dry-run']);
+    const rows = ['outage', 'runbook', 'team-a', 'team-b'].map((label) => `create\tacme/nice-lynx-3\t${label}\t`);
+    expect(dry).toEqual({
+      exitCode: 0,
+      stdout: ['action\tproject\tlabel\tchanges', ...rows, ''].join('\n'),
+      stderr: 'dry run: 4 to create, 0 to update, 0 to delete in 1 project of group acme; nothing changed\n',
+    });
+    const real = await suite.run(args);
+    expect([real.exitCode, real.stderr]).toEqual([
+      0,
+      '4 to create, 0 to update, 0 to delete in 1 project of group acme\napplied 4 changes of 4\n',
+    ]);
+    const created = suite
+      .requests()
+      .filter((r) => r.method === 'POST')
+      .map((r) => r.bodyJson);
+    expect(created).toEqual([
+      { name: 'outage', color: '#FF0000', description: 'Production is down: page someone' },
+      { name: 'runbook', color: '#0000FF', description: 'Line one\nLine two\n' },
+      { name: 'team-a', color: '#5CB85C', priority: 2 },
+      { name: 'team-b', color: '#5CB85C', priority: 3 },
+    ]);
+
+    const json = file(
+      'labels.json',
+      JSON.stringify({ labels: [{ name: 'runbook', color: '#0000ff', description: 'Line one\nLine two\n', priority: 5 }] }, null, 2),
+    );
+    const fromJson = await suite.run(['labels', 'sync', '--group', 'acme', '--from-file', json, '--dry-run', '-o', 'tsv']);
+    expect(fromJson).toEqual({
+      exitCode: 0,
+      stdout: 'action\tproject\tlabel\tchanges\nupdate\tacme/nice-lynx-3\trunbook\tpriority\n',
+      stderr: 'dry run: 0 to create, 1 to update, 0 to delete in 1 project of group acme; nothing changed\n',
+    });
+  });
+
+  it('refuses a file it cannot use before any request, in one line naming the file (and the line, where it is the YAML)', async () => {
     const cases: Array<[string, string]> = [
-      ['- name: x\n  color: red\n', 'label 1 (x): color must be #RGB or #RRGGBB'],
-      ['- name: x\n  color: "#fff"\n  owner: me\n', 'label 1: unknown key owner (name, color, description, priority)'],
-      ['[{"name": "x", "color": "#fff"}, {"name": "x", "color": "#000"}]', 'label x is declared twice'],
-      ['labels: [x]\n', '1: expected'],
-      ['', 'declares no labels'],
-      ['# nothing yet\n', 'declares no labels'],
-      ['[]', 'declares no labels'],
+      ['- name: x\n  color: red\n', ': label 1 (x): color must be #RGB or #RRGGBB'],
+      [
+        '- name: x\n  color: #D9534F\n',
+        ": label 1 (x): color must be #RGB or #RRGGBB (quote it, as '#D9534F': a # after a space starts a YAML comment)",
+      ],
+      ['- name: x\n  color: "#fff"\n  owner: me\n', ': label 1: unknown key owner (name, color, description, priority)'],
+      ['[{"name": "x", "color": "#fff"}, {"name": "x", "color": "#000"}]', ': label x is declared twice'],
+      ['labels: [x]\n', ': label 1 is not a mapping'],
+      ['labels: all of them\n', ':1: expected a list of labels, or {"labels": [...]}'],
+      ['# labels\nlabel:\n  - name: x\n    color: "#fff"\n', ':2: expected a list of labels, or {"labels": [...]}'],
+      ["- name: x\n  color: '#fff'\n  name: y\n", ':3: Map keys must be unique'],
+      [
+        "- name: x\n  color: '#fff'\n  description: [unclosed\n- name: y\n",
+        ':4: Flow sequence in block collection must be sufficiently indented and end with a ]',
+      ],
+      ['[{"name": "x", "color": "#fff"}\n', ':2: Flow sequence must end with a ]'],
+      ["- name: x\n  color: '#fff'\n---\n- name: y\n  color: '#000'\n", ':3: a second document (---): give the labels in one'],
+      ['- name: x\n  color: *red\n', ': Unresolved alias (the anchor must be set before the alias): red'],
+      [
+        `a: &a [${Array(10).fill('x')}]\nb: &b [${Array(10).fill('*a')}]\nc: &c [${Array(10).fill('*b')}]\nlabels: *c\n`,
+        ': Excessive alias count indicates a resource exhaustion attack',
+      ],
+      ['', ' declares no labels'],
+      ['# nothing yet\n', ' declares no labels'],
+      ['labels:\n', ' declares no labels'],
+      ['[]', ' declares no labels'],
     ];
     for (const [text, message] of cases) {
       const path = file('bad.yml', text);
       const result = await suite.run(['labels', 'sync', '--group', 'acme', '--from-file', path, '--prune', '--yes']);
-      expect(result.exitCode).toBe(2);
-      expect(result.stderr).toContain(message);
+      expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `svc: ${path}${message}\n` });
       expect(suite.requests()).toEqual([]);
     }
   });

@@ -9,6 +9,7 @@ import { systemClock } from '../../workflows/shared/clock.js';
 import { withRole } from '../generic/role.js';
 import { PROJECT_ARGUMENT, projectRef } from '../shared/args.js';
 import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
+import { onePage } from '../shared/plan-outcome.js';
 
 interface StopStaleOptions {
   olderThan?: number;
@@ -39,7 +40,7 @@ export const STOP_STALE = defineCommand<StopStaleOptions>({
     'The service (POST /projects/:id/environments/stop_stale) stops every available environment last updated before the ' +
     'date with no deployment since, review apps or not, and keeps protected ones. svc lists the environments, the recent ' +
     'deployments and the protected environments first and shows that plan on stderr, one line each; one confirmation covers ' +
-    'it (--yes where stdin is not a terminal). With -o, one outcome record per environment goes to stdout (planned under ' +
+    'it (--yes where stdin is not a terminal), and an empty plan exits 0 unasked. With -o, one outcome record per environment goes to stdout (planned under ' +
     '--dry-run, scheduled otherwise). Needs the developer role; reading the protected environments needs the maintainer role.',
   examples: [
     'svc environments stop-stale acme/platform/api --older-than 30d --dry-run',
@@ -55,9 +56,6 @@ async function run(ctx: Context, project: string, opts: StopStaleOptions): Promi
     throw new UsageError('--older-than must be between 7d and 3650d: the service stops nothing updated within the last week');
   }
   const http = await ctx.http({ requireToken: true });
-  // Without a terminal to ask on, a run without --yes stops before its first request.
-  if (!opts.dryRun && !opts.yes && !ctx.io.isTTY.stdin)
-    await confirmDestructive(ctx, false, `Stop the stale environments of project ${project}`);
   const before = new Date(systemClock.now() - age);
   const scope = `of project ${project} not updated or deployed to since ${before.toISOString()}`;
   const plan = await planStaleEnvironments(http, project, before);
@@ -86,11 +84,7 @@ async function run(ctx: Context, project: string, opts: StopStaleOptions): Promi
 
 async function outcomes(ctx: Context, envs: PlannedEnvironment[], outcome: string): Promise<void> {
   if (!ctx.globals.output) return;
-  await ctx.printPages(once(envs.map((e) => ({ ...e, outcome }))), OUTCOME_COLUMNS);
-}
-
-async function* once<T>(page: T[]): AsyncGenerator<T[]> {
-  yield page;
+  await ctx.printPages(onePage(envs.map((e) => ({ ...e, outcome }))), OUTCOME_COLUMNS);
 }
 
 function count(n: number): string {

@@ -1,6 +1,5 @@
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
-import { parseLabelsFile } from '../../workflows/labels-sync/file.js';
 import { applyStep, groupProjects, planGroupSync, type LabelStep } from '../../workflows/labels-sync/plan.js';
 import { applyPlanned } from '../../workflows/shared/apply-planned.js';
 import { systemClock } from '../../workflows/shared/clock.js';
@@ -43,7 +42,7 @@ export const SYNC = defineCommand<SyncOptions>({
     'update changes. A file leaving out description or priority leaves them as they are. A label a project has from a ' +
     "group is left alone and never deleted. Every project is read first, then the writes run on the client's throttle, " +
     'a refusal in one project not stopping the others. A plan that deletes asks first (--yes when stdin is not a terminal). ' +
-    'A file with no label is refused. Writes need the planner role in each project. Exit 8 if any failed.',
+    'A file with no label is refused; a YAML or JSON mistake names its line. Writes need the planner role in each project. Exit 8 if any failed.',
   examples: [
     'svc labels sync --group acme --from-file labels.yml --include-subgroups --dry-run',
     'svc labels sync --group acme --from-file labels.json --prune --yes',
@@ -52,6 +51,8 @@ export const SYNC = defineCommand<SyncOptions>({
 });
 
 async function sync(ctx: Context, opts: SyncOptions): Promise<void> {
+  // Loaded here, not with the noun: the YAML parser is most of the load time of every other labels verb.
+  const { parseLabelsFile } = await import('../../workflows/labels-sync/file.js');
   const desired = parseLabelsFile(opts.fromFile, await readTextFile('--from-file', opts.fromFile, ctx.signal));
   const http = await ctx.http({ requireToken: true });
   const run = { maxInFlight: opts.maxInFlight, clock: systemClock, signal: ctx.signal };
