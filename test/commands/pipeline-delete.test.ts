@@ -167,15 +167,18 @@ describe('pipeline delete PROJECT --older-than AGE', () => {
     expect((await pipelines('6')).map((p) => p.id)).toEqual([16, 18]);
   });
 
-  it('needs --yes without a terminal before listing anything (exit 2)', async () => {
+  it('without a terminal shows the plan, then needs --yes (exit 2), having only read', async () => {
+    const old = await pipelines('4');
     const result = await suite.run(['pipeline', 'delete', '4', '--older-than', '90d']);
     expect(result).toEqual({
       exitCode: 2,
       stdout: '',
       stderr:
-        'svc: Delete the pipelines of project 4 not updated for 90d: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n',
+        `found ${old.length} pipelines of project 4 not updated for 90d:\n${old.map(planLine).join('')}` +
+        `svc: Delete these ${old.length} pipelines: pass --yes to confirm (stdin is not a terminal, so there is no one to ask)\n`,
     });
-    expect(suite.requests()).toEqual([]);
+    expect(suite.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await pipelines('4')).toEqual(old);
   });
 
   it('shows the plan on a terminal and asks once; only yes deletes', async () => {

@@ -102,7 +102,6 @@ async function deleteOne(ctx: Context, project: string, id: string, yes: boolean
 async function cleanUp(ctx: Context, project: string, ageMs: number, opts: DeleteOptions): Promise<void> {
   const http = await ctx.http({ requireToken: true });
   const scope = `of project ${project} not updated for ${ageText(ageMs)}${filterText(opts)}`;
-  if (!opts.dryRun && !opts.yes && !ctx.io.isTTY.stdin) await confirmDestructive(ctx, false, `Delete the pipelines ${scope}`);
   const updatedBefore = new Date(systemClock.now() - ageMs);
   const pipelines = await selectPipelines(http, project, { updatedBefore, status: opts.status, ref: opts.ref }, opts.perPage ?? 100);
   if (pipelines.length === 0) {
