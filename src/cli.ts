@@ -6,6 +6,7 @@ import { addCommand, addWrappedHelp, respelledOptionsOf, withExamples } from './
 import { commandWords, findNoun } from './cli/command-words.js';
 import { ExitCode } from './errors.js';
 import { outputFailure, watch } from './output/stream-errors.js';
+import { redactSecrets } from './http/redact.js';
 import { addGlobalOptions, createRuntime, reportError, type Runtime } from './runtime.js';
 
 /**
@@ -133,8 +134,13 @@ export async function commandTree(io: Io): Promise<Command> {
 }
 
 export async function main(argv: string[], io: Io): Promise<number> {
-  const { program, load } = createProgram(io);
-  const secrets = [io.env.SVC_TOKEN, io.env.CI_JOB_TOKEN, tokenFlag(argv)].filter((s): s is string => Boolean(s));
+  const { program, runtime, load } = createProgram(io);
+  // Before a command's context exists (a usage error) only the flag and the environment name tokens.
+  const given = [io.env.SVC_TOKEN, io.env.CI_JOB_TOKEN, io.env.SVC_TRIGGER_TOKEN, tokenFlag(argv)];
+  const redact = (text: string) => {
+    const hidden = redactSecrets(text, given);
+    return runtime.redactor ? runtime.redactor(hidden) : hidden;
+  };
   const debug = argv.includes('--debug') || io.env.SVC_DEBUG === '1';
   watch(io.stdout);
   try {
@@ -145,14 +151,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (wanted && !NOUNS.some((n) => n.name === wanted)) argv = [wanted];
     await program.parseAsync(respellOptions(program, asHelpRequest(program, argv), io), { from: 'user' });
   } catch (error) {
-    const code = reportError(error, io, secrets, debug);
+    const code = reportError(error, io, redact, debug);
     // Help and the version end the parse this way with exit 0: their output is checked as a command's is.
     if (code !== ExitCode.ok) return code;
   }
   // A write that failed is reported after it returned: give its event a turn to arrive.
   await new Promise((resolve) => setImmediate(resolve));
   const failure = outputFailure(io.stdout);
-  return failure ? reportError(failure, io, secrets, debug) : ExitCode.ok;
+  return failure ? reportError(failure, io, redact, debug) : ExitCode.ok;
 }
 
 function tokenFlag(argv: string[]): string | undefined {

@@ -142,8 +142,13 @@ export class Context {
   /** A line under --debug, redacted as error lines are: a URL, header or body in it may carry a token. */
   debug(line: string): void {
     if (!this.debugEnabled) return;
-    const redacted = displayUrl(redactSecrets(line, this.secrets()));
+    const redacted = displayUrl(this.redact(line));
     this.io.stderr.write(`${this.stderrChalk.dim(`[debug] ${terminalSafe(redacted, { multiline: true })}`)}\n`);
+  }
+
+  /** `text` with every token this run knows of hidden: for debug lines, and for the error line and stack the run ends with. */
+  redact(text: string): string {
+    return redactSecrets(text, this.secrets());
   }
 
   /** Every token this run knows of: given, resolved from a profile, or held (perhaps refreshed) by a client. */

@@ -4,7 +4,6 @@ import { ExitCode, SvcError } from './errors.js';
 import { GLOBAL_OPTION_PARSERS } from './cli/parsers.js';
 import { GLOBAL_OPTIONS, globalOptionHelp } from './config/global-options.js';
 import { terminalSafe } from './output/terminal-safe.js';
-import { redactSecrets } from './http/redact.js';
 import { displayUrl } from './http/urls.js';
 
 /** A command's behaviour: it ends normally, or throws the error that says what went wrong. */
@@ -18,6 +17,11 @@ export interface Runtime {
   loadAll(): Promise<Command>;
   /** `svc ARGV` run in this process with streams of its own (one bulk item). */
   runCommand(argv: string[], io: Io): Promise<number>;
+  /**
+   * The redaction of the command's context once one is built: it knows the tokens resolved from a
+   * profile or refreshed during the run, which the error printer must hide as the debug lines do.
+   */
+  redactor?: (text: string) => string;
 }
 
 export function addGlobalOptions(program: Command): void {
@@ -51,6 +55,7 @@ export function createRuntime(io: Io, loadAll: () => Promise<Command>, runComman
         // Loaded here, not at the top, so `--help` and `--version` load no chalk.
         const { Context } = await import('./context.js');
         const ctx = new Context(io, globalValues(command));
+        runtime.redactor = (text) => ctx.redact(text);
         await run(ctx, args, opts);
       };
     },
@@ -59,9 +64,9 @@ export function createRuntime(io: Io, loadAll: () => Promise<Command>, runComman
 }
 
 /** Maps anything thrown to one line on stderr and an exit code; stacks only under --debug. */
-export function reportError(error: unknown, io: Io, secrets: string[], debug: boolean): number {
+export function reportError(error: unknown, io: Io, hideSecrets: (text: string) => string, debug: boolean): number {
   // Tokens are redacted, and what came from a server cannot drive the terminal nor break the one line.
-  const redact = (text: string, multiline = false) => terminalSafe(displayUrl(redactSecrets(text, secrets)), { multiline });
+  const redact = (text: string, multiline = false) => terminalSafe(displayUrl(hideSecrets(text)), { multiline });
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     // commander has already printed its one-line message.

@@ -1,5 +1,6 @@
 import { ExitCode, InterruptedError, SvcError, UsageError } from '../errors.js';
 import { isTokenHeader } from './credential-headers.js';
+import { redactSecrets } from './redact.js';
 import type { CredentialStore, Credentials, StoredCredentials } from './types.js';
 
 export function authHeaders(credentials: Credentials | undefined): Record<string, string> {
@@ -56,7 +57,8 @@ function refreshedPair(status: number, text: string, previous: StoredCredentials
   }
   if (status !== 200 || typeof record.access_token !== 'string') {
     const reason = typeof record.error === 'string' ? record.error : `HTTP ${status}`;
-    throw refreshFailed(reason);
+    // The message is shown in places no run-wide redaction reaches (`auth status` prints it as data).
+    throw refreshFailed(redactSecrets(reason, [previous.token, previous.refreshToken]));
   }
   return {
     token: record.access_token,
@@ -144,7 +146,7 @@ export class CredentialKeeper {
       answer = await this.options.postGrant(refreshGrant(pair.refreshToken, this.current?.oauthClientId));
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
-      throw refreshFailed(error instanceof Error ? error.message : String(error));
+      throw refreshFailed(redactSecrets(error instanceof Error ? error.message : String(error), [pair.token, pair.refreshToken]));
     }
     return refreshedPair(answer.status, answer.data, pair);
   }

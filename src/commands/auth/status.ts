@@ -45,7 +45,7 @@ async function run(ctx: Context): Promise<void> {
       failure = error;
     }
   }
-  if (failure) status.check = `failed: ${failure.message}`;
+  if (failure) status.check = `failed: ${ctx.redact(failure.message)}`;
   await ctx.printRecord(status, STATUS_FIELDS);
   if (failure) throw failure;
 }
