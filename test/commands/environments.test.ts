@@ -27,6 +27,18 @@ describe('svc environments', () => {
     expect(missing).toEqual({ exitCode: 5, stdout: '', stderr: 'svc: no environment named review/nothing in project 1\n' });
   });
 
+  it('an unknown environment, by id or name, is named in one line for get, update, stop and delete', async () => {
+    for (const env of ['99999', 'review/nothing']) {
+      const named = env === '99999' ? 'no environment 99999 in project 1' : 'no environment named review/nothing in project 1';
+      for (const verb of [['get'], ['update', '--external-url', 'http://x'], ['stop'], ['delete', '--yes']]) {
+        const r = await suite.run(['environments', verb[0]!, '1', env, ...verb.slice(1)]);
+        expect([verb[0], r]).toEqual([verb[0], { exitCode: 5, stdout: '', stderr: `svc: ${named}\n` }]);
+      }
+    }
+    const project = await suite.run(['environments', 'get', '99999', '1']);
+    expect(project).toEqual({ exitCode: 5, stdout: '', stderr: 'svc: GET /projects/99999/environments/1 failed: 404 Project Not Found\n' });
+  });
+
   it('creates, updates, stops and deletes by name, and explains the service refusing an available one', async () => {
     const created = await suite.run([
       'environments',

@@ -3,7 +3,7 @@ import { calledOf, type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { nameParam, PROJECT, requiredTextParser } from '../shared/args.js';
-import { explainingDeleteRefusal, stopOutcome } from './shared/refusals.js';
+import { explainingDeleteRefusal, namingMissingEnvironment, stopOutcome } from './shared/refusals.js';
 import { environmentId } from './shared/resolve.js';
 import { STOP_STALE } from './stop-stale.js';
 
@@ -85,11 +85,13 @@ export const commands = [
     ],
     examples: ['svc environments list acme/platform/api --states available', 'svc environments list 42 --search review -o json'],
   }),
-  getVerb(ENVIRONMENTS, {
-    description: 'Show one environment, with its last deployment',
-    notes: BY_NAME,
-    examples: ['svc environments get acme/platform/api production', 'svc environments get 42 17 -o json'],
-  }),
+  namingMissingEnvironment(
+    getVerb(ENVIRONMENTS, {
+      description: 'Show one environment, with its last deployment',
+      notes: BY_NAME,
+      examples: ['svc environments get acme/platform/api production', 'svc environments get 42 17 -o json'],
+    }),
+  ),
   writeVerb(ENVIRONMENTS, {
     name: 'create',
     description: 'Create an environment',
@@ -99,28 +101,34 @@ export const commands = [
       'svc environments create 42 --name qa --tier testing',
     ],
   }),
-  writeVerb(ENVIRONMENTS, {
-    name: 'update',
-    description: "Change an environment's external URL, tier or name",
-    notes: BY_NAME,
-    examples: ['svc environments update acme/platform/api staging --external-url https://staging.example.com'],
-  }),
-  writeVerb(ENVIRONMENTS, {
-    name: 'stop',
-    description: 'Stop an environment (its stop job runs unless --force)',
-    path: '/projects/:project/environments/:environment/stop',
-    body: [{ flags: '--force', key: 'force', help: 'stop it without running its on_stop job' }],
-    notes: `${BY_NAME}\n\nThe service answers a stop it does not allow (below the developer role) with the environment unchanged; svc says so and exits 4.`,
-    done: ({ args, record }) => stopOutcome(args, record),
-    examples: ['svc environments stop acme/platform/api review/login', 'svc environments stop 42 17 --force'],
-  }),
-  explainingDeleteRefusal(
+  namingMissingEnvironment(
     writeVerb(ENVIRONMENTS, {
-      name: 'delete',
-      description: 'Delete a stopped environment (the service refuses an available one); asks first unless --yes',
+      name: 'update',
+      description: "Change an environment's external URL, tier or name",
       notes: BY_NAME,
-      examples: ['svc environments delete acme/platform/api review/login', 'svc environments delete 42 17 --yes'],
+      examples: ['svc environments update acme/platform/api staging --external-url https://staging.example.com'],
     }),
+  ),
+  namingMissingEnvironment(
+    writeVerb(ENVIRONMENTS, {
+      name: 'stop',
+      description: 'Stop an environment (its stop job runs unless --force)',
+      path: '/projects/:project/environments/:environment/stop',
+      body: [{ flags: '--force', key: 'force', help: 'stop it without running its on_stop job' }],
+      notes: `${BY_NAME}\n\nThe service answers a stop it does not allow (below the developer role) with the environment unchanged; svc says so and exits 4.`,
+      done: ({ args, record }) => stopOutcome(args, record),
+      examples: ['svc environments stop acme/platform/api review/login', 'svc environments stop 42 17 --force'],
+    }),
+  ),
+  namingMissingEnvironment(
+    explainingDeleteRefusal(
+      writeVerb(ENVIRONMENTS, {
+        name: 'delete',
+        description: 'Delete a stopped environment (the service refuses an available one); asks first unless --yes',
+        notes: BY_NAME,
+        examples: ['svc environments delete acme/platform/api review/login', 'svc environments delete 42 17 --yes'],
+      }),
+    ),
   ),
   STOP_STALE,
 ];

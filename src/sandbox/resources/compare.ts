@@ -49,7 +49,7 @@ function diffs(w: World, p: ProjectRec, base: string, head: string): Array<Recor
 }
 
 export function mountCompare({ project }: Mounts): void {
-  project.get('/repository/compare', { auth: 'public', job: true }, (ctx, p) => {
+  project.get('/repository/compare', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_code');
     const from = strParam(ctx, 'from');
     const to = strParam(ctx, 'to');

@@ -273,7 +273,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
       json: () => issueJson(ctx.world, p, i),
     };
   });
-  project.get('/issues', { auth: 'public' }, (ctx, p) => {
+  project.get('/issues', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     sendIssues(ctx, () => [p]);
   });
@@ -286,7 +286,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
     if (!ctx.user && strParam(ctx, 'scope') !== 'all') throw E.unauthorized();
     sendIssues(ctx, () => issueProjects(ctx, () => true), issueFilter(ctx, 'created_by_me'));
   });
-  project.get('/issues/:issue_iid', { auth: 'public' }, (ctx, p) => {
+  project.get('/issues/:issue_iid', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
     sendJson(ctx, 200, issueJson(ctx.world, p, findIssue(ctx, p)));
   });

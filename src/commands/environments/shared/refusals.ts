@@ -6,6 +6,25 @@ import { apiPath } from '../../../http/encode.js';
 import { environmentId } from './resolve.js';
 
 /**
+ * The service answers an unknown environment id with a bare `404 Not found`; name what is missing
+ * (an unknown project keeps the service's own `404 Project Not Found`).
+ */
+export function namingMissingEnvironment(spec: CommandSpec): CommandSpec {
+  return {
+    ...spec,
+    run: async (ctx, args, opts) => {
+      try {
+        await spec.run(ctx, args, opts);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 404 || /project not found/i.test(error.message)) throw error;
+        const [project, typed] = args as string[];
+        throw new SvcError(`no environment ${typed} in project ${project}`, ExitCode.notFound);
+      }
+    },
+  };
+}
+
+/**
  * The service refuses to delete an environment that is not stopped with a bare 403, as it refuses a
  * missing role: the environment's state tells the two apart.
  */
