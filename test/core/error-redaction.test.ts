@@ -1,4 +1,8 @@
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Io } from '../../src/context.js';
+import { Capture } from '../../src/output/capture.js';
+import { reportError } from '../../src/runtime.js';
 import { cleanupTempDirs, isolatedEnv, svc, tempDir } from '../support/harness.js';
 import { runInProcess } from '../support/in-process.js';
 import { json, startServer, type TestServer } from './servers.js';
@@ -22,23 +26,26 @@ async function profileFor(url: string, login: string[], input: string): Promise<
 }
 
 describe('the error line and the --debug stack hide a token resolved from a profile', () => {
-  it('an unexpected error whose message holds the profile token (a server echoing it as a list item)', async () => {
+  it('an unexpected error whose message and stack hold a token prints neither', () => {
+    const stderr = new Capture();
+    const error = new TypeError(`Cannot use 'in' operator to search for 'id' in ${PROFILE_TOKEN}`);
+    const hide = (text: string) => text.replaceAll(PROFILE_TOKEN, '[redacted]');
+    const io = { stdin: Readable.from([]), stdout: new Capture(), stderr, env: {}, isTTY: { stdin: false, stdout: false, stderr: false } };
+    expect(reportError(error, io as unknown as Io, hide, true)).toBe(1);
+    const lines = stderr.text().split('\n');
+    const message = "Cannot use 'in' operator to search for 'id' in [redacted]";
+    expect(lines.slice(0, 2)).toEqual([`svc: unexpected error: ${message} (rerun with --debug for details)`, `TypeError: ${message}`]);
+    expect(lines.slice(2, -1).every((line) => line.startsWith('    at '))).toBe(true);
+    expect(stderr.text()).not.toContain(PROFILE_TOKEN);
+  });
+
+  it('a list holding a string instead of records is printed as it came, not a crash', async () => {
     const server = await startServer((req, res) => json(res, 200, [req.headers['private-token']]));
     servers.push(server);
     const configDir = await profileFor(server.url, [], `${PROFILE_TOKEN}\n`);
-    const message = "Cannot use 'in' operator to search for 'repository_storage' in [redacted]";
-    for (const [args, env] of [
-      [['projects', 'list', '--debug'], {}],
-      [['projects', 'list'], { SVC_DEBUG: '1' }],
-    ] as const) {
-      // In process, not through `svc`: the stack printed under --debug is what is checked.
-      const result = await runInProcess([...args], isolatedEnv({ configDir, env }));
-      expect(result.exitCode).toBe(1);
-      expect(result.stderr).not.toContain(PROFILE_TOKEN);
-      const lines = result.stderr.split('\n').filter((line) => !line.startsWith('[debug]'));
-      expect(lines.slice(0, 2)).toEqual([`svc: unexpected error: ${message} (rerun with --debug for details)`, `TypeError: ${message}`]);
-      expect(lines.slice(2, -1).every((line) => line.startsWith('    at '))).toBe(true);
-    }
+    const result = await runInProcess(['projects', 'list', '-o', 'ndjson', '--debug'], isolatedEnv({ configDir }));
+    expect([result.exitCode, result.stdout]).toEqual([0, `"${PROFILE_TOKEN}"\n`]);
+    expect(result.stderr).not.toContain(PROFILE_TOKEN);
   });
 
   it('an error line naming the request path is redacted without --debug too', async () => {

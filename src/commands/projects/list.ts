@@ -43,7 +43,7 @@ export const LIST: ListVerb = {
   ],
   pages: projectPages,
   check: (first, opts) => {
-    if (opts.storage !== undefined && first && !('repository_storage' in (first as object))) {
+    if (opts.storage !== undefined && isRecord(first) && !('repository_storage' in first)) {
       // The service ignores the filter for non-administrators and would list every project.
       throw new SvcError(`--storage ${String(opts.storage)}: filtering by storage needs an administrator's token`, ExitCode.forbidden);
     }
@@ -95,6 +95,11 @@ async function* offsetLimitExplained(pages: AsyncGenerator<Page<Project>>): Asyn
  * records carry it (the first one decides) or when the listing filters by storage.
  */
 export function columnsFor(firstRecord: Project | undefined, storage: string | undefined): string[] {
-  const withStorage = storage !== undefined || (firstRecord !== undefined && 'repository_storage' in firstRecord);
+  const withStorage = storage !== undefined || (isRecord(firstRecord) && 'repository_storage' in firstRecord);
   return ['id', 'path_with_namespace', 'visibility', ...(withStorage ? ['repository_storage'] : []), 'last_activity_at'];
+}
+
+/** A server may answer anything in a list; only an object can carry a field. */
+function isRecord(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }
