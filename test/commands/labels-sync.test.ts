@@ -197,6 +197,10 @@ describe('svc labels sync', () => {
         ':4: Flow sequence in block collection must be sufficiently indented and end with a ]',
       ],
       ['[{"name": "x", "color": "#fff"}\n', ':2: Flow sequence must end with a ]'],
+      [
+        '- {name: bug, color: #D9534F}\n',
+        ":2: Flow map in block collection must be sufficiently indented and end with a } (quote each colour, as '#D9534F': a # after a space starts a YAML comment)",
+      ],
       ["- name: x\n  color: '#fff'\n---\n- name: y\n  color: '#000'\n", ':3: a second document (---): give the labels in one'],
       ['- name: x\n  color: *red\n', ': Unresolved alias (the anchor must be set before the alias): red'],
       [

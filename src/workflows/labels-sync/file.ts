@@ -27,6 +27,9 @@ export function parseLabelsFile(path: string, text: string): DesiredLabel[] {
   return labels;
 }
 
+const QUOTE_HINT = ` (quote it, as '#D9534F': a # after a space starts a YAML comment)`;
+const UNQUOTED_COLOR = /:[ \t]+#[0-9a-f]{3}(?:[0-9a-f]{3})?\b/i;
+
 function readItems(path: string, text: string): unknown[] {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
@@ -35,7 +38,9 @@ function readItems(path: string, text: string): unknown[] {
   const syntax = doc.errors[0];
   if (syntax) {
     const problem = syntax.code === 'MULTIPLE_DOCS' ? 'a second document (---): give the labels in one' : syntax.message.split('\n')[0];
-    throw new UsageError(`${path}:${lineOf(syntax.pos[0])}: ${problem}`);
+    // In a flow mapping an unquoted colour comments out the rest of the line, closing brace included.
+    const hint = UNQUOTED_COLOR.test(text) ? QUOTE_HINT.replace('quote it', 'quote each colour') : '';
+    throw new UsageError(`${path}:${lineOf(syntax.pos[0])}: ${problem}${hint}`);
   }
   let top: unknown;
   try {
@@ -64,7 +69,7 @@ function checkLabel(path: string, item: unknown, index: number): DesiredLabel {
   if (typeof name !== 'string' || name.trim() === '') throw new UsageError(`${where} has no name`);
   if (typeof color !== 'string' || !/^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(color)) {
     // Unquoted, `color: #D9534F` is a key with a comment after it.
-    const hint = color === null ? ` (quote it, as '#D9534F': a # after a space starts a YAML comment)` : '';
+    const hint = color === null ? QUOTE_HINT : '';
     throw new UsageError(`${where} (${name}): color must be #RGB or #RRGGBB${hint}`);
   }
   if (description !== undefined && description !== null && typeof description !== 'string') {
