@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { EnvHttpProxyAgent } from './undici.js';
 import { ExitCode, InterruptedError, SvcError, UsageError } from '../errors.js';
 
 export const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
