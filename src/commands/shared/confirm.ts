@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Context } from '../../context.js';
 import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import type { OptionSpec } from '../../cli/spec.js';
@@ -19,6 +18,9 @@ export async function confirmDestructive(ctx: Context, yes: boolean | undefined,
 }
 
 async function ask(ctx: Context, question: string): Promise<string> {
+  // Loaded only to ask: every command of a noun with a destructive verb loads this file, and the
+  // line reader costs a few milliseconds of each run's start-up.
+  const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: false });
   try {
     ctx.io.stderr.write(question);
