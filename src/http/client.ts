@@ -88,7 +88,8 @@ export class HttpClient {
   private readonly auth: CredentialKeeper;
   private readonly options: HttpClientOptions;
   private readonly dispatcher: Dispatcher;
-  private warnedInsecure = false;
+  /** Origins already judged for the plain-http warning: a listing asks once, not once a page. */
+  private readonly judgedOrigins = new Set<string>();
   private requestCount = 0;
   private sharedThrottle?: Throttle;
 
@@ -195,7 +196,8 @@ export class HttpClient {
       const started = Date.now();
       const tokenSent = sendCredentials ? this.auth.credentials?.token : undefined;
       const where = `${method} ${this.display(target)}`;
-      this.debug(`→ ${method} ${this.loggable(target)} (attempt ${attemptNo}/${retries + 1})`);
+      // Debug lines are built only when asked for: redacting a URL is a cost on every page of a listing.
+      if (this.options.debug) this.debug(`→ ${method} ${this.loggable(target)} (attempt ${attemptNo}/${retries + 1})`);
       let cause: RetryCause;
       let failure: SvcError;
       let headers: Record<string, string> = {};
@@ -203,7 +205,7 @@ export class HttpClient {
         const answer = await this.send(target, method, req, sendCredentials, method !== originalMethod, where);
         const { status, value, credential } = answer;
         headers = answer.headers;
-        this.debug(`← ${status} in ${Date.now() - started} ms (attempt ${attemptNo})`);
+        if (this.options.debug) this.debug(`← ${status} in ${Date.now() - started} ms (attempt ${attemptNo})`);
         if (value.kind === 'data') {
           const remaining = remainingSignal(headers);
           if (remaining) reportRateLimit(remaining);
@@ -366,10 +368,10 @@ export class HttpClient {
   }
 
   private warnIfInsecure(target: Target, sendCredentials: boolean): void {
-    if (this.warnedInsecure || !sendCredentials || !this.auth.credentials) return;
+    if (!sendCredentials || !this.auth.credentials || this.judgedOrigins.has(target.origin)) return;
+    this.judgedOrigins.add(target.origin);
     const url = new URL(target.origin);
     if (url.protocol === 'http:' && !LOOPBACK_HOST.test(url.hostname)) {
-      this.warnedInsecure = true;
       this.options.warn?.(`warning: ${url.host} is plain http; the token travels unencrypted`);
     }
   }
