@@ -210,12 +210,12 @@ describe('svc environments stop-stale', () => {
   });
 
   it('a job token kept out by the allowlist is told why, with no role named (the role is not the reason)', async () => {
-    const refused = await suite.run(['environments', 'list', '1'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
+    const refused = await suite.run(['environments', 'list', '4'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
     expect(refused).toEqual({
       exitCode: 4,
       stdout: '',
       stderr:
-        "svc: GET /projects/1/environments failed: 403 Forbidden - Authentication by CI/CD job token not allowed from acme/platform/eager-lynx-2 to acme/platform/icy-tiger-1. (the target project's CI/CD job token allowlist does not include the job's project)\n",
+        "svc: GET /projects/4/environments failed: 403 Forbidden - Authentication by CI/CD job token not allowed from acme/platform/eager-lynx-2 to initech/backend/lucky-beacon-4. (the target project's CI/CD job token allowlist does not include the job's project)\n",
     });
   });
 

@@ -59,7 +59,7 @@ describe('jobs artifacts', () => {
     expect(viaCi.exitCode).toBe(0);
     expect(readFileSync(join(dir, 'artifacts.zip')).equals(expected)).toBe(true);
     expect(readFileSync(join(dir, 'a.zip')).equals(expected)).toBe(true);
-    const otherProject = await suite.run(['jobs', 'artifacts', '1', '1', '--out', join(dir, 'b.zip')], {
+    const otherProject = await suite.run(['jobs', 'artifacts', '4', '1', '--out', join(dir, 'b.zip')], {
       token: suite.sandbox.tokens.job,
       tokenType: 'job',
     });

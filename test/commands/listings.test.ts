@@ -24,7 +24,7 @@ describe('releases list', () => {
     const own = await suite.run(['releases', 'list', '2', '-o', 'json'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
     expect(own.exitCode).toBe(0);
     expect(suite.requests()[0]!.headers['job-token']).toBe(suite.sandbox.tokens.job);
-    const other = await suite.run(['releases', 'list', '3'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
+    const other = await suite.run(['releases', 'list', '4'], { token: suite.sandbox.tokens.job, tokenType: 'job' });
     expect(other.exitCode).toBe(4);
     const missing = await suite.run(['releases', 'list', 'no/such']);
     expect(missing.exitCode).toBe(5);

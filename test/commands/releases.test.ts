@@ -185,11 +185,11 @@ describe('releases create, get, update, delete', () => {
     expect(onlyRequest(suite, 'POST', /releases$/).headers['job-token']).toBe(suite.sandbox.tokens.job);
     const update = await suite.run(['releases', 'update', '2', 'v4.0.0', '--notes', 'edited'], job);
     expect(update.exitCode).toBe(0);
-    const other = await suite.run(['releases', 'update', '1', 'v1.0.0', '--notes', 'x'], job);
+    const other = await suite.run(['releases', 'update', '4', 'v1.0.0', '--notes', 'x'], job);
     expect([other.exitCode, other.stderr]).toEqual([
       4,
       expect.stringMatching(
-        /^svc: PUT \/projects\/1\/releases\/v1\.0\.0 failed: 403 Forbidden - Authentication by CI\/CD job token not allowed from \S+ to \S+\. \(the target project's CI\/CD job token allowlist does not include the job's project\)\n$/,
+        /^svc: PUT \/projects\/4\/releases\/v1\.0\.0 failed: 403 Forbidden - Authentication by CI\/CD job token not allowed from \S+ to \S+\. \(the target project's CI\/CD job token allowlist does not include the job's project\)\n$/,
       ),
     ]);
   });

@@ -89,6 +89,8 @@ export interface Ports {
   findPipeline(ctx: Ctx, p: ProjectRec): PipelineRec;
   /** a project's pipelines as listed (created by now; child pipelines only with source parent_pipeline) */
   listedPipelines(w: World, p: ProjectRec, source: string | undefined): PipelineRec[];
+  /** whether a job of `source` may reach `target` with its job token (the target's inbound allowlist) */
+  jobTokenReaches(w: World, target: ProjectRec, source: ProjectRec): boolean;
   /** whether a protection rule (a name or a wildcard) covers the branch */
   isProtectedBranch(w: World, projectId: number, name: string): boolean;
   /** whether a protection rule covers the tag */

@@ -13,6 +13,7 @@ import { sendJson, sendList } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
+import { offer } from '../engine/ports.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from '../entities/project.js';
@@ -61,7 +62,19 @@ function groupJson(w: World, g: GroupRec): Record<string, unknown> {
   return { id: g.id, web_url: `${w.base()}/groups/${g.fullPath}`, name: g.name };
 }
 
+/**
+ * A job token reaches another project when that project does not limit inbound access, or lists the
+ * job's project, or a group holding it at any depth (Ci::JobToken::Allowlist).
+ */
+function jobTokenReaches(w: World, target: ProjectRec, source: ProjectRec): boolean {
+  if (target.id === source.id) return true;
+  const scope = scopeOf(w, target);
+  if (!scope.inbound || scope.projects.includes(source.id)) return true;
+  return source.nsKind === 'group' && scope.groups.some((id) => w.groupSubtree(id).has(source.nsOwner));
+}
+
 export function mountJobTokenScope({ project }: Mounts): void {
+  offer('jobTokenReaches', jobTokenReaches);
   const o = { auth: 'user' as const };
   project.get('/job_token_scope', o, (ctx, p) => {
     requireAbility(ctx, p, 'admin_project');

@@ -1,6 +1,7 @@
 // Where resources mount: at the API root, under a project (`/projects/:id`,
 // resolved once per request) or under a group (`/groups/:id`).
 import { canReadGroup, canReadProject } from '../access.js';
+import { ask } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import type { Router, Scope } from '../server/router.js';
@@ -59,6 +60,7 @@ function resolveProject(ctx: Ctx): ProjectRec {
   const t = ctx.token;
   if (t && t.kind === 'job' && t.projectId !== p.id) {
     const src = w.projects.get(t.projectId!)!;
+    if (ask('jobTokenReaches')(w, p, src)) return p;
     throw E.forbidden(`Authentication by CI/CD job token not allowed from ${src.fullPath} to ${p.fullPath}.`);
   }
   return p;

@@ -64,7 +64,7 @@ describe('GET /projects/:id/environments', () => {
   it('takes a CI job token on the job’s own project and refuses it elsewhere (reference §4.5)', async () => {
     const own = await c.call('/projects/2/environments', { headers: { 'JOB-TOKEN': c.sb.tokens.job } });
     expect([own.status, own.headers['x-total']]).toEqual([200, '9']);
-    const other = await c.call('/projects/1/deployments', { headers: { 'JOB-TOKEN': c.sb.tokens.job } });
+    const other = await c.call('/projects/4/deployments', { headers: { 'JOB-TOKEN': c.sb.tokens.job } });
     expect(other.status).toBe(403);
     expect(other.json.message).toMatch(/^403 Forbidden - Authentication by CI\/CD job token not allowed from /);
   });

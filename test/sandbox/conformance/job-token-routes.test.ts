@@ -63,8 +63,8 @@ describe('§4.5 job token allowed endpoints', () => {
 
   it('a listed route on another project: 403 naming both projects', async () => {
     const own = await c.call('/projects/2', { as: 'admin' });
-    const other = await c.call('/projects/1', { as: 'admin' });
-    const r = await asJob('/projects/1/issues');
+    const other = await c.call('/projects/4', { as: 'admin' });
+    const r = await asJob('/projects/4/issues');
     expect([r.status, r.json]).toEqual([
       403,
       {

@@ -85,3 +85,46 @@ describe('adding to and removing from the allowlists', () => {
     expect([unknown.status, unknown.json]).toEqual([404, { message: '404 target_group_id not found Not Found' }]);
   });
 });
+
+describe('a job token on another project, as that project’s inbound allowlist says (Ci::JobToken::Allowlist)', () => {
+  const asJob = (path: string) => c.call(path, { headers: { 'JOB-TOKEN': c.sb.tokens.job } });
+  const refusal = [
+    403,
+    {
+      message:
+        '403 Forbidden - Authentication by CI/CD job token not allowed from acme/platform/eager-lynx-2 to initech/backend/lucky-beacon-4.',
+    },
+  ];
+
+  it('reaches a project that does not limit inbound access, on the listed routes only', async () => {
+    const open = await asJob('/projects/1/releases');
+    expect([open.status, open.json.map((r: { tag_name: string }) => r.tag_name)]).toEqual([200, ['v1.1.0', 'v1.0.0']]);
+    const unlisted = await asJob('/projects/1/repository/compare?from=main&to=main');
+    expect([unlisted.status, unlisted.json]).toEqual([401, { message: '401 Unauthorized' }]);
+  });
+
+  it('reaches a limiting project once it lists the job’s project, and not after the removal', async () => {
+    expect(await asJob('/projects/4/releases').then((r) => [r.status, r.json])).toEqual(refusal);
+    const added = await send('/projects/4/job_token_scope/allowlist', 'POST', { target_project_id: 2 });
+    expect(added.status).toBe(201);
+    const reached = await asJob('/projects/4/releases');
+    expect([reached.status, reached.headers['x-total']]).toEqual([200, '2']);
+    const removed = await send('/projects/4/job_token_scope/allowlist/2', 'DELETE', {});
+    expect(removed.status).toBe(204);
+    expect(await asJob('/projects/4/releases').then((r) => [r.status, r.json])).toEqual(refusal);
+  });
+
+  it('reaches a limiting project that lists a group holding the job’s project at any depth', async () => {
+    const job = await c.call('/projects/2', { as: 'admin' });
+    const parent = await c.call(`/groups/${job.json.namespace.id}`, { as: 'admin' });
+    expect([job.json.namespace.full_path, parent.json.parent_id === null]).toEqual(['acme/platform', false]);
+    const top = parent.json.parent_id as number;
+    const added = await send('/projects/4/job_token_scope/groups_allowlist', 'POST', { target_group_id: top });
+    expect(added.status).toBe(201);
+    const reached = await asJob('/projects/4/releases');
+    expect(reached.status).toBe(200);
+    const removed = await send(`/projects/4/job_token_scope/groups_allowlist/${top}`, 'DELETE', {});
+    expect(removed.status).toBe(204);
+    expect(await asJob('/projects/4/releases').then((r) => [r.status, r.json])).toEqual(refusal);
+  });
+});
