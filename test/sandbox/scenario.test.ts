@@ -37,7 +37,12 @@ projects:
     schedules:
       - { description: nightly, cron: "0 2 * * *", owner: alice, ref: develop }
     environments:
-      - { name: production, external_url: "https://app.example.com", required_approvals: 2 }
+      - name: production
+        external_url: "https://app.example.com"
+        required_approvals: 2
+        deployments:
+          - { days_ago: 3, user: alice }
+          - { status: blocked, ref: develop, user: bob }
       - { name: review/old-branch, updated_days_ago: 40 }
       - { name: review/gone, state: stopped }
     pipelines:
@@ -125,6 +130,40 @@ describe('a scenario loaded into the sandbox', () => {
     expect(environments[1]!.updated_at).toBe(new Date(t0 - 40 * 86_400_000).toISOString());
     const protectedEnvs = (await get('/projects/1/protected_environments')) as Array<{ name: string; required_approval_count: number }>;
     expect(protectedEnvs.map((e) => [e.name, e.required_approval_count])).toEqual([['production', 2]]);
+  });
+
+  it('has the deployments of an environment, oldest first, the last one its last_deployment', async () => {
+    const heads = await Promise.all(
+      ['main', 'develop'].map(async (b) => ((await get(`/projects/1/repository/branches/${b}`)) as { commit: { id: string } }).commit.id),
+    );
+    const deployments = (await get('/projects/1/deployments')) as Array<Record<string, unknown>>;
+    expect(
+      deployments.map((d) => [
+        d.iid,
+        d.status,
+        d.ref,
+        d.sha,
+        (d.user as { username: string }).username,
+        d.created_at,
+        (d.environment as { name: string }).name,
+        d.deployable,
+      ]),
+    ).toEqual([
+      [1, 'success', 'main', heads[0], 'alice', new Date(t0 - 3 * 86_400_000).toISOString(), 'production', null],
+      [2, 'blocked', 'develop', heads[1], 'bob', new Date(t0).toISOString(), 'production', null],
+    ]);
+    const production = (await get(`/projects/1/environments/${(deployments[0]!.environment as { id: number }).id}`)) as {
+      last_deployment: { id: number; status: string };
+    };
+    expect([production.last_deployment.id, production.last_deployment.status]).toEqual([deployments[1]!.id, 'blocked']);
+    const approval = await req(sb.url, `/api/v4/projects/1/deployments/${deployments[1]!.id}/approval`, {
+      token: sb.tokens.admin,
+      method: 'POST',
+      json: { status: 'approved' },
+    });
+    expect(approval.status).toBe(201);
+    const waiting = (await get(`/projects/1/deployments/${deployments[1]!.id}`)) as { status: string; pending_approval_count: number };
+    expect([waiting.status, waiting.pending_approval_count]).toEqual(['blocked', 1]);
   });
 
   it('runs the pipelines on the sandbox clock: stages in order, the downstream pipeline fails in its job with its log', async () => {
@@ -238,6 +277,9 @@ describe('scenario validation', () => {
       '            status: failed', //                        19
       '            trigger: { project: acme/other, jobs: [] }', // 20
       '      - { user: nobody, jobs: [] }', //             21
+      '    environments:', //                                 22
+      '      - name: production', //                          23
+      '        deployments: [{ ref: release, user: nobody }]', // 24
     ].join('\n');
     expect(parseScenario(text, 'w.yml')).toEqual({
       ok: false,
@@ -256,6 +298,8 @@ describe('scenario validation', () => {
         "w.yml:20: projects[1].pipelines[0].jobs[2].trigger.project: no project 'acme/other' in the scenario",
         "w.yml:21: projects[1].pipelines[1].user: no user 'nobody' in the scenario (nor root, jdoe)",
         'w.yml:21: projects[1].pipelines[1].jobs: needs at least one job',
+        "w.yml:24: projects[1].environments[0].deployments[0].ref: no branch 'release' in project 'acme/web'",
+        "w.yml:24: projects[1].environments[0].deployments[0].user: no user 'nobody' in the scenario (nor root, jdoe)",
       ],
     });
   });

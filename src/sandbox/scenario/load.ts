@@ -67,8 +67,17 @@ function addGroups(w: World, groups: ScenarioGroup[] | undefined, parent: GroupR
   }
 }
 
-/** A project's environments, protected ones with their approval rule (maintainers deploy). */
-function addEnvironments(w: World, p: ProjectRec, defs: ScenarioEnvironment[] | undefined, at: number): void {
+/**
+ * A project's environments, protected ones with their approval rule (maintainers deploy), and their
+ * deployments: no job behind them, the sha the head of the branch deployed.
+ */
+function addEnvironments(
+  w: World,
+  p: ProjectRec,
+  defs: ScenarioEnvironment[] | undefined,
+  at: number,
+  userId: (name: string | undefined) => number,
+): void {
   const store = environmentStore(w);
   const own = projectEnvs(w, p.id);
   for (const env of defs ?? []) {
@@ -87,6 +96,24 @@ function addEnvironments(w: World, p: ProjectRec, defs: ScenarioEnvironment[] | 
     });
     if (env.required_approvals)
       own.protectedEnvs.push({ name: env.name, deployLevel: MAINTAINER, requiredApprovals: env.required_approvals });
+    for (const d of env.deployments ?? []) {
+      const createdAt = at - (d.days_ago ?? 0) * DAY;
+      const ref = d.ref ?? 'main';
+      own.deployments.push({
+        id: store.nextDeploymentId++,
+        iid: own.deployments.length + 1,
+        projectId: p.id,
+        envId: id,
+        ref,
+        sha: w.repos.resolveRef(p.id, ref)!,
+        userId: userId(d.user),
+        status: d.status ?? 'success',
+        createdAt,
+        updatedAt: createdAt,
+        jobId: null,
+        approvals: [],
+      });
+    }
   }
 }
 
@@ -148,7 +175,7 @@ export function loadScenario(w: World, s: Scenario, at: number): void {
         variables: [],
       });
     }
-    addEnvironments(w, p, def.environments, at);
+    addEnvironments(w, p, def.environments, at, userId);
     for (const pl of def.pipelines ?? []) {
       addScenarioPipeline(w, {
         project: p,

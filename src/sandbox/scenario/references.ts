@@ -113,5 +113,13 @@ export function checkReferences(s: Scenario, report: Report): void {
         report(`${sat}.owner`, `no user '${sc.owner}' in the scenario (nor root, jdoe)`);
     });
     p.pipelines?.forEach((pl, k) => checkPipeline(pl, `${at}.pipelines[${k}]`, p, refs));
+    p.environments?.forEach((env, k) =>
+      env.deployments?.forEach((d, n) => {
+        const dat = `${at}.environments[${k}].deployments[${n}]`;
+        if (!branches.has(d.ref ?? 'main')) report(`${dat}.ref`, `no branch '${d.ref}' in project '${fullPath(p)}'`);
+        if (d.user !== undefined && !users.has(d.user.toLowerCase()))
+          report(`${dat}.user`, `no user '${d.user}' in the scenario (nor root, jdoe)`);
+      }),
+    );
   });
 }

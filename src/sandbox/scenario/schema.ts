@@ -2,6 +2,8 @@
 // validate.ts checks a file against it, so the two cannot drift. Only the keywords validate.ts
 // interprets are used (type, properties, required, additionalProperties, items, enum, minimum,
 // maximum, minLength, pattern, $ref into $defs).
+import { DEPLOYMENT_STATUSES } from '../resources/environment-store.js';
+
 export interface SchemaNode {
   $ref?: string;
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
@@ -92,6 +94,17 @@ const schedule = object(
   'a pipeline schedule',
 );
 
+const deployment = object(
+  {
+    status: { type: 'string', enum: DEPLOYMENT_STATUSES, default: 'success' },
+    ref: str('the branch deployed (its head is the sha)', { default: 'main' }),
+    user: str('username of who deployed: a scenario user, or root or jdoe', { default: 'root' }),
+    days_ago: { type: 'integer', minimum: 0, default: 0, description: 'days since it was created' },
+  },
+  [],
+  'a deployment',
+);
+
 const environment = object(
   {
     name: str('environment name (review apps sit in a folder: review/feature-x)', { minLength: 1 }),
@@ -104,6 +117,7 @@ const environment = object(
     external_url: str('where the environment is reached', { pattern: '^https?://' }),
     updated_days_ago: { type: 'integer', minimum: 0, default: 0, description: 'days since it was last updated (for stop-stale)' },
     required_approvals: { type: 'integer', minimum: 1, description: 'protect it: deployments wait for this many approvals' },
+    deployments: list(deployment, "its deployments, oldest first: the last is the environment's last_deployment"),
   },
   ['name'],
   'an environment',
@@ -251,6 +265,13 @@ export interface ScenarioEnvironment {
   external_url?: string;
   updated_days_ago?: number;
   required_approvals?: number;
+  deployments?: ScenarioDeployment[];
+}
+export interface ScenarioDeployment {
+  status?: (typeof DEPLOYMENT_STATUSES)[number];
+  ref?: string;
+  user?: string;
+  days_ago?: number;
 }
 export interface Scenario {
   users?: Array<{ username: string; name?: string; email?: string; admin?: boolean }>;
