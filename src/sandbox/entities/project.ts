@@ -10,7 +10,7 @@ import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
 import { importState } from '../resources/import-state.js';
 import { namespaceBasic } from './namespace.js';
-import { defaultBranch } from '../resources/default-branches.js';
+import { defaultBranch } from '../store/default-branches.js';
 import { deletionMark } from '../resources/deletion-marks.js';
 import { forkCount, forkedFrom } from '../resources/forks.js';
 import { projectAvatarUrl, settingsJsonText } from '../resources/project-settings.js';

@@ -17,7 +17,7 @@ import type { Scope } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { defaultBranch } from './default-branches.js';
+import { defaultBranch } from '../store/default-branches.js';
 import type { Mounts } from './mounts.js';
 
 interface BadgeRec {

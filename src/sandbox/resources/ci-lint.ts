@@ -27,7 +27,7 @@ import {
   needsOf,
 } from './ci-config.js';
 import { expandIncludes, type IncludeContext } from './ci-includes.js';
-import { defaultBranch } from './default-branches.js';
+import { defaultBranch } from '../store/default-branches.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 

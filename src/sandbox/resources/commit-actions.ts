@@ -9,7 +9,7 @@ import { ApiError, E } from '../server/errors.js';
 import { strParam } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
-import { setDefaultBranch } from './default-branches.js';
+import { setDefaultBranch } from '../store/default-branches.js';
 import { requireAbility, requireWritable } from './guards.js';
 import type { Mounts } from './mounts.js';
 

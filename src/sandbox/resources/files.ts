@@ -7,7 +7,7 @@ import { sendJson, sendText } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
-import { setDefaultBranch } from './default-branches.js';
+import { setDefaultBranch } from '../store/default-branches.js';
 import { requireAbility, requireWritable } from './guards.js';
 import { offer } from '../engine/ports.js';
 import type { Mounts } from './mounts.js';

@@ -4,7 +4,7 @@
 // branch is protected or the default one, or the merging user may not push (`can_remove_source_branch?`).
 import { can } from '../access.js';
 import type { World } from '../store/world.js';
-import { defaultBranch } from './default-branches.js';
+import { defaultBranch } from '../store/default-branches.js';
 import { ask } from '../engine/ports.js';
 
 export function removeMergedSource(w: World, pid: number, branch: string, userId: number): void {

@@ -9,7 +9,7 @@ import type { World } from '../store/world.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 import { ask, offer } from '../engine/ports.js';
-import { setDefaultBranch } from './default-branches.js';
+import { setDefaultBranch } from '../store/default-branches.js';
 import { marked } from './deletion-marks.js';
 import { forkTotal, recordFork } from './forks.js';
 import { projectJsonText } from '../entities/project.js';

@@ -14,7 +14,7 @@ import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
-import { defaultBranch } from './default-branches.js';
+import { defaultBranch } from '../store/default-branches.js';
 import { forksOf } from './forks.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from '../entities/project.js';

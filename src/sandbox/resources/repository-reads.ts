@@ -12,7 +12,7 @@ import { enumParam, listParam, strParam } from '../server/params.js';
 import { sendJson, sendList, sendText } from '../server/respond.js';
 import type { CommitRec, ProjectRec } from '../store/records.js';
 import { commitJson, touchedPaths } from '../entities/commit.js';
-import { defaultBranch } from './default-branches.js';
+import { defaultBranch } from '../store/default-branches.js';
 import { requireAbility } from './guards.js';
 import type { Mounts } from './mounts.js';
 

@@ -13,7 +13,7 @@ import { strParam } from '../server/params.js';
 import { sendList } from '../server/respond.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
 import { commitJson } from '../entities/commit.js';
-import { defaultBranch } from './default-branches.js';
+import { defaultBranch } from '../store/default-branches.js';
 import type { Mounts } from './mounts.js';
 import { projectJsonText } from '../entities/project.js';
 import { userBasic } from '../entities/user.js';

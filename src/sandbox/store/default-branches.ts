@@ -1,6 +1,6 @@
 // Default branches changed by `PUT /projects/:id`; every other project's is main.
-import { storeFor } from '../store/collection.js';
-import type { World } from '../store/world.js';
+import { storeFor } from './collection.js';
+import type { World } from './world.js';
 
 const changed = storeFor(() => new Map<number, string>());
 
