@@ -167,12 +167,18 @@ describe('§6 release writes', () => {
       json: { tag_name: 'v7.0.0', ref: 'main' },
     });
     expect(r.status).toBe(201);
-    const other = await c.call('/projects/1/releases/v1.0.0', {
+    const other = await c.call('/projects/4/releases/v1.0.0', {
       method: 'PUT',
       headers: { 'JOB-TOKEN': c.sb.tokens.job },
       json: { name: 'x' },
     });
-    expect(other.status).toBe(403);
+    expect([other.status, other.json]).toEqual([
+      403,
+      {
+        message:
+          '403 Forbidden - Authentication by CI/CD job token not allowed from acme/platform/eager-lynx-2 to initech/backend/lucky-beacon-4.',
+      },
+    ]);
   });
 });
 
