@@ -45,6 +45,7 @@ import { mountMembers } from './members.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountAutoMerge } from './merge-request-auto-merge.js';
 import { mountMergeRequestCommits } from './merge-request-commits.js';
+import { mountMergeRequestPipelines } from './merge-request-pipelines.js';
 import { mountMergeRequestRefs } from './merge-request-refs.js';
 import { mountMergeRequestVersions } from './merge-request-versions.js';
 import { mountMergeRequests } from './merge-requests.js';
@@ -131,6 +132,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountMergeRequestActions,
   mountAutoMerge,
   mountMergeRequestCommits,
+  mountMergeRequestPipelines,
   mountMergeRequestRefs,
   mountMergeRequestVersions,
   mountMergeRequests,
