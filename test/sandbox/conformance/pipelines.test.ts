@@ -144,3 +144,20 @@ describe('§4 jobs', () => {
     expect(r.json).toEqual({ message: '404 Not found' });
   });
 });
+
+describe('test reports (lib/api/ci/pipelines.rb `test_report`, `test_report_summary`)', () => {
+  it('answers the empty reports of a pipeline whose jobs upload no JUnit reports; an unknown pipeline is 404 Not found', async () => {
+    const report = await c.call('/projects/1/pipelines/1/test_report', { as: 'user' });
+    expect([report.status, report.json]).toEqual([
+      200,
+      { total_time: 0, total_count: 0, success_count: 0, failed_count: 0, skipped_count: 0, error_count: 0, test_suites: [] },
+    ]);
+    const summary = await c.call('/projects/1/pipelines/1/test_report_summary', { as: 'user' });
+    expect([summary.status, summary.json]).toEqual([
+      200,
+      { total: { time: 0, count: 0, success: 0, failed: 0, skipped: 0, error: 0, suite_error: null }, test_suites: [] },
+    ]);
+    const none = await c.call('/projects/1/pipelines/99999/test_report', { as: 'user' });
+    expect([none.status, none.json]).toEqual([404, { message: '404 Not found' }]);
+  });
+});
