@@ -15,6 +15,7 @@ const SAME_RESOURCE = {
   'member-writes.ts': ['members.ts'],
   'merge-request-actions.ts': ['merge-request-auto-merge.ts'],
   'merge-requests.ts': ['merge-request-auto-merge.ts'],
+  'snippet-notes.ts': ['project-snippets.ts'],
   'user-writes.ts': ['users.ts'],
 };
 

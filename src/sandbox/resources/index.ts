@@ -72,6 +72,7 @@ import { mountRunners } from './runners.js';
 import { mountSearch } from './search.js';
 import { mountSettings } from './settings.js';
 import { mountSharing } from './sharing.js';
+import { mountSnippetNotes } from './snippet-notes.js';
 import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
@@ -159,6 +160,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountSearch,
   mountSettings,
   mountSharing,
+  mountSnippetNotes,
   mountSnippets,
   mountStorageMoves,
   mountTags,
