@@ -411,3 +411,20 @@ describe('§1 notes', () => {
     expect(await notesOf(5)).toHaveLength(count);
   });
 });
+
+describe('a signed-in user who is no member of a public or internal project has guest access (ProjectPolicy `public_user_access`)', () => {
+  it('opens an issue on a public and on an internal project (201), comments on it, may not edit another’s issue (403); a private one stays hidden', async () => {
+    for (const pid of [4, 14]) {
+      const made = await c.call(`/projects/${pid}/issues`, { as: 'user', method: 'POST', json: { title: 'From outside' } });
+      expect([made.status, made.json.author.username]).toEqual([201, 'jdoe']);
+      const note = await c.call(`/projects/${pid}/issues/${made.json.iid}/notes`, { as: 'user', method: 'POST', json: { body: 'me' } });
+      expect(note.status).toBe(201);
+      const others = await c.call(`/projects/${pid}/issues/1`, { as: 'user', method: 'PUT', json: { title: 'taken over' } });
+      expect([others.status, others.json]).toEqual([403, { message: '403 Forbidden' }]);
+    }
+    const hidden = await c.call('/projects/6/issues', { as: 'user', method: 'POST', json: { title: 'x' } });
+    expect([hidden.status, hidden.json]).toEqual([404, { message: '404 Project Not Found' }]);
+    const anonymous = await c.call('/projects/4/issues', { method: 'POST', json: { title: 'x' } });
+    expect(anonymous.status).toBe(401);
+  });
+});
