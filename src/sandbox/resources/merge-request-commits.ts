@@ -3,7 +3,8 @@
 // newest first, as the Commit entity (paged); the issues of the project named by `Closes #N`,
 // `Fixes #N` or `Resolves #N` (any tense, several numbers separated by commas) in its description,
 // that the caller can see, in the order named, paged (README, "Merge request commits"); and the merge
-// requests a commit belongs to.
+// requests a commit belongs to, and those that close or name an issue.
+import { can } from '../access.js';
 import { ask } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { pageOf } from '../server/paging.js';
@@ -68,7 +69,28 @@ function commitMergeRequests(ctx: Ctx, p: ProjectRec): void {
   );
 }
 
+/**
+ * An issue's merge requests (lib/api/issues.rb): `closed_by` those whose description closes it
+ * (MergeRequestBasic), `related_merge_requests` those whose title or description names `#<iid>` at all
+ * (the MergeRequest entity); oldest first, paged, the ones the caller can read.
+ */
+function issueMergeRequests(ctx: Ctx, p: ProjectRec, closing: boolean): void {
+  const issue = ask('issueOf')(ctx, p);
+  const names = (mr: MergeRequestRec) =>
+    closing
+      ? closingIids(mr.description).includes(issue.iid)
+      : new RegExp(`(^|[^\\w&])#${issue.iid}(?!\\d)`).test(`${mr.title}\n${mr.description}`);
+  const readable = can(ctx.world, ctx.user, p, 'read_merge_request');
+  const list = readable ? projectMergeRequests(ctx.world, p.id).filter(names) : [];
+  sendList(
+    ctx,
+    pageOf(ctx, list).map((mr) => mergeRequestJson(ctx, p, mr, !closing)),
+  );
+}
+
 export function mountMergeRequestCommits({ project }: Mounts): void {
+  project.get('/issues/:issue_iid/closed_by', { auth: 'public' }, (ctx, p) => issueMergeRequests(ctx, p, true));
+  project.get('/issues/:issue_iid/related_merge_requests', { auth: 'public' }, (ctx, p) => issueMergeRequests(ctx, p, false));
   project.get('/repository/commits/:sha/merge_requests', { auth: 'public', job: true }, commitMergeRequests);
   project.get('/merge_requests/:merge_request_iid/commits', { auth: 'public' }, (ctx, p) => {
     sendList(

@@ -210,3 +210,24 @@ describe('participants (issues.rb, merge_requests.rb `participants`)', () => {
     expect([r.status, r.json.map((u: { username: string }) => u.username), r.headers['x-total']]).toEqual([200, ['root', 'jdoe'], '2']);
   });
 });
+
+describe('an issue’s merge requests (issues.rb `closed_by`, `related_merge_requests`)', () => {
+  it('closed_by: those whose description closes it (MergeRequestBasic); related: those naming it at all (MergeRequest)', async () => {
+    const issue = await post('/projects/3/issues', { title: 'Needs a fix' });
+    const iid = issue.json.iid as number;
+    for (const branch of ['fix-it', 'mention-it', 'unrelated']) await post('/projects/3/repository/branches', { branch, ref: 'main' });
+    const open = (source_branch: string, description: string) =>
+      post('/projects/3/merge_requests', { source_branch, target_branch: 'main', title: source_branch, description });
+    const fixing = await open('fix-it', `Fixes #${iid}`);
+    const naming = await open('mention-it', `Follows up on #${iid}.`);
+    await open('unrelated', `About #${iid}0 and !${iid}`);
+    const closedBy = await c.call(`/projects/3/issues/${iid}/closed_by`, { as: 'user' });
+    expect([closedBy.status, closedBy.json.map((m: { iid: number }) => m.iid)]).toEqual([200, [fixing.json.iid]]);
+    expect('diff_refs' in closedBy.json[0]).toBe(false);
+    const related = await c.call(`/projects/3/issues/${iid}/related_merge_requests`, { as: 'user' });
+    expect([related.status, related.json.map((m: { iid: number }) => m.iid)]).toEqual([200, [fixing.json.iid, naming.json.iid]]);
+    expect('diff_refs' in related.json[0]).toBe(true);
+    const none = await c.call('/projects/3/issues/999/closed_by', { as: 'user' });
+    expect(none.status).toBe(404);
+  });
+});
