@@ -68,6 +68,7 @@ import { mountProtectedRefs } from './protected-refs.js';
 import { mountReleases } from './releases.js';
 import { mountRepositoryReads } from './repository-reads.js';
 import { mountResourceLabelEvents } from './resource-label-events.js';
+import { mountResourceStateEvents } from './resource-state-events.js';
 import { mountRunners } from './runners.js';
 import { mountSearch } from './search.js';
 import { mountSettings } from './settings.js';
@@ -156,6 +157,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountReleases,
   mountRepositoryReads,
   mountResourceLabelEvents,
+  mountResourceStateEvents,
   mountRunners,
   mountSearch,
   mountSettings,
