@@ -84,6 +84,7 @@ import { mountTree } from './tree.js';
 import { mountTriggers } from './triggers.js';
 import { mountUserDeletion } from './user-deletion.js';
 import { mountUserExtras } from './user-extras.js';
+import { mountUserFollows } from './user-follows.js';
 import { mountUserWrites } from './user-writes.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
@@ -173,6 +174,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountTriggers,
   mountUserDeletion,
   mountUserExtras,
+  mountUserFollows,
   mountUserWrites,
   mountUsers,
   mountVariables,
