@@ -33,6 +33,7 @@ import { mountImports } from './imports.js';
 import { mountInstanceStatistics } from './instance-statistics.js';
 import { mountIssuableExtras } from './issuable-extras.js';
 import { mountIssueLinks } from './issue-links.js';
+import { mountIssueMove } from './issue-move.js';
 import { mountIssues } from './issues.js';
 import { mountJobArtifacts } from './job-artifacts.js';
 import { mountJobTokenScope } from './job-token-scope.js';
@@ -123,6 +124,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountInstanceStatistics,
   mountIssuableExtras,
   mountIssueLinks,
+  mountIssueMove,
   mountIssues,
   mountJobArtifacts,
   mountJobTokenScope,

@@ -428,3 +428,37 @@ describe('a signed-in user who is no member of a public or internal project has 
     expect(anonymous.status).toBe(401);
   });
 });
+
+describe('POST /projects/:id/issues/:issue_iid/move (Issues::MoveService)', () => {
+  it('starts the issue again in the target project (201) and closes the original, which points at it', async () => {
+    const made = await c.call('/projects/3/issues', {
+      as: 'user',
+      method: 'POST',
+      json: { title: 'Moving on', description: '- [x] done\n- [ ] not yet', labels: 'bug' },
+    });
+    expect([made.json.has_tasks, made.json.task_status, made.json.moved_to_id]).toEqual([true, '1 of 2 checklist items completed', null]);
+    const moved = await c.call(`/projects/3/issues/${made.json.iid}/move`, { as: 'user', method: 'POST', json: { to_project_id: 5 } });
+    expect(moved.status).toBe(201);
+    expect(moved.json).toMatchObject({ project_id: 5, title: 'Moving on', state: 'opened', labels: ['bug'], moved_to_id: null });
+    expect(moved.json.author.username).toBe('jdoe');
+    expect(moved.json.iid).toBe(
+      Math.max(...(await c.call('/projects/5/issues?per_page=100', { as: 'user' })).json.map((i: { iid: number }) => i.iid)),
+    );
+    const original = await c.call(`/projects/3/issues/${made.json.iid}`, { as: 'user' });
+    expect([original.json.state, original.json.moved_to_id, original.json.closed_by.username]).toEqual(['closed', moved.json.id, 'jdoe']);
+    const again = await c.call(`/projects/3/issues/${made.json.iid}/move`, { as: 'user', method: 'POST', json: { to_project_id: 1 } });
+    expect([again.status, again.json]).toEqual([400, { message: 'Cannot move issue due to insufficient permissions!' }]);
+  });
+
+  it('refuses the same project, a target where the caller is no reporter (400), an unknown project (404) and no target (400)', async () => {
+    const made = await c.call('/projects/3/issues', { as: 'user', method: 'POST', json: { title: 'Staying' } });
+    const path = `/projects/3/issues/${made.json.iid}/move`;
+    const move = (json: Record<string, unknown>) => c.call(path, { as: 'user', method: 'POST', json });
+    expect((await move({ to_project_id: 3 })).json).toEqual({ message: 'Cannot move issue to project it originates from!' });
+    expect((await move({ to_project_id: 4 })).json).toEqual({ message: 'Cannot move issue due to insufficient permissions!' });
+    const unknown = await move({ to_project_id: 99999 });
+    expect([unknown.status, unknown.json]).toEqual([404, { message: '404 Project Not Found' }]);
+    const missing = await move({});
+    expect([missing.status, missing.json]).toEqual([400, { error: 'to_project_id is missing' }]);
+  });
+});
