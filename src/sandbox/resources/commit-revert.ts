@@ -12,7 +12,7 @@ import { boolParam, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import { pageOf } from '../server/paging.js';
 import type { Ctx } from '../server/context.js';
-import type { ProjectRec } from '../store/records.js';
+import type { CommitRec, ProjectRec } from '../store/records.js';
 import { commitJson, touchedPaths } from '../entities/commit.js';
 import { fileChange } from './merge-request-changes.js';
 import { storeFor } from '../store/collection.js';
@@ -37,6 +37,13 @@ const same = (a: Buffer | null | undefined, b: Buffer | null) => ((a ?? null) ==
 const CANNOT_PICK =
   'Sorry, we cannot cherry-pick this commit automatically. This commit may already have been cherry-picked, or a more recent commit may have updated some of its content.';
 
+/** `user_project.commit(params[:sha])`: a SHA, or a branch, tag or revision naming one. */
+function pickedCommit(ctx: Ctx, p: ProjectRec): CommitRec | null {
+  const repos = ctx.world.repos;
+  const sha = repos.isEmpty(p.id) ? null : repos.resolveRef(p.id, ctx.p.sha!);
+  return sha ? repos.findCommit(p.id, sha) : null;
+}
+
 /**
  * `GET …/commits/:sha/diff` (Entities::Diff, paged): what a commit made through `POST …/repository/commits`
  * changed, file by file; the sandbox keeps no older content for other commits, so theirs name the paths
@@ -45,8 +52,7 @@ const CANNOT_PICK =
 function commitDiff(ctx: Ctx, p: ProjectRec): void {
   requireAbility(ctx, p, 'read_code');
   const w = ctx.world;
-  const sha = w.repos.isEmpty(p.id) ? null : w.repos.resolveRef(p.id, ctx.p.sha!);
-  const commit = sha ? w.repos.findCommit(p.id, sha) : null;
+  const commit = pickedCommit(ctx, p);
   if (!commit) throw E.notFound('Commit');
   const change = changes(w).get(commit.id);
   const known = [...(change ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -74,7 +80,7 @@ export function mountCommitRevert({ project }: Mounts): void {
     const branch = strParam(ctx, 'branch');
     if (branch === undefined) throw E.missing('branch');
     const w = ctx.world;
-    const commit = w.repos.isEmpty(p.id) ? null : w.repos.findCommit(p.id, ctx.p.sha!);
+    const commit = pickedCommit(ctx, p);
     if (!commit) throw E.notFound('Commit');
     if (!w.repos.hasBranch(p.id, branch)) throw E.notFound('Branch');
     if (!ask('mayPushTo')(w, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');
@@ -101,7 +107,7 @@ export function mountCommitRevert({ project }: Mounts): void {
     const branch = strParam(ctx, 'branch');
     if (branch === undefined) throw E.missing('branch');
     const w = ctx.world;
-    const commit = w.repos.isEmpty(p.id) ? null : w.repos.findCommit(p.id, ctx.p.sha!);
+    const commit = pickedCommit(ctx, p);
     if (!commit) throw E.notFound('Commit');
     if (!w.repos.hasBranch(p.id, branch)) throw E.notFound('Branch');
     if (!ask('mayPushTo')(w, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');

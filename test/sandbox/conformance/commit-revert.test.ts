@@ -117,3 +117,20 @@ describe('GET …/commits/:sha/diff and POST …/commits/:sha/cherry_pick (lib/a
     expect([noBranch.status, noBranch.json]).toEqual([400, { error: 'branch is missing' }]);
   });
 });
+
+describe('`:sha` names a commit by SHA, branch, tag or revision, as `user_project.commit` reads it', () => {
+  it('cherry-picks a branch’s head by the branch name and reverts main’s head by `main`', async () => {
+    await post('/projects/3/repository/branches', { branch: 'by-name', ref: 'main' });
+    const made = await post('/projects/3/repository/commits', {
+      branch: 'by-name',
+      commit_message: 'On a branch',
+      actions: [{ action: 'create', file_path: 'by-name.txt', content: 'x\n' }],
+    });
+    const picked = await post('/projects/3/repository/commits/by-name/cherry_pick', { branch: 'main' });
+    expect([picked.status, picked.json.message]).toEqual([201, `On a branch\n\n(cherry picked from commit ${made.json.id})\n`]);
+    const reverted = await post('/projects/3/repository/commits/main/revert', { branch: 'main' });
+    expect([reverted.status, reverted.json.title]).toEqual([201, 'Revert "On a branch"']);
+    const diff = await c.call('/projects/3/repository/commits/main~1/diff', { as: 'admin' });
+    expect(diff.json.map((d: { new_path: string; new_file: boolean }) => [d.new_path, d.new_file])).toEqual([['by-name.txt', true]]);
+  });
+});
