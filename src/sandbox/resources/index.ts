@@ -32,6 +32,7 @@ import { mountHookResources } from './hooks.js';
 import { mountImports } from './imports.js';
 import { mountInstanceStatistics } from './instance-statistics.js';
 import { mountIssuableExtras } from './issuable-extras.js';
+import { mountIssueById } from './issue-by-id.js';
 import { mountIssueLinks } from './issue-links.js';
 import { mountIssueMove } from './issue-move.js';
 import { mountIssues } from './issues.js';
@@ -123,6 +124,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountImports,
   mountInstanceStatistics,
   mountIssuableExtras,
+  mountIssueById,
   mountIssueLinks,
   mountIssueMove,
   mountIssues,

@@ -67,7 +67,7 @@ interface IssueStore {
   listings: Map<string, OrderedScan<[Issue, ProjectRec]>>;
 }
 
-const issueStore = storeFor<IssueStore>((w) => ({
+export const issueStore = storeFor<IssueStore>((w) => ({
   issues: new ChildCollection<number, Issue>({
     seededKeys: (pid) => Array.from({ length: seededIssueCount(w, pid) }, (_, i) => i + 1),
     derive: (pid, iid) => deriveIssue(w, pid, iid),

@@ -462,3 +462,17 @@ describe('POST /projects/:id/issues/:issue_iid/move (Issues::MoveService)', () =
     expect([missing.status, missing.json]).toEqual([400, { error: 'to_project_id is missing' }]);
   });
 });
+
+describe('GET /issues/:id (endpoints §1: global id, administrators only)', () => {
+  it('answers a seeded or a created issue by its global id to an administrator; others 403; an unknown id 404 Not found', async () => {
+    const seeded = await c.call('/projects/1/issues/1', { as: 'admin' });
+    const byId = await c.call(`/issues/${seeded.json.id}`, { as: 'admin' });
+    expect([byId.status, byId.json]).toEqual([200, seeded.json]);
+    const made = await c.call('/projects/3/issues', { as: 'user', method: 'POST', json: { title: 'Global' } });
+    expect((await c.call(`/issues/${made.json.id}`, { as: 'admin' })).json.iid).toBe(made.json.iid);
+    const refused = await c.call(`/issues/${made.json.id}`, { as: 'user' });
+    expect([refused.status, refused.json]).toEqual([403, { message: '403 Forbidden' }]);
+    const none = await c.call('/issues/99999999', { as: 'admin' });
+    expect([none.status, none.json]).toEqual([404, { message: '404 Not found' }]);
+  });
+});
