@@ -134,6 +134,20 @@ describe('POST /projects/:id/hooks/:hook_id/test/:trigger', () => {
     expect(log.json.map((d: { response_status: string }) => d.response_status)).toEqual(['internal error']);
   });
 
+  it('words a refused loopback connection as Net::HTTP does', async () => {
+    // A port just freed: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const hook = (await post('/projects/1/hooks', { url: `http://127.0.0.1:${port}/gone` })).json;
+    const refused = await post(`/projects/1/hooks/${hook.id}/test/push_events`);
+    expect([refused.status, refused.json]).toEqual([
+      422,
+      { message: `Failed to open TCP connection to 127.0.0.1:${port} (Connection refused - connect(2) for "127.0.0.1" port ${port})` },
+    ]);
+  });
+
   it('past three failures in a row the hook is disabled for a minute, then two; a success clears it', async () => {
     const away = (await post('/projects/1/hooks', { url: 'https://down.example.com/' })).json;
     const state = async () => {
