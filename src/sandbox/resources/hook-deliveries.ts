@@ -80,14 +80,18 @@ interface Answer {
 
 /** POSTs the payload as the service does; only a loopback receiver is really called. */
 async function post(h: HookRec, event: string, payload: unknown): Promise<{ answer: Answer; headers: Record<string, string> }> {
-  const url = new URL(h.url);
+  const url = new URL(h.url.replace(/\{(\w+)\}/g, (whole, name: string) => h.urlVariables[name] ?? whole));
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'User-Agent': 'GitLab/17.8.1',
     'X-Gitlab-Event': event,
     ...(h.token ? { 'X-Gitlab-Token': h.token } : {}),
+    ...h.customHeaders,
   };
-  const logged = { ...headers, ...(h.token ? { 'X-Gitlab-Token': '[REDACTED]' } : {}) };
+  const hidden = Object.fromEntries(
+    [...Object.keys(h.customHeaders), ...(h.token ? ['X-Gitlab-Token'] : [])].map((k) => [k, '[REDACTED]']),
+  );
+  const logged = { ...headers, ...hidden };
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   if (!LOOPBACK.test(url.hostname)) {
     const error = `Failed to open TCP connection to ${url.hostname}:${port} (the sandbox delivers only to loopback addresses)`;
