@@ -12,9 +12,12 @@ const MOUNT = /^export function (mount[A-Z]\w*)\(\s*[^)]*:\s*Mounts\s*\)/m;
 const SAME_RESOURCE = {
   'group-writes.ts': ['groups.ts'],
   'hook-deliveries.ts': ['hooks.ts'],
+  'issue-by-id.ts': ['issues.ts'],
+  'issue-move.ts': ['issues.ts'],
   'member-writes.ts': ['members.ts'],
   'merge-request-actions.ts': ['merge-request-auto-merge.ts'],
   'merge-requests.ts': ['merge-request-auto-merge.ts'],
+  'snippet-notes.ts': ['project-snippets.ts'],
   'user-writes.ts': ['users.ts'],
 };
 

@@ -158,7 +158,9 @@ export function can(w: World, user: UserRec | null, p: ProjectRec, ability: Proj
   if (user?.isAdmin) return true;
   const role = projectRole(w, user, p);
   if (role > 0) return role >= PROJECT_ABILITY[ability];
-  return NON_MEMBER.has(ability) && canReadProject(w, user, p);
+  if (!canReadProject(w, user, p)) return false;
+  // The policy's `public_user_access`: a signed-in user of a public or internal project has guest access.
+  return NON_MEMBER.has(ability) || (user !== null && PROJECT_ABILITY[ability] <= GUEST);
 }
 
 export function canReadGroup(w: World, user: UserRec | null, g: GroupRec): boolean {

@@ -8,6 +8,7 @@ import { jobById } from './resources/job-states.js';
 import { auditWrite } from './resources/audit-log.js';
 import { recordEvent } from './resources/events.js';
 import { recordLabelEvents } from './resources/resource-label-events.js';
+import { recordStateEvents } from './resources/resource-state-events.js';
 import { RESOURCES } from './resources/index.js';
 import { mounts } from './resources/mounts.js';
 import { Core } from './server/core.js';
@@ -97,6 +98,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   core.router.observeWrites(auditWrite);
   core.router.observeWrites(recordEvent);
   core.router.observeWrites(recordLabelEvents);
+  core.router.observeWrites(recordStateEvents);
   for (const mount of RESOURCES) mount(scopes);
 
   const apiSockets = new Set<Socket>();

@@ -108,7 +108,7 @@ describe('svc schedules', () => {
     expect(missing).toEqual({
       exitCode: 5,
       stdout: '',
-      stderr: 'svc: DELETE /projects/1/pipeline_schedules/1/variables/MODE failed: 404 Variable Not Found\n',
+      stderr: 'svc: DELETE /projects/1/pipeline_schedules/1/variables/MODE failed: 404 Pipeline Schedule Variable Not Found\n',
     });
   });
 

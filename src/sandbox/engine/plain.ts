@@ -50,7 +50,15 @@ export interface PlainResource<P, O, R> {
   deleted: 204 | 200;
 }
 
-export function mountPlain<P, O, R>(res: PlainResource<P, O, R>): void {
+type Handler<P> = (ctx: Ctx, parent: P) => void;
+
+/** The item routes' handlers, for a resource that also serves them at another path (the record named in the body). */
+export interface PlainHandlers<P> {
+  update: Handler<P>;
+  remove: Handler<P>;
+}
+
+export function mountPlain<P, O, R>(res: PlainResource<P, O, R>): PlainHandlers<P> {
   const item = `${res.path}/:${res.key}`;
   const read = { auth: res.auth.read, job: res.job, premium: res.premium };
   const write = { auth: res.auth.write, job: res.job, premium: res.premium };
@@ -87,17 +95,20 @@ export function mountPlain<P, O, R>(res: PlainResource<P, O, R>): void {
     checkConflict(ctx, owner, input, null);
     sendJson(ctx, 201, res.json(ctx, owner, res.records.add(ctx, owner, input), 'create'));
   });
-  res.scope.put(item, write, (ctx, parent) => {
+  const update: Handler<P> = (ctx, parent) => {
     const owner = enter(ctx, parent, 'update');
     const rec = find(ctx, owner, 'update');
     const input = readFields(ctx, res.fields.update, res.fields.atLeastOne);
     checkConflict(ctx, owner, input, rec);
     sendJson(ctx, 200, res.json(ctx, owner, res.records.change(ctx, owner, rec, input), 'update'));
-  });
-  res.scope.delete(item, write, (ctx, parent) => {
+  };
+  const remove: Handler<P> = (ctx, parent) => {
     const owner = enter(ctx, parent, 'delete');
     const rec = find(ctx, owner, 'delete');
     res.records.drop(ctx, owner, rec);
     sendJson(ctx, res.deleted, res.deleted === 204 ? null : res.json(ctx, owner, rec, 'list'));
-  });
+  };
+  res.scope.put(item, write, update);
+  res.scope.delete(item, write, remove);
+  return { update, remove };
 }

@@ -147,6 +147,8 @@ export interface Ports {
   removeMergeRequestsAuthoredBy(w: World, userId: number): void;
   /** the user the path's `:id` names (the service's 400 for a non-integer, 404 for none) */
   targetUser(ctx: Ctx): UserRec;
+  /** the User entity as `viewer` may see it (admin fields to administrators) */
+  userJson(w: World, u: UserRec, viewer: UserRec | null): Record<string, unknown>;
   /** a change to a user: its `updated_at`, and the lists and orderings that show it */
   userChanged(ctx: Ctx, user: UserRec): void;
   /** the Group entity as the groups list answers it */

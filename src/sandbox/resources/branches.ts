@@ -1,6 +1,6 @@
 // Branches: `GET …/repository/branches` (ordered by name; `search` with
 // `^` prefix and `$` suffix; `regex`; offset or Gitaly keyset pages),
-// `GET …/repository/branches/:branch`, create and delete.
+// `GET …/repository/branches/:branch`, create, delete, and delete the merged ones.
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
@@ -14,12 +14,20 @@ import type { Mounts } from './mounts.js';
 import { gitalyKeysetPage, refSearch, validRefName } from './refs.js';
 import { ask } from '../engine/ports.js';
 
-function branchJson(ctx: Ctx, p: ProjectRec, name: string): Record<string, unknown> {
+/** `merged_to_root_ref?`: a branch other than the default whose head the default branch's history holds. */
+function mergedTest(ctx: Ctx, p: ProjectRec): (name: string) => boolean {
+  const repos = ctx.world.repos;
+  const root = repos.branchCommits(p.id, 'main');
+  const onRoot = new Set(root ? repos.lineFrom(p.id, root[0]!.id).map((c) => c.id) : []);
+  return (name) => name !== 'main' && onRoot.has(repos.branchCommits(p.id, name)![0]!.id);
+}
+
+function branchJson(ctx: Ctx, p: ProjectRec, name: string, merged = mergedTest(ctx, p)): Record<string, unknown> {
   const w = ctx.world;
   const head = w.repos.branchCommits(p.id, name)![0]!;
   return {
     name,
-    merged: false,
+    merged: merged(name),
     protected: ask('isProtectedBranch')(w, p.id, name),
     default: name === 'main',
     developers_can_push: false,
@@ -60,9 +68,10 @@ export function mountBranches({ project }: Mounts): void {
         return a < b ? -1 : a > b ? 1 : 0;
       });
     const page = isKeyset(ctx) ? gitalyKeysetPage(ctx, names, (b) => b) : pageOf(ctx, names);
+    const merged = mergedTest(ctx, p);
     sendList(
       ctx,
-      page.map((b) => branchJson(ctx, p, b)),
+      page.map((b) => branchJson(ctx, p, b, merged)),
     );
   });
   project.get('/repository/branches/:branch', { auth: 'public' }, (ctx, p) => {
@@ -87,6 +96,18 @@ export function mountBranches({ project }: Mounts): void {
     repos.addBranch(p.id, name!, sha);
     ask('startBranchFiles')(ctx.world, p.id, name!, repos.hasBranch(p.id, ref!) ? ref : undefined);
     sendJson(ctx, 201, branchJson(ctx, p, name!));
+  });
+  // `Branches::DeleteMergedService`, run at once here (the service queues it): every merged branch that is
+  // neither the default one nor protected goes.
+  project.delete('/repository/merged_branches', { auth: 'user' }, (ctx, p) => {
+    requireAbility(ctx, p, 'push_code');
+    requireWritable(p);
+    const repos = ctx.world.repos;
+    const merged = mergedTest(ctx, p);
+    for (const name of repos.branchNames(p.id)) {
+      if (merged(name) && !ask('isProtectedBranch')(ctx.world, p.id, name)) repos.removeBranch(p.id, name);
+    }
+    sendJson(ctx, 202, { message: '202 Accepted' });
   });
   project.delete('/repository/branches/:branch', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'push_code');

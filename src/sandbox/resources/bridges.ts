@@ -55,13 +55,16 @@ function scopeFilter(ctx: Ctx, w: World): (bridge: BridgeRec) => boolean {
 }
 
 export function mountBridges({ project }: Mounts): void {
-  project.get('/pipelines/:pipeline_id/bridges', { auth: 'public' }, (ctx, p) => {
-    requireAbility(ctx, p, 'read_build');
-    const keep = scopeFilter(ctx, ctx.world);
-    const bridges = pipelineBridges(ctx.world, ask('findPipeline')(ctx, p)).filter(keep);
-    sendList(
-      ctx,
-      pageOf(ctx, bridges).map((bridge) => bridgeJson(ctx.world, bridge)),
-    );
-  });
+  // `trigger_jobs` is the name 19.2 gives the same list (reference endpoints §3), `bridges` kept as deprecated.
+  for (const path of ['/pipelines/:pipeline_id/bridges', '/pipelines/:pipeline_id/trigger_jobs']) {
+    project.get(path, { auth: 'public' }, (ctx, p) => {
+      requireAbility(ctx, p, 'read_build');
+      const keep = scopeFilter(ctx, ctx.world);
+      const bridges = pipelineBridges(ctx.world, ask('findPipeline')(ctx, p)).filter(keep);
+      sendList(
+        ctx,
+        pageOf(ctx, bridges).map((bridge) => bridgeJson(ctx.world, bridge)),
+      );
+    });
+  }
 }

@@ -1,11 +1,11 @@
 // Commits: `GET …/repository/commits` (never counted: no X-Total,
 // X-Total-Pages or rel="last"; an unknown ref is an empty list),
-// `GET …/repository/commits/:sha`, and the branch commit list.
+// `GET …/repository/commits/:sha`, the refs holding a commit, and the branch commit list.
 import { offer } from '../engine/ports.js';
 import { commitAuthor, commitJson } from '../entities/commit.js';
 import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
-import { boolParam, strParam, timeParam } from '../server/params.js';
+import { boolParam, enumParam, strParam, timeParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { CommitRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
@@ -88,6 +88,28 @@ export function mountCommits({ project }: Mounts): void {
     const c = sha ? repos.findCommit(p.id, sha) : null;
     if (!c) throw E.notFound('Commit');
     sendJson(ctx, 200, commitDetailJson(ctx.world, p, c));
+  });
+  // `GET …/commits/:sha/refs` (lib/api/commits.rb): the branches and tags whose history holds the commit,
+  // `type` `branch|tag|all` (default `all`), branches first, each by name, paged.
+  project.get('/repository/commits/:sha/refs', { auth: 'public' }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_code');
+    requireRepository(ctx.world, p);
+    const repos = ctx.world.repos;
+    const sha = repos.resolveRef(p.id, ctx.p.sha!);
+    const c = sha ? repos.findCommit(p.id, sha) : null;
+    if (!c) throw E.notFound('Commit');
+    const type = enumParam(ctx, 'type', ['branch', 'tag', 'all'] as const) ?? 'all';
+    const holds = (head: string) => repos.lineFrom(p.id, head).some((x) => x.id === c.id);
+    const branches = type === 'tag' ? [] : repos.branchNames(p.id).filter((b) => holds(repos.branchCommits(p.id, b)![0]!.id));
+    const tags = type === 'branch' ? [] : repos.tags(p.id).filter((t) => holds(t.sha));
+    const refs = [
+      ...[...branches].sort().map((name) => ({ type: 'branch', name })),
+      ...tags
+        .map((t) => t.name)
+        .sort()
+        .map((name) => ({ type: 'tag', name })),
+    ];
+    sendList(ctx, pageOf(ctx, refs));
   });
   project.get('/branches/:branch/commits', { auth: 'public' }, (ctx, p) => {
     const commits = ctx.world.repos.branchCommits(p.id, ctx.p.branch!);

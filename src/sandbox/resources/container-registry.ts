@@ -2,15 +2,16 @@
 // entities/container_registry.rb, app/services/projects/container_repository/cleanup_tags_service.rb,
 // api/validations/validators/untrusted_regexp.rb): repositories and their tags, the tag details a
 // clean-up plans from, one tag's delete, and the asynchronous bulk delete the service allows once an
-// hour per repository (README, "Container registry").
-import { can } from '../access.js';
+// hour per repository; one repository by id (container_repositories.rb), a group's
+// (group_container_repositories.rb) and a repository's delete (README, "Container registry").
+import { can, canReadGroup, canReadProject } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { isKeyset, keysetNext, pageOf } from '../server/paging.js';
 import { boolParam, enumParam, intParam, intSeg, SORTS, strParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import { perProjectStore, storeFor } from '../store/collection.js';
-import type { ProjectRec } from '../store/records.js';
+import type { GroupRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { sha256 } from '../util/digest.js';
 import { iso } from '../util/time.js';
@@ -38,6 +39,8 @@ interface RepoRec {
   cleanupStartedAt: number | null;
   /** When the last bulk delete took the repository's one-hour lease. */
   leaseAt: number | null;
+  /** When its deletion's worker runs: `delete_scheduled` until then, gone after. */
+  deleteAt: number | null;
 }
 
 interface PendingCleanup {
@@ -79,6 +82,7 @@ function seededRepos(w: World, p: ProjectRec, at: number): RepoRec[] {
     createdAt: p.createdAt,
     cleanupStartedAt: null,
     leaseAt: null,
+    deleteAt: null,
     tags: tags.map(([tag, hours], i) => ({
       name: tag,
       createdAt: at - hours * HOUR,
@@ -88,7 +92,10 @@ function seededRepos(w: World, p: ProjectRec, at: number): RepoRec[] {
   return [repo(1, '', ROOT_TAGS), repo(2, 'worker', WORKER_TAGS)];
 }
 
-const reposOf = perProjectStore(seededRepos);
+const allReposOf = perProjectStore(seededRepos);
+
+/** A project's repositories, less those whose deletion ran by now. */
+const reposOf = (w: World, p: ProjectRec) => allReposOf(w, p).filter((r) => r.deleteAt === null || r.deleteAt > w.now());
 
 function repoPath(w: World, r: RepoRec): string {
   const p = w.projects.get(r.projectId)!;
@@ -130,7 +137,7 @@ function repoJson(ctx: Ctx, r: RepoRec, withTags: boolean, withCount: boolean): 
     cleanup_policy_started_at: r.cleanupStartedAt === null ? null : iso(r.cleanupStartedAt),
     ...(withCount ? { tags_count: r.tags.length } : {}),
     ...(withTags ? { tags: sortedTags(r).map((t) => tagJson(w, r, t)) } : {}),
-    status: null,
+    status: r.deleteAt === null ? null : 'delete_scheduled',
   };
 }
 
@@ -275,7 +282,54 @@ function listTags(ctx: Ctx, repo: RepoRec): void {
   );
 }
 
-export function mountContainerRegistry({ project }: Mounts): void {
+/** `GET /registry/repositories/:id` (lib/api/container_repositories.rb): `ContainerRepository.find`, then `read_container_image`. */
+function oneRepository(ctx: Ctx): void {
+  const w = ctx.world;
+  const id = intSeg(ctx, 'repository_id');
+  // Seeded repositories are numbered two per project, in project order.
+  const p = w.projects.get(Math.floor((id - 1) / 2) + 1);
+  const r = p ? reposOf(w, p).find((x) => x.id === id) : undefined;
+  if (!p || !r) throw E.findNotFound();
+  if (!canReadProject(w, ctx.user, p)) throw E.forbidden();
+  requireRead(ctx, p);
+  const json = repoJson(ctx, r, boolParam(ctx, 'tags') ?? false, boolParam(ctx, 'tags_count') ?? false);
+  sendJson(ctx, 200, boolParam(ctx, 'size') === true ? { ...json, size: null } : json);
+}
+
+/** `GET /groups/:id/registry/repositories`: the repositories of the projects under the group whose registry the caller reads, by id. */
+function groupRepositories(ctx: Ctx, g: GroupRec): void {
+  const w = ctx.world;
+  if (!canReadGroup(w, ctx.user, g)) throw E.forbidden();
+  runDueCleanups(w);
+  const under = w.groupSubtree(g.id);
+  const visible = (p: ProjectRec) =>
+    canReadProject(w, ctx.user, p) && (p.visibility !== 'private' || can(w, ctx.user, p, 'read_container_image'));
+  const repos = w.allIds
+    .map((id) => w.projects.get(id)!)
+    .filter((p) => p.nsKind === 'group' && under.has(p.nsOwner) && visible(p))
+    .flatMap((p) => reposOf(w, p))
+    .sort((a, b) => a.id - b.id);
+  sendList(
+    ctx,
+    pageOf(ctx, repos).map((r) => repoJson(ctx, r, false, false)),
+  );
+}
+
+/** `DELETE …/registry/repositories/:repository_id`: the worker deletes it a moment later; 202 with the status as the body. */
+function deleteRepository(ctx: Ctx, p: ProjectRec): void {
+  const repo = repoOf(ctx, p);
+  if (!can(ctx.world, ctx.user, p, 'destroy_container_image')) throw E.forbidden();
+  repo.deleteAt ??= ctx.world.now() + CLEANUP_DELAY_MS;
+  sendJson(ctx, 202, 202);
+}
+
+export function mountContainerRegistry({ root, project, group }: Mounts): void {
+  root.get('/registry/repositories/:repository_id', { auth: 'user' }, oneRepository);
+  group.get('/registry/repositories', { auth: 'public' }, groupRepositories);
+  project.delete('/registry/repositories/:repository_id', { auth: 'public', job: true }, (ctx, p) => {
+    requireRead(ctx, p);
+    deleteRepository(ctx, p);
+  });
   const route = { auth: 'public' as const, job: true };
   const read = (handler: (ctx: Ctx, p: ProjectRec) => void) => (ctx: Ctx, p: ProjectRec) => {
     requireRead(ctx, p);

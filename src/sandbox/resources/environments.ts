@@ -4,12 +4,13 @@
 // (`StopService` returns early); only a stopped environment may be deleted (403 otherwise);
 // `stop_stale` stops every available environment not updated and not deployed to since
 // `before`, protected ones aside (EE `without_protected`), at once where the service queues workers.
+// `DELETE …/review_apps` schedules stopped review apps for deletion.
 // `GET /projects/:id/protected_environments` (EE) lists the protected ones.
 import { can } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
-import { boolParam, enumParam, intSeg, strParam, timeParam } from '../server/params.js';
+import { boolParam, enumParam, intParam, intSeg, strParam, timeParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
@@ -138,6 +139,31 @@ function staleEnvironments(w: World, p: ProjectRec, before: number): EnvRec[] {
   return envs.filter((e) => e.state === 'available' && e.updatedAt < before && !deployedSince.has(e.id) && !protectedEnv(w, e));
 }
 
+/**
+ * `DELETE …/environments/review_apps` (Environments::ScheduleToDeleteReviewAppsService): the stopped
+ * environments of the `review/` folder created before `before` (default 30 days ago), oldest first, up to
+ * `limit`, answered as scheduled. The service deletes them a week after a run that is not a dry run; the
+ * sandbox keeps them (README, "Environments").
+ */
+function deleteReviewApps(ctx: Ctx, p: ProjectRec): void {
+  requireAbility(ctx, p, 'read_environment');
+  const w = ctx.world;
+  const before = timeParam(ctx, 'before') ?? w.now() - 30 * 86_400_000;
+  const limit = intParam(ctx, 'limit') ?? 100;
+  if (limit < 1 || limit > 1000) throw E.notValid('limit');
+  // `dry_run` (default true) changes nothing here: the deletion the service schedules is a week away.
+  boolParam(ctx, 'dry_run');
+  if (!can(w, ctx.user, p, 'destroy_environment')) {
+    const message = 'You do not have permission to destroy environments in this project';
+    throw new ApiError(401, { message: { scheduled_entries: [], unprocessable_entries: [], message } });
+  }
+  const doomed = projectEnvs(w, p.id)
+    .envs.filter((e) => e.state === 'stopped' && e.name.startsWith('review/') && e.createdAt < before)
+    .sort((a, b) => a.createdAt - b.createdAt || a.id - b.id)
+    .slice(0, limit);
+  sendJson(ctx, 200, { scheduled_entries: doomed.map(envBasicJson), unprocessable_entries: [] });
+}
+
 function listEnvironments(ctx: Ctx, p: ProjectRec): void {
   requireAbility(ctx, p, 'read_environment');
   const name = strParam(ctx, 'name');
@@ -194,6 +220,7 @@ export function mountEnvironments({ project }: Mounts): void {
     for (const e of staleEnvironments(ctx.world, p, before)) stop(ctx.world, e);
     sendJson(ctx, 200, { message: 'Successfully scheduled stale environments to stop' });
   });
+  project.delete('/environments/review_apps', o, deleteReviewApps);
   project.get('/protected_environments', { auth: 'user', premium: true }, (ctx, p) => {
     requireAbility(ctx, p, 'admin_project');
     const list = projectEnvs(ctx.world, p.id).protectedEnvs.map((pe) => ({

@@ -80,14 +80,18 @@ interface Answer {
 
 /** POSTs the payload as the service does; only a loopback receiver is really called. */
 async function post(h: HookRec, event: string, payload: unknown): Promise<{ answer: Answer; headers: Record<string, string> }> {
-  const url = new URL(h.url);
+  const url = new URL(h.url.replace(/\{(\w+)\}/g, (whole, name: string) => h.urlVariables[name] ?? whole));
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'User-Agent': 'GitLab/17.8.1',
     'X-Gitlab-Event': event,
     ...(h.token ? { 'X-Gitlab-Token': h.token } : {}),
+    ...h.customHeaders,
   };
-  const logged = { ...headers, ...(h.token ? { 'X-Gitlab-Token': '[REDACTED]' } : {}) };
+  const hidden = Object.fromEntries(
+    [...Object.keys(h.customHeaders), ...(h.token ? ['X-Gitlab-Token'] : [])].map((k) => [k, '[REDACTED]']),
+  );
+  const logged = { ...headers, ...hidden };
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   if (!LOOPBACK.test(url.hostname)) {
     const error = `Failed to open TCP connection to ${url.hostname}:${port} (the sandbox delivers only to loopback addresses)`;
@@ -111,9 +115,17 @@ async function post(h: HookRec, event: string, payload: unknown): Promise<{ answ
     return { answer: { status: String(res.status), ok: res.status < 400, body, headers: answerHeaders }, headers: logged };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    const message = `Failed to open TCP connection to ${url.hostname}:${port} (${cause})`;
+    const message = `Failed to open TCP connection to ${url.hostname}:${port} (${rubyReason(cause, url.hostname, port)})`;
     return { answer: { status: 'internal error', ok: false, body: '', headers: {}, error: message }, headers: logged };
   }
+}
+
+/** Net::HTTP's words for what went wrong (Errno and timeout messages), where Node names a code. */
+function rubyReason(cause: string, host: string, port: string): string {
+  if (cause === 'ECONNREFUSED') return `Connection refused - connect(2) for "${host.replace(/^\[|\]$/g, '')}" port ${port}`;
+  if (cause === 'ENOTFOUND') return 'getaddrinfo: Name or service not known';
+  if (cause === 'TimeoutError' || cause === 'UND_ERR_CONNECT_TIMEOUT') return 'execution expired';
+  return cause;
 }
 
 async function deliver(w: World, h: HookRec, trigger: string, event: string, payload: unknown): Promise<Answer> {

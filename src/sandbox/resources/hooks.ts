@@ -2,7 +2,8 @@
 // system_hooks.rb, helpers/web_hooks_helpers.rb, services/web_hooks/create_service.rb, entities/hook.rb,
 // project_hook.rb, ee group_hook.rb): one store of hooks per owner. Project hooks need a maintainer,
 // group hooks an owner (premium), system hooks an administrator. The secret `token` is kept and never
-// answered; a list leaves out `url_variables` and `custom_headers`; an unknown hook is `404 Not found`;
+// answered; a list leaves out `url_variables` and `custom_headers` (set and unset one by one, their values
+// never answered); an unknown hook is `404 Not found`;
 // a url that is no http(s) URL `422 Invalid url given`; an update with no parameter `400 No parameters
 // provided`; a new url without a new token drops the token. Test deliveries and the failure state that
 // `alert_status` and `disabled_until` show live in hook-deliveries.ts (README, "Webhooks").
@@ -11,7 +12,8 @@ import type { Fields } from '../engine/fields.js';
 import { mountPlain, type Records } from '../engine/plain.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
-import { intSeg } from '../server/params.js';
+import { intSeg, strParam } from '../server/params.js';
+import { sendJson } from '../server/respond.js';
 import type { Scope } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
 import type { GroupRec, ProjectRec } from '../store/records.js';
@@ -55,6 +57,10 @@ export interface HookRec {
   recentFailures: number;
   disabledUntil: number | null;
   deliveries: Delivery[];
+  /** `{name}` in the url is replaced by its value when delivering; only the names are answered */
+  urlVariables: Record<string, string>;
+  /** sent with every delivery; only the names are answered */
+  customHeaders: Record<string, string>;
 }
 
 /** The event switches every hook shows (`Entities::Hook`). */
@@ -183,11 +189,11 @@ export function hookJson(w: World, h: HookRec, list: boolean): Record<string, un
     ...(h.kind === 'system' ? { organization_id: 1 } : {}),
     alert_status: alertStatus(w, h),
     disabled_until: h.disabledUntil === null ? null : iso(h.disabledUntil),
-    ...(list ? {} : { url_variables: [] }),
+    ...(list ? {} : { url_variables: Object.keys(h.urlVariables).map((key) => ({ key })) }),
     push_events_branch_filter: h.branchFilter,
     branch_filter_strategy: h.strategy,
     custom_webhook_template: h.template,
-    ...(list ? {} : { custom_headers: [] }),
+    ...(list ? {} : { custom_headers: Object.keys(h.customHeaders).map((key) => ({ key })) }),
     ...(h.kind === 'project' ? { project_id: h.ownerId } : h.kind === 'group' ? { group_id: h.ownerId } : {}),
     ...own(EVENTS[h.kind]),
   };
@@ -228,6 +234,8 @@ function records(kind: HookKind): Records<number, HookRec> {
         recentFailures: 0,
         disabledUntil: null,
         deliveries: [],
+        urlVariables: {},
+        customHeaders: {},
       };
       const hook = applyInput(blank, input);
       validate(hook);
@@ -249,7 +257,45 @@ function records(kind: HookKind): Records<number, HookRec> {
   };
 }
 
+/**
+ * `PUT|DELETE …/hooks/:hook_id/url_variables/:key` and `…/custom_headers/:key` (lib/api/hooks/url_variables.rb,
+ * custom_headers.rb): set (`value` required) or unset one, 204 either way; a key the model refuses → `422
+ * {"error":"Illegal key or value"}`.
+ */
+function mountHookSettings<P>(
+  scope: Scope<P>,
+  kind: HookKind,
+  ownerId: (parent: P) => number,
+  may: (ctx: Ctx, parent: P) => boolean,
+): void {
+  const auth = kind === 'system' ? ('admin' as const) : ('user' as const);
+  const settings = [
+    ['url_variables', 'urlVariables', /^\w{1,255}$/],
+    ['custom_headers', 'customHeaders', /^[A-Za-z0-9_-]{1,255}$/],
+  ] as const;
+  for (const [path, field, keyFormat] of settings) {
+    const hookOf = (ctx: Ctx, parent: P) => {
+      if (!may(ctx, parent)) throw E.forbidden();
+      return findHook(ctx, kind, ownerId(parent));
+    };
+    scope.put(`/hooks/:hook_id/${path}/:key`, { auth, premium: kind === 'group' }, (ctx, parent) => {
+      const hook = hookOf(ctx, parent);
+      const value = strParam(ctx, 'value');
+      if (value === undefined) throw E.missing('value');
+      if (!keyFormat.test(ctx.p.key!) || value === '') throw new ApiError(422, { error: 'Illegal key or value' });
+      hook[field] = { ...hook[field], [ctx.p.key!]: value };
+      sendJson(ctx, 204, null);
+    });
+    scope.delete(`/hooks/:hook_id/${path}/:key`, { auth, premium: kind === 'group' }, (ctx, parent) => {
+      const hook = hookOf(ctx, parent);
+      hook[field] = Object.fromEntries(Object.entries(hook[field]).filter(([k]) => k !== ctx.p.key));
+      sendJson(ctx, 204, null);
+    });
+  }
+}
+
 function mountHooks<P>(scope: Scope<P>, kind: HookKind, ownerId: (parent: P) => number, may: (ctx: Ctx, parent: P) => boolean): void {
+  mountHookSettings(scope, kind, ownerId, may);
   const all = { list: may, read: may, create: may, update: may, delete: may };
   mountPlain<P, number, HookRec>({
     scope,

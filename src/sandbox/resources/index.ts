@@ -32,7 +32,9 @@ import { mountHookResources } from './hooks.js';
 import { mountImports } from './imports.js';
 import { mountInstanceStatistics } from './instance-statistics.js';
 import { mountIssuableExtras } from './issuable-extras.js';
+import { mountIssueById } from './issue-by-id.js';
 import { mountIssueLinks } from './issue-links.js';
+import { mountIssueMove } from './issue-move.js';
 import { mountIssues } from './issues.js';
 import { mountJobArtifacts } from './job-artifacts.js';
 import { mountJobTokenScope } from './job-token-scope.js';
@@ -45,6 +47,7 @@ import { mountMembers } from './members.js';
 import { mountMergeRequestActions } from './merge-request-actions.js';
 import { mountAutoMerge } from './merge-request-auto-merge.js';
 import { mountMergeRequestCommits } from './merge-request-commits.js';
+import { mountMergeRequestPipelines } from './merge-request-pipelines.js';
 import { mountMergeRequestRefs } from './merge-request-refs.js';
 import { mountMergeRequestVersions } from './merge-request-versions.js';
 import { mountMergeRequests } from './merge-requests.js';
@@ -67,10 +70,12 @@ import { mountProtectedRefs } from './protected-refs.js';
 import { mountReleases } from './releases.js';
 import { mountRepositoryReads } from './repository-reads.js';
 import { mountResourceLabelEvents } from './resource-label-events.js';
+import { mountResourceStateEvents } from './resource-state-events.js';
 import { mountRunners } from './runners.js';
 import { mountSearch } from './search.js';
 import { mountSettings } from './settings.js';
 import { mountSharing } from './sharing.js';
+import { mountSnippetNotes } from './snippet-notes.js';
 import { mountSnippets } from './snippets.js';
 import { mountStorageMoves } from './storage-moves.js';
 import { mountTags } from './tags.js';
@@ -81,6 +86,7 @@ import { mountTree } from './tree.js';
 import { mountTriggers } from './triggers.js';
 import { mountUserDeletion } from './user-deletion.js';
 import { mountUserExtras } from './user-extras.js';
+import { mountUserFollows } from './user-follows.js';
 import { mountUserWrites } from './user-writes.js';
 import { mountUsers } from './users.js';
 import { mountVariables } from './variables.js';
@@ -118,7 +124,9 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountImports,
   mountInstanceStatistics,
   mountIssuableExtras,
+  mountIssueById,
   mountIssueLinks,
+  mountIssueMove,
   mountIssues,
   mountJobArtifacts,
   mountJobTokenScope,
@@ -131,6 +139,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountMergeRequestActions,
   mountAutoMerge,
   mountMergeRequestCommits,
+  mountMergeRequestPipelines,
   mountMergeRequestRefs,
   mountMergeRequestVersions,
   mountMergeRequests,
@@ -153,10 +162,12 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountReleases,
   mountRepositoryReads,
   mountResourceLabelEvents,
+  mountResourceStateEvents,
   mountRunners,
   mountSearch,
   mountSettings,
   mountSharing,
+  mountSnippetNotes,
   mountSnippets,
   mountStorageMoves,
   mountTags,
@@ -167,6 +178,7 @@ export const RESOURCES: Array<(m: Mounts) => void> = [
   mountTriggers,
   mountUserDeletion,
   mountUserExtras,
+  mountUserFollows,
   mountUserWrites,
   mountUsers,
   mountVariables,

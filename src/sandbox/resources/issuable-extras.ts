@@ -223,7 +223,31 @@ function mountAwards(project: Scope<ProjectRec>, base: string, find: (ctx: Ctx, 
   });
 }
 
+/**
+ * `GET …/participants` (`visible_participants`): the author, the assignees, a merge request's reviewers, then
+ * the authors of its comments (not system notes), each once, as UserBasic. A merge request's list is paged,
+ * an issue's is not (lib/api/issues.rb, merge_requests.rb).
+ */
+function mountParticipants(project: Scope<ProjectRec>): void {
+  const participants = (ctx: Ctx, p: ProjectRec, i: Issuable, notes: 'issueNotes' | 'mergeRequestNotes') => {
+    const reviewers = ((i.json().reviewers ?? []) as Array<{ id: number }>).map((r) => r.id);
+    const commenters = ask(notes)
+      .list(ctx, p)
+      .filter((n) => n.json.system !== true)
+      .map((n) => (n.json.author as { id: number }).id);
+    const ids = [...new Set([i.authorId, ...i.assigneeIds, ...reviewers, ...commenters])];
+    return ids.map((id) => userBasic(ctx.world, ctx.world.users.get(id)!));
+  };
+  project.get('/issues/:issue_iid/participants', { auth: 'public' }, (ctx, p) => {
+    sendJson(ctx, 200, participants(ctx, p, ask('issueOf')(ctx, p), 'issueNotes'));
+  });
+  project.get('/merge_requests/:merge_request_iid/participants', { auth: 'public' }, (ctx, p) => {
+    sendList(ctx, pageOf(ctx, participants(ctx, p, ask('mergeRequestOf')(ctx, p), 'mergeRequestNotes')));
+  });
+}
+
 export function mountIssuableExtras(mounts: Mounts): void {
+  mountParticipants(mounts.project);
   for (const { base, find } of ISSUABLES) {
     mountSubscriptions(mounts.project, base, find);
     mountAwards(mounts.project, base, (ctx, p) => awardableOf(find(ctx, p)));

@@ -5,7 +5,12 @@ import { boolParam, enumParam, listParam, strParam, timeParam } from '../server/
 import type { IssueRec } from '../store/records.js';
 
 /** An issue with the fields only API writes set (seeded issues are neither confidential nor due). */
-export type Issue = IssueRec & { confidential?: boolean; dueDate?: string | null };
+export type Issue = IssueRec & {
+  confidential?: boolean;
+  dueDate?: string | null;
+  /** the issue it was moved to (then it is closed) */
+  movedToId?: number;
+};
 
 const SCOPES = ['created-by-me', 'assigned-to-me', 'created_by_me', 'assigned_to_me', 'all'] as const;
 const TYPES = ['issue', 'incident', 'test_case', 'task'] as const;

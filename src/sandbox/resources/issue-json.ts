@@ -7,9 +7,17 @@ import { userBasic } from '../entities/user.js';
 import { ask } from '../engine/ports.js';
 import { timeStatsJson } from '../util/duration.js';
 
+/** The description's task list items (`- [ ]`, `* [x]`, …), as `Taskable` counts them. */
+function tasks(description: string): { count: number; completed: number } {
+  const items = [...description.matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([ xX])\]/gm)];
+  return { count: items.length, completed: items.filter((m) => m[1] !== ' ').length };
+}
+
 export function issueJson(w: World, p: ProjectRec, i: Issue): Record<string, unknown> {
   const user = (id: number | null) => (id === null ? null : userBasic(w, w.users.get(id)!));
   const assignee = user(i.assigneeId);
+  const list = tasks(i.description);
+  const api = `${w.base()}/api/v4/projects/${p.id}`;
   return {
     id: i.id,
     iid: i.iid,
@@ -50,7 +58,23 @@ export function issueJson(w: World, p: ProjectRec, i: Issue): Record<string, unk
     issue_type: 'issue',
     web_url: `${w.base()}/${p.fullPath}/-/issues/${i.iid}`,
     time_stats: timeStatsJson(ask('trackedTime')(w, 'Issue', i.id)),
-    task_completion_status: { count: 0, completed_count: 0 },
+    task_completion_status: { count: list.count, completed_count: list.completed },
     references: { short: `#${i.iid}`, relative: `#${i.iid}`, full: `${p.fullPath}#${i.iid}` },
+    // The rest of the CE keys the reference lists (endpoints §1), at what an issue made here has.
+    has_tasks: list.count > 0,
+    task_status: i.description === '' ? '' : `${list.completed} of ${list.count} checklist item${list.count === 1 ? '' : 's'} completed`,
+    moved_to_id: i.movedToId ?? null,
+    service_desk_reply_to: null,
+    severity: 'UNKNOWN',
+    start_date: null,
+    imported: false,
+    imported_from: 'none',
+    _links: {
+      self: `${api}/issues/${i.iid}`,
+      notes: `${api}/issues/${i.iid}/notes`,
+      award_emoji: `${api}/issues/${i.iid}/award_emoji`,
+      project: api,
+      closed_as_duplicate_of: null,
+    },
   };
 }

@@ -67,7 +67,7 @@ interface IssueStore {
   listings: Map<string, OrderedScan<[Issue, ProjectRec]>>;
 }
 
-const issueStore = storeFor<IssueStore>((w) => ({
+export const issueStore = storeFor<IssueStore>((w) => ({
   issues: new ChildCollection<number, Issue>({
     seededKeys: (pid) => Array.from({ length: seededIssueCount(w, pid) }, (_, i) => i + 1),
     derive: (pid, iid) => deriveIssue(w, pid, iid),
@@ -180,6 +180,16 @@ function dueDateParam(ctx: Ctx): string | null | undefined {
 function markChanged(store: IssueStore, pid: number): void {
   store.changed.add(pid);
   store.version++;
+}
+
+/** A new issue of the project, with the next iid and id. */
+export function addIssue(w: World, pid: number, fields: Omit<Issue, 'id' | 'iid' | 'projectId'>): Issue {
+  const store = issueStore(w);
+  markChanged(store, pid);
+  const iid = Math.max(0, ...store.issues.list(pid).map((i) => i.iid)) + 1;
+  const rec: Issue = { id: store.nextId++, iid, projectId: pid, ...fields };
+  store.issues.insert(pid, iid, rec);
+  return rec;
 }
 
 export function saveIssue(ctx: Ctx, p: ProjectRec, i: Issue): void {
@@ -299,14 +309,8 @@ export function mountIssues({ root, project, group }: Mounts): void {
     const milestone = milestoneParam(ctx) ?? null;
     const dueDate = dueDateParam(ctx) ?? null;
     const confidential = boolParam(ctx, 'confidential') ?? false;
-    const store = issueStore(ctx.world);
-    markChanged(store, p.id);
-    const iid = Math.max(0, ...store.issues.list(p.id).map((i) => i.iid)) + 1;
     const now = ctx.world.now();
-    const rec: Issue = {
-      id: store.nextId++,
-      iid,
-      projectId: p.id,
+    const rec = addIssue(ctx.world, p.id, {
       title,
       description: strParam(ctx, 'description') ?? '',
       state: 'opened',
@@ -322,8 +326,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
       userNotesCount: 0,
       confidential,
       dueDate,
-    };
-    store.issues.insert(p.id, iid, rec);
+    });
     sendJson(ctx, 201, issueJson(ctx.world, p, rec));
   });
   project.put('/issues/:issue_iid', { auth: 'user' }, (ctx, p) => {

@@ -3,11 +3,12 @@
 // (`…/jobs/artifacts/:ref_name/download?job=`, 302 to object storage), and one
 // file from inside an archive, by job id (`…/jobs/:job_id/artifacts/*path`) or
 // by ref and job name (`…/jobs/artifacts/:ref_name/raw/*path?job=`). Job
-// tokens are accepted on all of them.
+// tokens are accepted on all of them. Also keeping, deleting and erasing.
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { intSeg, strParam } from '../server/params.js';
-import { sendText } from '../server/respond.js';
+import { sendJson, sendText } from '../server/respond.js';
+import { ask } from '../engine/ports.js';
 import type { JobRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { sha1 } from '../util/digest.js';
@@ -85,7 +86,56 @@ function sendEntry(ctx: Ctx, job: JobRec, path: string): void {
   sendText(ctx, 200, content, type, { 'Content-Disposition': `attachment; filename="${name}"`, ETag: `"${sha1(content)}"` });
 }
 
+/** A changed job is kept in the store, so a seeded one (derived on demand) keeps the change. */
+function saveJob(w: World, job: JobRec): void {
+  pipelineStore(w).jobs.set(job.id, job);
+}
+
+const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
+
+/**
+ * Keep, delete and erase (reference endpoints §4, lib/api/ci/job_artifacts.rb and jobs.rb): keep answers
+ * 200 with the Job (artifacts never expire here), deleting one job's artifacts 204 and a project's `202
+ * Accepted`, erasing a finished job 201 with the Job, its artifacts and log gone (README, "Job artifacts").
+ */
+function mountArtifactWrites(project: Mounts['project']): void {
+  const write = { auth: 'user', job: true } as const;
+  project.post('/jobs/:job_id/artifacts/keep', write, (ctx, p) => {
+    requireAbility(ctx, p, 'update_pipeline');
+    const job = jobOfId(ctx, p);
+    if (!job.hasArtifacts) throw E.notFound();
+    sendJson(ctx, 200, ask('jobJson')(ctx.world, job.id));
+  });
+  project.delete('/jobs/:job_id/artifacts', write, (ctx, p) => {
+    requireAbility(ctx, p, 'admin_project');
+    const job = jobOfId(ctx, p);
+    saveJob(ctx.world, { ...job, hasArtifacts: false });
+    sendJson(ctx, 204, null);
+  });
+  project.delete('/artifacts', write, (ctx, p) => {
+    requireAbility(ctx, p, 'admin_project');
+    const w = ctx.world;
+    for (const pl of pipelineStore(w).pipelines.list(p.id)) {
+      for (const job of pipelineJobs(w, pl, true)) if (job.hasArtifacts) saveJob(w, { ...job, hasArtifacts: false });
+    }
+    sendJson(ctx, 202, { message: '202 Accepted' });
+  });
+  project.post('/jobs/:job_id/erase', { auth: 'user' }, (ctx, p) => {
+    const job = jobOfId(ctx, p);
+    // `erase_build`: a developer erases the jobs of their own pipelines, a maintainer anyone's.
+    const own =
+      pipelineStore(ctx.world)
+        .pipelines.list(p.id)
+        .find((pl) => pl.id === job.pipelineId)?.userId === ctx.user!.id;
+    requireAbility(ctx, p, own ? 'update_pipeline' : 'admin_project');
+    if (!FINISHED.has(jobState(ctx.world, job).status) || job.erasedAt !== undefined) throw E.forbidden('Job is not erasable!');
+    saveJob(ctx.world, { ...job, hasArtifacts: false, erasedAt: ctx.world.now() });
+    sendJson(ctx, 201, ask('jobJson')(ctx.world, job.id));
+  });
+}
+
 export function mountJobArtifacts({ project }: Mounts): void {
+  mountArtifactWrites(project);
   const read = { auth: 'public', job: true } as const;
   project.get('/jobs/artifacts/:ref_name/download', read, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');

@@ -45,7 +45,7 @@ function jobJson(w: World, job: JobRec): Record<string, unknown> {
     created_at: iso(pipelineStore(w).runs.get(job.id)?.start ?? pl.createdAt),
     started_at: st.startedAt ? iso(st.startedAt) : null,
     finished_at: finished && st.finishedAt ? iso(st.finishedAt) : null,
-    erased_at: null,
+    erased_at: job.erasedAt === undefined ? null : iso(job.erasedAt),
     duration: finished && st.startedAt && st.finishedAt ? (st.finishedAt - st.startedAt) / 1000 : null,
     queued_duration: st.startedAt ? (st.startedAt - (pipelineStore(w).runs.get(job.id)?.start ?? pl.createdAt)) / 1000 : null,
     user: userBasic(w, w.users.get(pl.userId) ?? w.users.get(1)!),
@@ -137,7 +137,7 @@ export function mountJobs({ root, project }: Mounts): void {
   project.get('/jobs/:job_id/trace', { auth: 'public' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_build');
     const job = findJob(ctx, p);
-    const log = jobLog(ctx.world, job, jobState(ctx.world, job));
+    const log = job.erasedAt === undefined ? jobLog(ctx.world, job, jobState(ctx.world, job)) : '';
     sendText(ctx, 200, log, 'text/plain', { 'Content-Disposition': `infile; filename="${job.id}.log"` });
   });
   project.post('/jobs/:job_id/cancel', { auth: 'user' }, (ctx, p) => {

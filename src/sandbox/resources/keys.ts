@@ -9,7 +9,8 @@ import { enumParam, intSeg, strParam } from '../server/params.js';
 import { pageOf } from '../server/paging.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { UserRec } from '../store/records.js';
-import { gpgKeyJson, keyStore, newGpgKey, newSshKey, readKeyInput, sshKeyJson } from './key-store.js';
+import { ask } from '../engine/ports.js';
+import { deployKeyJson, gpgKeyJson, type KeyRec, keyStore, newGpgKey, newSshKey, readKeyInput, sshKeyJson } from './key-store.js';
 import type { Mounts } from './mounts.js';
 
 const USAGE_TYPES = ['auth', 'signing', 'auth_and_signing'] as const;
@@ -57,6 +58,32 @@ function deleteGpg(ctx: Ctx, user: UserRec): void {
   sendJson(ctx, 204, null);
 }
 
+/**
+ * `GET /keys/:id` and `GET /keys?fingerprint=` (lib/api/keys.rb, administrators and auditors): an SSH key
+ * with its owner (SSHKeyWithUser), or by MD5 or `SHA256:` fingerprint a user's or a deploy key (DeployKeyWithUser).
+ */
+function mountKeyLookups(root: Mounts['root']): void {
+  const withUser = (ctx: Ctx, k: KeyRec) => ({
+    ...(k.kind === 'deploy' ? deployKeyJson(ctx, k) : sshKeyJson(ctx, k)),
+    user: ask('userJson')(ctx.world, ctx.world.users.get(k.userId)!, ctx.user),
+  });
+  root.get('/keys/:key_id', { auth: 'admin' }, (ctx) => {
+    const id = intSeg(ctx, 'key_id');
+    const key = keyStore(ctx.world).keys.find((k) => k.id === id);
+    // `Key.find`: the RecordNotFound answer.
+    if (!key) throw E.findNotFound();
+    sendJson(ctx, 200, withUser(ctx, key));
+  });
+  root.get('/keys', { auth: 'admin' }, (ctx) => {
+    const fingerprint = strParam(ctx, 'fingerprint');
+    if (fingerprint === undefined) throw E.missing('fingerprint');
+    const sha256 = fingerprint.startsWith('SHA256:');
+    const key = keyStore(ctx.world).keys.find((k) => (sha256 ? k.parsed.sha256 === fingerprint : k.parsed.md5 === fingerprint));
+    if (!key) throw E.notFound('Key');
+    sendJson(ctx, 200, withUser(ctx, key));
+  });
+}
+
 export function mountKeys({ root }: Mounts): void {
   const me = (ctx: Ctx) => ctx.user!;
   root.get('/user/keys', { auth: 'user' }, (ctx) =>
@@ -79,6 +106,12 @@ export function mountKeys({ root }: Mounts): void {
       pageOf(ctx, sshKeysOf(ctx, userOf(ctx, true))).map((k) => sshKeyJson(ctx, k)),
     ),
   );
+  root.get('/users/:id/keys/:key_id', { auth: 'public' }, (ctx) => {
+    const id = intSeg(ctx, 'key_id');
+    const key = sshKeysOf(ctx, userOf(ctx)).find((k) => k.id === id);
+    if (!key) throw E.notFound('Key');
+    sendJson(ctx, 200, sshKeyJson(ctx, key));
+  });
   root.post('/users/:id/keys', { auth: 'admin' }, (ctx) => addSsh(ctx, userOf(ctx)));
   root.delete('/users/:id/keys/:key_id', { auth: 'admin' }, (ctx) => deleteSsh(ctx, userOf(ctx)));
 
@@ -92,6 +125,13 @@ export function mountKeys({ root }: Mounts): void {
   root.post('/user/gpg_keys', { auth: 'user' }, (ctx) => addGpg(ctx, me(ctx)));
   root.delete('/user/gpg_keys/:key_id', { auth: 'user' }, (ctx) => deleteGpg(ctx, me(ctx)));
   root.get('/users/:id/gpg_keys', { auth: 'public' }, (ctx) => sendList(ctx, pageOf(ctx, gpgKeysOf(ctx, userOf(ctx))).map(gpgKeyJson)));
+  root.get('/users/:id/gpg_keys/:key_id', { auth: 'public' }, (ctx) => {
+    const id = intSeg(ctx, 'key_id');
+    const key = gpgKeysOf(ctx, userOf(ctx)).find((g) => g.id === id);
+    if (!key) throw E.notFound('GPG Key');
+    sendJson(ctx, 200, gpgKeyJson(key));
+  });
   root.post('/users/:id/gpg_keys', { auth: 'admin' }, (ctx) => addGpg(ctx, userOf(ctx)));
+  mountKeyLookups(root);
   root.delete('/users/:id/gpg_keys/:key_id', { auth: 'admin' }, (ctx) => deleteGpg(ctx, userOf(ctx)));
 }

@@ -2,17 +2,20 @@
 // entities/label*.rb): `:label_id` is an id or a title; a project's list and reads include its
 // ancestor groups' labels, updates and deletes only its own; a title already available → 409
 // `Label already exists`; unknown → 404 `Label Not Found`; writes need the planner role or more.
+// Also the routes deprecated in 12.4 (the label named in the body), subscriptions and promotion.
 // Colours: CSS names as the service converts them, else `#RGB` / `#RRGGBB`. Counts come from the
 // issues and merge requests through their ports (README, "Labels").
 import { can, groupChain } from '../access.js';
 import type { Input } from '../engine/fields.js';
-import { type Action, mountPlain, type Records } from '../engine/plain.js';
+import { type Action, mountPlain, type PlainHandlers, type Records } from '../engine/plain.js';
 import { ask, type Labelled, offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
-import { E } from '../server/errors.js';
+import { ApiError, E } from '../server/errors.js';
+import { sendJson, sendText } from '../server/respond.js';
 import { boolParam, strParam } from '../server/params.js';
 import type { Scope } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
+import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import type { Mounts } from './mounts.js';
 import { groupOwner, plansGroup, type ProjectOrGroup, projectOwner } from '../engine/owners.js';
@@ -92,7 +95,11 @@ function seedFor(w: World, key: string): LabelRec[] {
 const labels = storeFor((w) => ({
   byOwner: new Map<string, LabelRec[]>(),
   nextId: w.seededProjects * PROJECT_SEED.length + w.seededGroupCount * GROUP_SEED.length + 1,
+  /** `<user id>:<label id>`: who is subscribed to which label */
+  subscribed: new Set<string>(),
 }));
+
+const subscription = (ctx: Ctx, l: LabelRec) => `${ctx.user?.id}:${l.id}`;
 
 /** The live list of one owner's own labels, seeded on first use. */
 function own(w: World, key: string): LabelRec[] {
@@ -165,7 +172,7 @@ function labelJson(ctx: Ctx, o: Owner, l: LabelRec, action: Action): Record<stri
     text_color: textColor(l.color),
     remove_on_close: false,
     ...(action === 'list' && boolParam(ctx, 'with_counts') ? counts(ctx, o, l) : {}),
-    subscribed: false,
+    subscribed: labels(ctx.world).subscribed.has(subscription(ctx, l)),
     ...(onProject ? { priority: l.owner === o.key ? l.priority : null, is_project_label: l.owner.startsWith('project:') } : {}),
   };
 }
@@ -222,9 +229,64 @@ const CREATE = {
   archived: { type: 'boolean' },
 } as const;
 
-function mountLabels<P>(scope: Scope<P>, owner: (parent: P) => Owner, mayWrite: (ctx: Ctx, parent: P) => boolean, priority: boolean): void {
+/** A label the owner can use (its ancestor groups' too), by id or title, as `find_label`. */
+function usable(ctx: Ctx, o: Owner): LabelRec {
+  const l = records.find(ctx, o, ctx.p.label_id!, 'read');
+  if (!l) throw E.notFound('Label');
+  return l;
+}
+
+/** `POST …/labels/:label_id/subscribe|unsubscribe` (lib/api/subscriptions.rb): 201 with the label, 304 when nothing changes. */
+function mountSubscriptions<P>(scope: Scope<P>, owner: (parent: P) => Owner): void {
+  for (const [action, on] of [
+    ['subscribe', true],
+    ['unsubscribe', false],
+  ] as const) {
+    scope.post(`/labels/:label_id/${action}`, { auth: 'user' }, (ctx, parent) => {
+      const o = owner(parent);
+      const l = usable(ctx, o);
+      const set = labels(ctx.world).subscribed;
+      if (set.has(subscription(ctx, l)) === on) return sendText(ctx, 304, '', 'application/json');
+      if (on) set.add(subscription(ctx, l));
+      else set.delete(subscription(ctx, l));
+      sendJson(ctx, 201, labelJson(ctx, o, l, 'read'));
+    });
+  }
+}
+
+/**
+ * The routes deprecated in 12.4 and still served, which python-gitlab 3.x and the Ruby gem send: the
+ * label named in the body, `name` or an integer `label_id` (exactly one; a group's DELETE takes `name` only).
+ */
+function mountBodyNamed<P>(scope: Scope<P>, handlers: PlainHandlers<P>, deleteByIdToo: boolean): void {
+  const nameFromBody = (ctx: Ctx, byId: boolean) => {
+    const name = strParam(ctx, 'name');
+    const id = byId ? ctx.params.label_id : undefined;
+    if (name !== undefined && id !== undefined) throw new ApiError(400, { error: 'label_id, name are mutually exclusive' });
+    if (id !== undefined && !/^\d+$/.test(String(id))) throw E.invalid('label_id');
+    if (name === undefined && id === undefined) {
+      throw byId ? new ApiError(400, { error: 'label_id, name are missing, exactly one parameter must be provided' }) : E.missing('name');
+    }
+    ctx.p.label_id = name ?? String(id);
+  };
+  scope.put('/labels', { auth: 'user' }, (ctx, parent) => {
+    nameFromBody(ctx, true);
+    handlers.update(ctx, parent);
+  });
+  scope.delete('/labels', { auth: 'user' }, (ctx, parent) => {
+    nameFromBody(ctx, deleteByIdToo);
+    handlers.remove(ctx, parent);
+  });
+}
+
+function mountLabels<P>(
+  scope: Scope<P>,
+  owner: (parent: P) => Owner,
+  mayWrite: (ctx: Ctx, parent: P) => boolean,
+  priority: boolean,
+): PlainHandlers<P> {
   const atLeastOne = ['new_name', 'color', 'description', ...(priority ? ['priority'] : []), 'archived'];
-  mountPlain<P, Owner, LabelRec>({
+  return mountPlain<P, Owner, LabelRec>({
     scope,
     path: '/labels',
     key: 'label_id',
@@ -256,6 +318,41 @@ export function mountLabelResources({ project, group }: Mounts): void {
     const l = available(ctx, projectOwner(p), true).find((x) => x.title === name);
     return l ? { id: l.id, name: l.title, color: l.color, description: l.description } : null;
   });
-  mountLabels(project, projectOwner, (ctx, p) => can(ctx.world, ctx.user, p, 'admin_label'), true);
-  mountLabels(group, groupOwner, plansGroup, false);
+  const onProject = mountLabels(project, projectOwner, (ctx, p) => can(ctx.world, ctx.user, p, 'admin_label'), true);
+  const onGroup = mountLabels(group, groupOwner, plansGroup, false);
+  mountBodyNamed(project, onProject, true);
+  mountBodyNamed(group, onGroup, false);
+  mountSubscriptions(project, projectOwner);
+  mountSubscriptions(group, groupOwner);
+  project.put('/labels/:label_id/promote', { auth: 'user' }, promote);
+}
+
+/**
+ * `PUT /projects/:id/labels/:name/promote` (label_helpers.rb `promote_label`, Labels::PromoteService): the
+ * project label becomes a label of the project's group (the group's own one of that title if it has one),
+ * and the project labels of that title in every project under the group go; issues and merge requests keep
+ * the title, so they now carry the group label. 200 with the GroupLabel entity.
+ */
+function promote(ctx: Ctx, p: ProjectRec): void {
+  const w = ctx.world;
+  if (p.nsKind !== 'group') throw E.badRequest('Failed to promote project label to group label');
+  const group = w.groups.get(p.nsOwner)!;
+  if (!plansGroup(ctx, group)) throw E.forbidden();
+  const l = own(w, `project:${p.id}`).find(
+    (x) => (/^\d+$/.test(ctx.p.label_id!) && x.id === Number(ctx.p.label_id)) || x.title === ctx.p.label_id,
+  );
+  if (!l) throw E.notFound('Label');
+  const target = groupOwner(group);
+  const kept = own(w, target.key);
+  let promoted = kept.find((x) => x.title === l.title);
+  if (!promoted) {
+    promoted = { id: labels(w).nextId++, owner: target.key, title: l.title, color: l.color, description: l.description, priority: null };
+    kept.push(promoted);
+  }
+  for (const pid of projectsUnder(w, target)) {
+    const list = own(w, `project:${pid}`);
+    const at = list.findIndex((x) => x.title === l.title);
+    if (at >= 0) list.splice(at, 1);
+  }
+  sendJson(ctx, 200, labelJson(ctx, target, promoted, 'read'));
 }

@@ -1,11 +1,11 @@
 // Members (reference endpoints §10): `GET /projects/:id/members`, `/groups/:id/members` (direct) and
 // `…/members/all` (with the levels inherited through parent groups and, for a project, the groups it is
-// shared with), one member of each, and the writes (member-writes.ts). Seeded group members belong to root groups (access.ts); subgroups inherit them.
+// shared with), one member of each, the project's users (`/projects/:id/users`), and the writes (member-writes.ts). Seeded group members belong to root groups (access.ts); subgroups inherit them.
 import { groupChain, groupDirectLevel, projectDirectLevel } from '../access.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
-import { intSeg, strParam } from '../server/params.js';
-import { offsetPage } from '../server/paging.js';
+import { intSeg, listParam, strParam } from '../server/params.js';
+import { offsetPage, pageOf } from '../server/paging.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { MembershipRec, MemberSourceKind } from '../store/memberships.js';
 import type { GroupRec, ProjectRec, UserRec } from '../store/records.js';
@@ -128,7 +128,27 @@ function sendMember(ctx: Ctx, levels: Levels): void {
 export const ofProject = (p: ProjectRec): MemberSource => ({ kind: 'project', rec: p });
 export const ofGroup = (g: GroupRec): MemberSource => ({ kind: 'group', rec: g });
 
+/**
+ * `GET /projects/:id/users` (lib/api/projects.rb): the users of the project's team (its members, inherited
+ * and invited ones too) as UserBasic by id; `search` in name, username or email; `skip_users[]`.
+ */
+function projectUsers(ctx: Ctx, p: ProjectRec): void {
+  const w = ctx.world;
+  const search = strParam(ctx, 'search')?.toLowerCase();
+  const skip = new Set((listParam(ctx, 'skip_users') ?? []).map(Number));
+  const users = [...sourceMembers(w, ofProject(p), true)]
+    .filter(([id, m]) => m.level > 0 && !skip.has(id))
+    .map(([id]) => w.users.get(id)!)
+    .filter((u) => !search || [u.name, u.username, u.email].some((x) => x.toLowerCase().includes(search)))
+    .sort((a, b) => a.id - b.id);
+  sendList(
+    ctx,
+    pageOf(ctx, users).map((u) => userBasic(w, u)),
+  );
+}
+
 export function mountMembers({ project, group }: Mounts): void {
+  project.get('/users', { auth: 'public' }, projectUsers);
   project.get('/members', { auth: 'public' }, (ctx, p) => sendMembers(ctx, sourceMembers(ctx.world, ofProject(p), false)));
   project.get('/members/all', { auth: 'public' }, (ctx, p) => sendMembers(ctx, sourceMembers(ctx.world, ofProject(p), true)));
   project.get('/members/:user_id', { auth: 'public' }, (ctx, p) => sendMember(ctx, sourceMembers(ctx.world, ofProject(p), false)));

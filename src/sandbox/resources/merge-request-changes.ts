@@ -28,19 +28,24 @@ export function mergeRequestChanges(w: World, mr: MergeRequestRec): FileChange[]
     const a = before.get(path);
     const b = after.get(path);
     if (a && b && a.equals(b)) continue;
-    out.push({
-      old_path: path,
-      new_path: path,
-      a_mode: a ? '100644' : '0',
-      b_mode: b ? '100644' : '0',
-      new_file: !a,
-      renamed_file: false,
-      deleted_file: !b,
-      generated_file: false,
-      diff: isBinary(a) || isBinary(b) ? '' : unifiedDiff(lines(a), lines(b)),
-    });
+    out.push(fileChange(path, a, b));
   }
   return out;
+}
+
+/** One file's change from `a` to `b` (undefined: no file there), its diff empty for binary content. */
+export function fileChange(path: string, a: Buffer | undefined, b: Buffer | undefined): FileChange {
+  return {
+    old_path: path,
+    new_path: path,
+    a_mode: a ? '100644' : '0',
+    b_mode: b ? '100644' : '0',
+    new_file: !a,
+    renamed_file: false,
+    deleted_file: !b,
+    generated_file: false,
+    diff: isBinary(a) || isBinary(b) ? '' : unifiedDiff(lines(a), lines(b)),
+  };
 }
 
 function isBinary(content: Buffer | undefined): boolean {

@@ -71,12 +71,12 @@ const noteStore = storeFor((w) => ({
   nextId: firstNoteId(w.seededProjects + 1, 1),
 }));
 
-/** The parent a note hangs on: an issue or a merge request. */
+/** The parent a note hangs on: an issue, a merge request or a project snippet (which has no iid). */
 export interface Noteable {
   id: number;
-  iid: number;
+  iid: number | null;
   projectId: number;
-  type: 'Issue' | 'MergeRequest';
+  type: 'Issue' | 'MergeRequest' | 'Snippet';
 }
 
 export function noteJson(w: World, noteable: Noteable, note: NoteRec): Record<string, unknown> {

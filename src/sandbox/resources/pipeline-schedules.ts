@@ -1,8 +1,8 @@
 // Pipeline schedules (lib/api/ci/pipeline_schedules.rb, entities/ci/pipeline_schedule*.rb,
 // app/models/ci/pipeline_schedule.rb, app/validators/cron_validator.rb, and
 // app/policies/ci/pipeline_schedule_policy.rb): reporters read, developers create and play, only
-// the schedule's owner updates it and its variables, the owner or a maintainer deletes it, and a
-// maintainer who is not its owner takes it over.
+// the schedule's owner updates it and its variables, the owner or a maintainer deletes it or reads
+// and deletes its variables, and a maintainer takes it over (the owner taking it again: 200).
 // Playing starts a pipeline at once through the `startPipeline` port (README, "Pipeline schedules").
 import { can, projectRole } from '../access.js';
 import { mountPlain, type Records } from '../engine/plain.js';
@@ -10,7 +10,8 @@ import { ask } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { enumParam, strParam } from '../server/params.js';
-import { sendJson } from '../server/respond.js';
+import { pageOf } from '../server/paging.js';
+import { sendJson, sendList } from '../server/respond.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
@@ -41,6 +42,8 @@ export interface ScheduleRec {
   updatedAt: number;
   lastPipeline: { id: number; sha: string; ref: string; status: string } | null;
   variables: ScheduleVariable[];
+  /** the pipelines its plays started, oldest first */
+  pipelineIds: number[];
 }
 
 const schedules = storeFor(() => ({ list: [] as ScheduleRec[], nextId: 1 }));
@@ -119,6 +122,7 @@ const records: Records<ProjectRec, ScheduleRec> = {
       updatedAt: now,
       lastPipeline: null,
       variables: [],
+      pipelineIds: [],
     };
     const s = { ...edit(ctx, blank, input), id: store.nextId++ };
     store.list.push(s);
@@ -163,12 +167,27 @@ function play(ctx: Ctx, p: ProjectRec): void {
   const variables = s.variables.map((v) => ({ key: v.key, value: v.value, variable_type: v.variable_type }));
   const pipeline = ask('startPipeline')(w, p, { ref: s.ref, sha, userId: s.ownerId, variables, source: 'schedule' });
   s.lastPipeline = { id: pipeline.id as number, sha, ref: s.ref, status: pipeline.status as string };
+  s.pipelineIds.push(pipeline.id as number);
   sendJson(ctx, 201, { message: '201 Created' });
+}
+
+/** The pipelines the schedule started, as PipelineBasic; `sort` by id, ascending unless asked. */
+function schedulePipelines(ctx: Ctx, p: ProjectRec): void {
+  const s = scheduleOf(ctx, p);
+  if (!can(ctx.world, ctx.user, p, 'read_pipeline')) throw E.forbidden();
+  const sort = enumParam(ctx, 'sort', ['asc', 'desc'] as const) ?? 'asc';
+  const started = new Set(s.pipelineIds);
+  const list = ask('listedPipelines')(ctx.world, p, undefined).filter((pl) => started.has(pl.id));
+  list.sort((a, b) => (sort === 'asc' ? a.id - b.id : b.id - a.id));
+  sendList(
+    ctx,
+    pageOf(ctx, list).map((pl) => ask('pipelineJson')(ctx.world, pl, false)),
+  );
 }
 
 function variableOf(s: ScheduleRec, key: string): ScheduleVariable {
   const v = s.variables.find((x) => x.key === key);
-  if (!v) throw E.notFound('Variable');
+  if (!v) throw E.notFound('Pipeline Schedule Variable');
   return v;
 }
 
@@ -176,6 +195,12 @@ function mountVariables(project: Mounts['project']): void {
   const owned = (ctx: Ctx, p: ProjectRec) => {
     const s = scheduleOf(ctx, p);
     if (!isOwner(ctx, s)) throw E.forbidden();
+    return s;
+  };
+  // Reading and deleting a variable take `admin_pipeline_schedule`: a maintainer, or the owner.
+  const administered = (ctx: Ctx, p: ProjectRec) => {
+    const s = scheduleOf(ctx, p);
+    if (!isOwner(ctx, s) && !can(ctx.world, ctx.user, p, 'admin_project')) throw E.forbidden();
     return s;
   };
   const type = (ctx: Ctx) => enumParam(ctx, 'variable_type', VARIABLE_TYPES);
@@ -199,8 +224,11 @@ function mountVariables(project: Mounts['project']): void {
     if (variableType !== undefined) v.variable_type = variableType;
     sendJson(ctx, 200, v);
   });
+  project.get('/pipeline_schedules/:schedule_id/variables/:key', { auth: 'user' }, (ctx, p) => {
+    sendJson(ctx, 200, variableOf(administered(ctx, p), ctx.p.key!));
+  });
   project.delete('/pipeline_schedules/:schedule_id/variables/:key', { auth: 'user' }, (ctx, p) => {
-    const s = owned(ctx, p);
+    const s = administered(ctx, p);
     const v = variableOf(s, ctx.p.key!);
     s.variables.splice(s.variables.indexOf(v), 1);
     sendJson(ctx, 202, v);
@@ -241,13 +269,20 @@ export function mountPipelineSchedules({ project }: Mounts): void {
     deleted: 204,
   });
   project.post('/pipeline_schedules/:schedule_id/play', { auth: 'user' }, play);
+  project.get('/pipeline_schedules/:schedule_id/pipelines', { auth: 'user' }, schedulePipelines);
   project.post('/pipeline_schedules/:schedule_id/take_ownership', { auth: 'user' }, (ctx, p) => {
     const s = scheduleOf(ctx, p);
-    // The policy gives it to whoever administers schedules but is not this one's owner already.
-    if (!can(ctx.world, ctx.user, p, 'admin_project') || s.ownerId === ctx.user!.id) throw E.forbidden();
-    s.ownerId = ctx.user!.id;
-    s.updatedAt = ctx.world.now();
-    sendJson(ctx, 201, scheduleJson(ctx.world, s, true));
+    const owns = s.ownerId === ctx.user!.id;
+    // `admin_pipeline_schedule`: a maintainer, or the owner while still a developer; the owner
+    // taking it again is answered 200 instead of the create status.
+    if (!can(ctx.world, ctx.user, p, 'admin_project') && !(owns && can(ctx.world, ctx.user, p, 'create_pipeline'))) {
+      throw E.forbidden();
+    }
+    if (!owns) {
+      s.ownerId = ctx.user!.id;
+      s.updatedAt = ctx.world.now();
+    }
+    sendJson(ctx, owns ? 200 : 201, scheduleJson(ctx.world, s, true));
   });
   mountVariables(project);
 }

@@ -74,6 +74,8 @@ export interface PipelineStore {
   bridges: Map<number, BridgeRec[]>;
   /** pipeline id → how it started, for pipelines not created by `POST /pipeline` */
   sources: Map<number, string>;
+  /** pipeline id → the name `PUT …/metadata` gave it */
+  names: Map<number, string>;
   /** pipeline id → its jobs' timing, when not the default steps */
   timing: Map<number, JobTiming>;
   /** job id → its timing and log, for the jobs of a scenario's pipelines (and their retries) */
@@ -97,6 +99,7 @@ export const pipelineStore = storeFor<PipelineStore>((w) => ({
   retriedBy: new Map(),
   bridges: new Map(),
   sources: new Map(),
+  names: new Map(),
   timing: new Map(),
   scripts: new Map(),
   nextPipelineId: w.seededProjects * SEEDED_PIPELINES + 1,

@@ -91,7 +91,7 @@ export function pipelineJson(w: World, pl: PipelineRec, full: boolean): Record<s
     queued_duration: st.startedAt ? Math.round((st.startedAt - pl.createdAt) / 1000) : null,
     coverage: null,
     detailed_status: detailedStatus(st.status, `/${p.fullPath}/-/pipelines/${pl.id}`),
-    name: null,
+    name: pipelineStore(w).names.get(pl.id) ?? null,
   });
   return out;
 }
@@ -312,7 +312,10 @@ export function mountPipelines(mounts: Mounts): void {
     sendList(
       ctx,
       // The list is PipelineBasic plus `name` (reference §3); elsewhere (a job's pipeline, a bridge's downstream) it is PipelineBasic.
-      pageOf(ctx, listPipelines(ctx, p)).map((pl) => ({ ...pipelineJson(ctx.world, pl, false), name: null })),
+      pageOf(ctx, listPipelines(ctx, p)).map((pl) => ({
+        ...pipelineJson(ctx.world, pl, false),
+        name: pipelineStore(ctx.world).names.get(pl.id) ?? null,
+      })),
     );
   });
   project.get('/pipelines/:pipeline_id', { auth: 'public', job: true }, (ctx, p) => {

@@ -16,7 +16,7 @@ import type { Mounts } from './mounts.js';
 import { type SnippetFile, updatedFileList } from './snippet-files.js';
 import { snippetEntity } from '../entities/snippet.js';
 
-interface ProjectSnippetRec {
+export interface ProjectSnippetRec {
   id: number;
   projectId: number;
   title: string;
@@ -38,7 +38,7 @@ function snippetJson(w: World, p: ProjectRec, s: ProjectSnippetRec): Record<stri
   return snippetEntity(w, s, p);
 }
 
-function findSnippet(ctx: Ctx, p: ProjectRec): ProjectSnippetRec {
+export function findSnippet(ctx: Ctx, p: ProjectRec): ProjectSnippetRec {
   if (!can(ctx.world, ctx.user, p, 'read_snippet')) throw E.notFound('Project');
   const s = snippets(ctx.world).list.find((x) => x.projectId === p.id && String(x.id) === ctx.p.snippet_id);
   if (!s || (s.visibility === 'private' && !can(ctx.world, ctx.user, p, 'create_snippet') && s.authorId !== ctx.user?.id))
@@ -46,7 +46,7 @@ function findSnippet(ctx: Ctx, p: ProjectRec): ProjectSnippetRec {
   return s;
 }
 
-function mayChange(ctx: Ctx, p: ProjectRec, s: ProjectSnippetRec): void {
+export function mayChange(ctx: Ctx, p: ProjectRec, s: ProjectSnippetRec): void {
   if (s.authorId !== ctx.user!.id && !can(ctx.world, ctx.user, p, 'admin_snippet')) throw E.forbidden();
 }
 

@@ -2,7 +2,7 @@
 // each label added or removed by creating or updating one is an event `{id, user, created_at,
 // resource_type, resource_id, label, action}`, recorded as the write succeeds (an observer, as the
 // audit log is); read by whoever reads the issuable, oldest first, paged; an unknown id is `find`'s
-// `404 Not found` (README, "Label events").
+// `404 Not found` (README, "Label and state events").
 import { ask, type Issuable } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';

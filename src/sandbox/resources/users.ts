@@ -1,5 +1,6 @@
 // Users: `GET /user`, `GET /users` (offset and keyset), `GET /users/:id`.
 import { userBasic } from '../entities/user.js';
+import { offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { ApiError, E } from '../server/errors.js';
 import { decodeCursor, encodeCursor, isKeyset, keysetNext, keysetNotAvailable, offsetPage, pageParams } from '../server/paging.js';
@@ -154,6 +155,7 @@ function listUsers(ctx: Ctx): void {
 }
 
 export function mountUsers({ root }: Mounts): void {
+  offer('userJson', userJson);
   root.get('/user', { auth: 'user' }, (ctx) => sendJson(ctx, 200, userJson(ctx.world, ctx.user!, ctx.user)));
   root.get('/users', { auth: 'public' }, listUsers);
   root.get('/users/:id', { auth: 'public' }, (ctx) => {

@@ -173,6 +173,7 @@ export function loadScenario(w: World, s: Scenario, at: number): void {
         updatedAt: at,
         lastPipeline: null,
         variables: [],
+        pipelineIds: [],
       });
     }
     addEnvironments(w, p, def.environments, at, userId);

@@ -104,6 +104,8 @@ export interface JobRec {
   name: string;
   stage: string;
   hasArtifacts: boolean;
+  /** when it was erased (its artifacts and log gone) */
+  erasedAt?: number;
 }
 
 export interface ReleaseRec {

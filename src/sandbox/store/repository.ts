@@ -288,8 +288,19 @@ export class Repositories {
     return null;
   }
 
-  /** Resolve a ref (branch, tag, sha, HEAD) to a commit sha. */
+  /** Resolve a ref (branch, tag, sha, HEAD) to a commit sha; git's `~N` and `^` suffixes walk back first parents. */
   resolveRef(pid: number, ref: string): string | null {
+    // A ref name cannot hold `~` or `^` (git-check-ref-format), so a suffix of them is always an ancestry walk.
+    const walk = /^(.+?)((?:[~^]\d*)+)$/.exec(ref);
+    if (walk) {
+      let sha = this.resolveRef(pid, walk[1]!);
+      for (const [, op, n] of walk[2]!.matchAll(/([~^])(\d*)/g)) {
+        // `^N` names the N-th parent; the sandbox's commits have one, so `^2` and up name none.
+        const steps = op === '~' ? Number(n || 1) : n === '' || n === '1' ? 1 : n === '0' ? 0 : Infinity;
+        for (let k = 0; k < steps && sha !== null; k++) sha = this.findCommit(pid, sha)?.parentId ?? null;
+      }
+      return sha;
+    }
     if (ref === 'HEAD') ref = 'main';
     if (this.hasBranch(pid, ref)) return this.branchCommits(pid, ref)![0]!.id;
     const tag = this.tags(pid).find((t) => t.name === ref);

@@ -111,3 +111,65 @@ describe('DELETE …/tags/:tag_name and the bulk DELETE …/tags', () => {
     expect((await bulk({ name_regex: 'nothing' })).status).toBe(202);
   });
 });
+
+describe('GET /registry/repositories/:id, GET /groups/:id/registry/repositories', () => {
+  it('answers one repository by id (tags, tags_count, size when asked), 403 without read_container_image, 404 Not found for none', async () => {
+    const one = await c.call('/registry/repositories/3?tags_count=true&size=true', { as: 'user' });
+    expect(one.status).toBe(200);
+    expect(one.json).toEqual({
+      id: 3,
+      name: '',
+      path: one.json.path,
+      project_id: 2,
+      location: `127.0.0.1:5050/${one.json.path}`,
+      created_at: one.json.created_at,
+      cleanup_policy_started_at: null,
+      tags_count: 13,
+      status: null,
+      size: null,
+    });
+    const plain = await c.call('/registry/repositories/4', { as: 'admin' });
+    expect([plain.json.name, 'tags' in plain.json, 'tags_count' in plain.json, 'size' in plain.json]).toEqual([
+      'worker',
+      false,
+      false,
+      false,
+    ]);
+    expect((await c.call('/registry/repositories/3', { as: 'readApi' })).status).toBe(200);
+    const guest = await c.call('/registry/repositories/3', asUser((await c.call('/users/4', { as: 'admin' })).json.username));
+    expect([guest.status, guest.json]).toEqual([403, { message: '403 Forbidden' }]);
+    const none = await c.call('/registry/repositories/999', { as: 'admin' });
+    expect([none.status, none.json]).toEqual([404, { message: '404 Not found' }]);
+    expect((await c.call('/registry/repositories/3')).status).toBe(401);
+  });
+
+  it('lists the repositories of every project under a group, by id, without tags', async () => {
+    const r = await c.call('/groups/globex/registry/repositories', { as: 'admin' });
+    expect([r.status, r.json.map((x: { id: number }) => x.id), r.headers['x-total']]).toEqual([200, [9, 10, 11, 12], '4']);
+    expect(r.json.every((x: Record<string, unknown>) => !('tags' in x) && !('tags_count' in x))).toBe(true);
+    const unknown = await c.call('/groups/no-such-group/registry/repositories', { as: 'admin' });
+    expect([unknown.status, unknown.json]).toEqual([404, { message: '404 Group Not Found' }]);
+  });
+});
+
+describe('DELETE /projects/:id/registry/repositories/:repository_id', () => {
+  it('schedules the deletion (202, body 202): delete_scheduled until the worker runs, then gone', async () => {
+    const reporter = await c.call('/projects/6/members', { as: 'admin', method: 'POST', json: { user_id: 9, access_level: 20 } });
+    expect(reporter.status).toBe(201);
+    const refused = await c.call('/projects/6/registry/repositories/12', { ...asUser(reporter.json.username), method: 'DELETE' });
+    expect([refused.status, refused.json]).toEqual([403, { message: '403 Forbidden' }]);
+    const accepted = await c.call('/projects/6/registry/repositories/12', { as: 'admin', method: 'DELETE' });
+    expect([accepted.status, accepted.text]).toEqual([202, '202']);
+    const scheduled = await c.call('/projects/6/registry/repositories', { as: 'admin' });
+    expect(scheduled.json.map((x: { id: number; status: string | null }) => [x.id, x.status])).toEqual([
+      [11, null],
+      [12, 'delete_scheduled'],
+    ]);
+    now += 1000;
+    const after = await c.call('/projects/6/registry/repositories', { as: 'admin' });
+    expect(after.json.map((x: { id: number }) => x.id)).toEqual([11]);
+    expect((await c.call('/registry/repositories/12', { as: 'admin' })).status).toBe(404);
+    const again = await c.call('/projects/6/registry/repositories/12', { as: 'admin', method: 'DELETE' });
+    expect([again.status, again.json]).toEqual([404, { message: '404 Not found' }]);
+  });
+});

@@ -211,3 +211,33 @@ describe('deployments', () => {
     }
   });
 });
+
+describe('DELETE /projects/:id/environments/review_apps (Environments::ScheduleToDeleteReviewAppsService)', () => {
+  it('names the stopped review apps created before `before` (default 30 days ago), oldest first, up to `limit`', async () => {
+    const r = await send('/projects/5/environments/review_apps', 'DELETE', {});
+    expect(r.status).toBe(200);
+    expect(r.json.unprocessable_entries).toEqual([]);
+    expect(r.json.scheduled_entries.map((e: { name: string }) => e.name)).toEqual(['review/search-v2']);
+    expect(Object.keys(r.json.scheduled_entries[0])).toEqual(['id', 'name', 'slug', 'external_url', 'created_at', 'updated_at']);
+    const older = await send('/projects/5/environments/review_apps', 'DELETE', { before: new Date(NOW - 200 * DAY).toISOString() });
+    expect(older.json.scheduled_entries).toEqual([]);
+    const bad = await send('/projects/5/environments/review_apps', 'DELETE', { limit: 0 });
+    expect([bad.status, bad.json]).toEqual([400, { error: 'limit does not have a valid value' }]);
+    expect((await c.call('/projects/5/environments?per_page=100', { as: 'admin' })).json.length).toBe(9);
+  });
+
+  it('answers 401 with empty lists to a reporter, who may not destroy environments', async () => {
+    const reporter = await member(5, 7, 20);
+    const r = await send('/projects/5/environments/review_apps', 'DELETE', { dry_run: false }, as(reporter));
+    expect([r.status, r.json]).toEqual([
+      401,
+      {
+        message: {
+          scheduled_entries: [],
+          unprocessable_entries: [],
+          message: 'You do not have permission to destroy environments in this project',
+        },
+      },
+    ]);
+  });
+});

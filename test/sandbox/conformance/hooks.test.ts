@@ -15,7 +15,7 @@ import { useSandbox } from './setup.js';
 
 const clock = new TestClock();
 const c = useSandbox({ projects: 10, clock: clock.now });
-const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+const received: Array<{ headers: IncomingHttpHeaders; body: string; path?: string }> = [];
 let answer = 200;
 let receiver: Server;
 let base = '';
@@ -25,7 +25,7 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      received.push({ headers: req.headers, body });
+      received.push({ headers: req.headers, body, path: req.url });
       res.writeHead(answer, { 'Content-Type': 'text/plain' }).end(answer === 200 ? 'ok' : 'receiver refused');
     });
   });
@@ -134,6 +134,20 @@ describe('POST /projects/:id/hooks/:hook_id/test/:trigger', () => {
     expect(log.json.map((d: { response_status: string }) => d.response_status)).toEqual(['internal error']);
   });
 
+  it('words a refused loopback connection as Net::HTTP does', async () => {
+    // A port just freed: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const hook = (await post('/projects/1/hooks', { url: `http://127.0.0.1:${port}/gone` })).json;
+    const refused = await post(`/projects/1/hooks/${hook.id}/test/push_events`);
+    expect([refused.status, refused.json]).toEqual([
+      422,
+      { message: `Failed to open TCP connection to 127.0.0.1:${port} (Connection refused - connect(2) for "127.0.0.1" port ${port})` },
+    ]);
+  });
+
   it('past three failures in a row the hook is disabled for a minute, then two; a success clears it', async () => {
     const away = (await post('/projects/1/hooks', { url: 'https://down.example.com/' })).json;
     const state = async () => {
@@ -194,5 +208,36 @@ describe('group and system hooks', () => {
     expect(tested.status).toBe(201);
     expect(tested.json).toMatchObject({ event_name: 'project_create', name: 'Ruby' });
     expect((await c.call(`/hooks/${created.json.id}`, { as: 'admin' })).json.alert_status).toBe('executable');
+  });
+});
+
+describe('url variables and custom headers (lib/api/hooks/url_variables.rb, custom_headers.rb)', () => {
+  it('sets and unsets them (204), shows only their names on a single read, and delivers with them', async () => {
+    const hook = (await post('/projects/2/hooks', { url: `${base}/{area}/hook` })).json;
+    const put = (path: string, json: Record<string, unknown>) =>
+      c.call(`/projects/2/hooks/${hook.id}/${path}`, { as: 'admin', method: 'PUT', json });
+    expect((await put('url_variables/area', { value: 'builds' })).status).toBe(204);
+    expect((await put('custom_headers/X-Custom', { value: 'very-secret' })).status).toBe(204);
+    const one = await c.call(`/projects/2/hooks/${hook.id}`, { as: 'admin' });
+    expect([one.json.url_variables, one.json.custom_headers]).toEqual([[{ key: 'area' }], [{ key: 'X-Custom' }]]);
+    expect(JSON.stringify(one.json)).not.toContain('very-secret');
+    const count = received.length;
+    expect((await post(`/projects/2/hooks/${hook.id}/test/push_events`)).status).toBe(201);
+    expect([received.length, received.at(-1)!.path, received.at(-1)!.headers['x-custom']]).toEqual([
+      count + 1,
+      '/builds/hook',
+      'very-secret',
+    ]);
+    const log = await c.call(`/projects/2/hooks/${hook.id}/events`, { as: 'admin' });
+    expect(log.json[0].request_headers['X-Custom']).toBe('[REDACTED]');
+    const bad = await put('custom_headers/bad%20key', { value: 'x' });
+    expect([bad.status, bad.json]).toEqual([422, { error: 'Illegal key or value' }]);
+    const missing = await put('url_variables/area', {});
+    expect([missing.status, missing.json]).toEqual([400, { error: 'value is missing' }]);
+    const unset = await c.call(`/projects/2/hooks/${hook.id}/url_variables/area`, { as: 'admin', method: 'DELETE' });
+    expect(unset.status).toBe(204);
+    expect((await c.call(`/projects/2/hooks/${hook.id}`, { as: 'admin' })).json.url_variables).toEqual([]);
+    const other = await c.call('/projects/2/hooks/999999/url_variables/area', { as: 'admin', method: 'PUT', json: { value: 'x' } });
+    expect([other.status, other.json]).toEqual([404, { message: '404 Not found' }]);
   });
 });

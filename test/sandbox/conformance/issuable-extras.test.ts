@@ -180,3 +180,54 @@ describe('merge request commits and closed issues', () => {
     expect(closes.json.map((i: { iid: number }) => i.iid)).toEqual([2, 3]);
   });
 });
+
+describe('participants (issues.rb, merge_requests.rb `participants`)', () => {
+  it('an issue: its author, assignees, then who commented, each once, as UserBasic (unpaged)', async () => {
+    const issue = await post('/projects/3/issues', { title: 'Who takes part', assignee_ids: [3] }, 'user');
+    const path = `/projects/3/issues/${issue.json.iid}`;
+    await post(`${path}/notes`, { body: 'first' });
+    await post(`${path}/notes`, { body: 'again' });
+    await post(`${path}/notes`, { body: 'me too' }, 'user');
+    const r = await c.call(`${path}/participants`, { as: 'user' });
+    expect(r.status).toBe(200);
+    expect(r.json.map((u: { username: string }) => u.username)).toEqual(['jdoe', issue.json.assignees[0].username, 'root']);
+    expect(Object.keys(r.json[0])).toEqual(['id', 'username', 'name', 'state', 'locked', 'avatar_url', 'web_url']);
+    expect(r.headers['x-total']).toBeUndefined();
+    const none = await c.call('/projects/3/issues/999/participants', { as: 'user' });
+    expect(none.status).toBe(404);
+  });
+
+  it('a merge request: its author, assignees, reviewers, then who commented, paged', async () => {
+    await post('/projects/4/repository/branches', { branch: 'participants', ref: 'main' });
+    const mr = await post('/projects/4/merge_requests', {
+      source_branch: 'participants',
+      target_branch: 'main',
+      title: 'Participants',
+      reviewer_ids: [2],
+    });
+    await post(`/projects/4/merge_requests/${mr.json.iid}/notes`, { body: 'looks good' }, 'user');
+    const r = await c.call(`/projects/4/merge_requests/${mr.json.iid}/participants`, { as: 'admin' });
+    expect([r.status, r.json.map((u: { username: string }) => u.username), r.headers['x-total']]).toEqual([200, ['root', 'jdoe'], '2']);
+  });
+});
+
+describe('an issue’s merge requests (issues.rb `closed_by`, `related_merge_requests`)', () => {
+  it('closed_by: those whose description closes it (MergeRequestBasic); related: those naming it at all (MergeRequest)', async () => {
+    const issue = await post('/projects/3/issues', { title: 'Needs a fix' });
+    const iid = issue.json.iid as number;
+    for (const branch of ['fix-it', 'mention-it', 'unrelated']) await post('/projects/3/repository/branches', { branch, ref: 'main' });
+    const open = (source_branch: string, description: string) =>
+      post('/projects/3/merge_requests', { source_branch, target_branch: 'main', title: source_branch, description });
+    const fixing = await open('fix-it', `Fixes #${iid}`);
+    const naming = await open('mention-it', `Follows up on #${iid}.`);
+    await open('unrelated', `About #${iid}0 and !${iid}`);
+    const closedBy = await c.call(`/projects/3/issues/${iid}/closed_by`, { as: 'user' });
+    expect([closedBy.status, closedBy.json.map((m: { iid: number }) => m.iid)]).toEqual([200, [fixing.json.iid]]);
+    expect('diff_refs' in closedBy.json[0]).toBe(false);
+    const related = await c.call(`/projects/3/issues/${iid}/related_merge_requests`, { as: 'user' });
+    expect([related.status, related.json.map((m: { iid: number }) => m.iid)]).toEqual([200, [fixing.json.iid, naming.json.iid]]);
+    expect('diff_refs' in related.json[0]).toBe(true);
+    const none = await c.call('/projects/3/issues/999/closed_by', { as: 'user' });
+    expect(none.status).toBe(404);
+  });
+});

@@ -411,3 +411,68 @@ describe('§1 notes', () => {
     expect(await notesOf(5)).toHaveLength(count);
   });
 });
+
+describe('a signed-in user who is no member of a public or internal project has guest access (ProjectPolicy `public_user_access`)', () => {
+  it('opens an issue on a public and on an internal project (201), comments on it, may not edit another’s issue (403); a private one stays hidden', async () => {
+    for (const pid of [4, 14]) {
+      const made = await c.call(`/projects/${pid}/issues`, { as: 'user', method: 'POST', json: { title: 'From outside' } });
+      expect([made.status, made.json.author.username]).toEqual([201, 'jdoe']);
+      const note = await c.call(`/projects/${pid}/issues/${made.json.iid}/notes`, { as: 'user', method: 'POST', json: { body: 'me' } });
+      expect(note.status).toBe(201);
+      const others = await c.call(`/projects/${pid}/issues/1`, { as: 'user', method: 'PUT', json: { title: 'taken over' } });
+      expect([others.status, others.json]).toEqual([403, { message: '403 Forbidden' }]);
+    }
+    const hidden = await c.call('/projects/6/issues', { as: 'user', method: 'POST', json: { title: 'x' } });
+    expect([hidden.status, hidden.json]).toEqual([404, { message: '404 Project Not Found' }]);
+    const anonymous = await c.call('/projects/4/issues', { method: 'POST', json: { title: 'x' } });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('POST /projects/:id/issues/:issue_iid/move (Issues::MoveService)', () => {
+  it('starts the issue again in the target project (201) and closes the original, which points at it', async () => {
+    const made = await c.call('/projects/3/issues', {
+      as: 'user',
+      method: 'POST',
+      json: { title: 'Moving on', description: '- [x] done\n- [ ] not yet', labels: 'bug' },
+    });
+    expect([made.json.has_tasks, made.json.task_status, made.json.moved_to_id]).toEqual([true, '1 of 2 checklist items completed', null]);
+    const moved = await c.call(`/projects/3/issues/${made.json.iid}/move`, { as: 'user', method: 'POST', json: { to_project_id: 5 } });
+    expect(moved.status).toBe(201);
+    expect(moved.json).toMatchObject({ project_id: 5, title: 'Moving on', state: 'opened', labels: ['bug'], moved_to_id: null });
+    expect(moved.json.author.username).toBe('jdoe');
+    expect(moved.json.iid).toBe(
+      Math.max(...(await c.call('/projects/5/issues?per_page=100', { as: 'user' })).json.map((i: { iid: number }) => i.iid)),
+    );
+    const original = await c.call(`/projects/3/issues/${made.json.iid}`, { as: 'user' });
+    expect([original.json.state, original.json.moved_to_id, original.json.closed_by.username]).toEqual(['closed', moved.json.id, 'jdoe']);
+    const again = await c.call(`/projects/3/issues/${made.json.iid}/move`, { as: 'user', method: 'POST', json: { to_project_id: 1 } });
+    expect([again.status, again.json]).toEqual([400, { message: 'Cannot move issue due to insufficient permissions!' }]);
+  });
+
+  it('refuses the same project, a target where the caller is no reporter (400), an unknown project (404) and no target (400)', async () => {
+    const made = await c.call('/projects/3/issues', { as: 'user', method: 'POST', json: { title: 'Staying' } });
+    const path = `/projects/3/issues/${made.json.iid}/move`;
+    const move = (json: Record<string, unknown>) => c.call(path, { as: 'user', method: 'POST', json });
+    expect((await move({ to_project_id: 3 })).json).toEqual({ message: 'Cannot move issue to project it originates from!' });
+    expect((await move({ to_project_id: 4 })).json).toEqual({ message: 'Cannot move issue due to insufficient permissions!' });
+    const unknown = await move({ to_project_id: 99999 });
+    expect([unknown.status, unknown.json]).toEqual([404, { message: '404 Project Not Found' }]);
+    const missing = await move({});
+    expect([missing.status, missing.json]).toEqual([400, { error: 'to_project_id is missing' }]);
+  });
+});
+
+describe('GET /issues/:id (endpoints §1: global id, administrators only)', () => {
+  it('answers a seeded or a created issue by its global id to an administrator; others 403; an unknown id 404 Not found', async () => {
+    const seeded = await c.call('/projects/1/issues/1', { as: 'admin' });
+    const byId = await c.call(`/issues/${seeded.json.id}`, { as: 'admin' });
+    expect([byId.status, byId.json]).toEqual([200, seeded.json]);
+    const made = await c.call('/projects/3/issues', { as: 'user', method: 'POST', json: { title: 'Global' } });
+    expect((await c.call(`/issues/${made.json.id}`, { as: 'admin' })).json.iid).toBe(made.json.iid);
+    const refused = await c.call(`/issues/${made.json.id}`, { as: 'user' });
+    expect([refused.status, refused.json]).toEqual([403, { message: '403 Forbidden' }]);
+    const none = await c.call('/issues/99999999', { as: 'admin' });
+    expect([none.status, none.json]).toEqual([404, { message: '404 Not found' }]);
+  });
+});

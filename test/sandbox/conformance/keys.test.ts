@@ -149,3 +149,43 @@ describe('deploy keys', () => {
     expect(developer.status).toBe(200);
   });
 });
+
+describe('one key by id or fingerprint (lib/api/keys.rb; users.rb single-key reads)', () => {
+  it('GET /keys/:id answers the key with its owner to an administrator, 403 to others, 404 Not found for none', async () => {
+    const k = ed25519Key('lookup@host');
+    const added = await post('/users/3/keys', { title: 'lookup', key: k.line });
+    const one = await c.call(`/keys/${added.json.id}`, { as: 'admin' });
+    expect(one.status).toBe(200);
+    expect({ ...one.json, user: undefined }).toEqual({ ...added.json, user: undefined });
+    const owner = await c.call('/users/3', { as: 'admin' });
+    expect(one.json.user).toEqual(owner.json);
+    expect((await c.call(`/keys/${added.json.id}`, { as: 'user' })).json).toEqual({ message: '403 Forbidden' });
+    const none = await c.call('/keys/999999', { as: 'admin' });
+    expect([none.status, none.json]).toEqual([404, { message: '404 Not found' }]);
+    const ofUser = await c.call(`/users/3/keys/${added.json.id}`);
+    expect([ofUser.status, ofUser.json]).toEqual([200, added.json]);
+    const elsewhere = await c.call(`/users/4/keys/${added.json.id}`);
+    expect([elsewhere.status, elsewhere.json]).toEqual([404, { message: '404 Key Not Found' }]);
+  });
+
+  it('GET /keys?fingerprint= finds a key by its MD5 or SHA256 fingerprint (a deploy key with the deploy key fields)', async () => {
+    const k = ed25519Key('finger@host');
+    const added = await post('/users/5/keys', { title: 'finger', key: k.line });
+    const deploy = await post('/projects/1/deploy_keys', { title: 'finger-deploy', key: ed25519Key('deploy@host').line });
+    const bySha = await c.call(`/keys?fingerprint=${encodeURIComponent(deploy.json.fingerprint_sha256)}`, { as: 'admin' });
+    expect([bySha.status, bySha.json.id, bySha.json.fingerprint, bySha.json.user.id]).toEqual([
+      200,
+      deploy.json.id,
+      deploy.json.fingerprint,
+      1,
+    ]);
+    const byMd5 = await c.call(`/keys?fingerprint=${encodeURIComponent(bySha.json.fingerprint)}`, { as: 'admin' });
+    expect(byMd5.json.id).toBe(deploy.json.id);
+    const user = await c.call(`/keys/${added.json.id}`, { as: 'admin' });
+    expect(user.json.user.username).toBe((await c.call('/users/5', { as: 'admin' })).json.username);
+    const none = await c.call('/keys?fingerprint=SHA256:nothing', { as: 'admin' });
+    expect([none.status, none.json]).toEqual([404, { message: '404 Key Not Found' }]);
+    const missing = await c.call('/keys', { as: 'admin' });
+    expect([missing.status, missing.json]).toEqual([400, { error: 'fingerprint is missing' }]);
+  });
+});

@@ -198,3 +198,89 @@ describe('/groups/:id/labels', () => {
     expect([missing.status, missing.json]).toEqual([404, { message: '404 Label Not Found' }]);
   });
 });
+
+describe('the label named in the body: PUT and DELETE /projects/:id/labels and /groups/:id/labels (deprecated, still served)', () => {
+  it('updates and deletes by name or label_id, exactly one of them (python-gitlab 3.x and the Ruby gem send these)', async () => {
+    const made = await post('/projects/6/labels', { name: 'by-body', color: '#123456' });
+    const byName = await put('/projects/6/labels', { name: 'by-body', new_name: 'by-body-2' });
+    expect([byName.status, byName.json.id, byName.json.name]).toEqual([200, made.json.id, 'by-body-2']);
+    const byId = await put('/projects/6/labels', { label_id: made.json.id, color: '#654321' });
+    expect([byId.status, byId.json.name, byId.json.color]).toEqual([200, 'by-body-2', '#654321']);
+    const neither = await put('/projects/6/labels', { color: '#111111' });
+    expect([neither.status, neither.json]).toEqual([400, { error: 'label_id, name are missing, exactly one parameter must be provided' }]);
+    const both = await put('/projects/6/labels', { name: 'by-body-2', label_id: made.json.id, color: '#111111' });
+    expect([both.status, both.json]).toEqual([400, { error: 'label_id, name are mutually exclusive' }]);
+    const nothing = await put('/projects/6/labels', { name: 'by-body-2' });
+    expect(nothing.status).toBe(400);
+    const unknown = await put('/projects/6/labels', { name: 'no-such', color: '#111111' });
+    expect([unknown.status, unknown.json]).toEqual([404, { message: '404 Label Not Found' }]);
+    const gone = await c.call('/projects/6/labels', { as: 'admin', method: 'DELETE', json: { label_id: made.json.id } });
+    expect(gone.status).toBe(204);
+    expect((await c.call('/projects/6/labels/by-body-2', { as: 'admin' })).status).toBe(404);
+  });
+
+  it('a group takes name or label_id to update, and only name to delete', async () => {
+    const made = await post('/groups/globex/labels', { name: 'group-by-body', color: '#123456' });
+    const renamed = await put('/groups/globex/labels', { name: 'group-by-body', description: 'now described' });
+    expect([renamed.status, renamed.json.description]).toEqual([200, 'now described']);
+    const byId = await c.call('/groups/globex/labels', { as: 'admin', method: 'DELETE', json: { label_id: made.json.id } });
+    expect([byId.status, byId.json]).toEqual([400, { error: 'name is missing' }]);
+    const byName = await c.call('/groups/globex/labels', { as: 'admin', method: 'DELETE', json: { name: 'group-by-body' } });
+    expect(byName.status).toBe(204);
+  });
+});
+
+describe('POST …/labels/:label_id/subscribe and unsubscribe', () => {
+  it('subscribes the caller (201, subscribed: true for them only), 304 with no body when nothing changes', async () => {
+    const on = await post('/projects/5/labels/feature/subscribe', {});
+    expect([on.status, on.json.name, on.json.subscribed]).toEqual([201, 'feature', true]);
+    const again = await post('/projects/5/labels/feature/subscribe', {});
+    expect([again.status, again.text]).toEqual([304, '']);
+    expect((await c.call('/projects/5/labels/feature', { as: 'admin' })).json.subscribed).toBe(true);
+    expect((await c.call('/projects/5/labels/feature', { as: 'user' })).json.subscribed).toBe(false);
+    const off = await post('/projects/5/labels/feature/unsubscribe', {});
+    expect([off.status, off.json.subscribed]).toEqual([201, false]);
+    expect((await post('/projects/5/labels/feature/unsubscribe', {})).status).toBe(304);
+  });
+
+  it('reaches a group label through a project or its group; an unknown label is 404 Label Not Found', async () => {
+    const viaProject = await post('/projects/5/labels/security/subscribe', {});
+    expect([viaProject.status, viaProject.json.is_project_label, viaProject.json.subscribed]).toEqual([201, false, true]);
+    const viaGroup = await post('/groups/globex/labels/security/subscribe', {});
+    expect(viaGroup.status).toBe(304);
+    const none = await post('/groups/globex/labels/no-such/unsubscribe', {});
+    expect([none.status, none.json]).toEqual([404, { message: '404 Label Not Found' }]);
+  });
+});
+
+describe('PUT /projects/:id/labels/:label_id/promote', () => {
+  it('turns the project label into a group label (200, GroupLabel) and removes that title from every project of the group', async () => {
+    await post('/projects/5/labels', { name: 'to-promote', color: '#0000ff', description: 'shared' });
+    await post('/projects/6/labels', { name: 'to-promote', color: '#ff0000' });
+    const r = await put('/projects/6/labels/to-promote/promote', {});
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({
+      id: r.json.id,
+      name: 'to-promote',
+      color: '#ff0000',
+      description: null,
+      description_html: '',
+      text_color: '#FFFFFF',
+      remove_on_close: false,
+      subscribed: false,
+    });
+    const group = await c.call('/groups/globex/labels/to-promote', { as: 'admin' });
+    expect([group.status, group.json.id]).toEqual([200, r.json.id]);
+    for (const project of [5, 6]) {
+      const seen = await c.call(`/projects/${project}/labels/to-promote`, { as: 'admin' });
+      expect([seen.json.id, seen.json.is_project_label]).toEqual([r.json.id, false]);
+    }
+  });
+
+  it('answers 400 for a project outside any group, 404 Label Not Found for an unknown label', async () => {
+    const personal = await put('/projects/8/labels/bug/promote', {});
+    expect([personal.status, personal.json]).toEqual([400, { message: 'Failed to promote project label to group label' }]);
+    const none = await put('/projects/6/labels/no-such/promote', {});
+    expect([none.status, none.json]).toEqual([404, { message: '404 Label Not Found' }]);
+  });
+});

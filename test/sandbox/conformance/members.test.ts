@@ -116,3 +116,19 @@ describe('endpoints §10 GET /projects/:id/members/all: invited groups', () => {
     expect(await levels('/projects/2/members/all')).toEqual(before);
   });
 });
+
+describe('GET /projects/:id/users (lib/api/projects.rb)', () => {
+  it('lists the users of the project team, inherited members included, as UserBasic by id; search and skip_users narrow', async () => {
+    const all = await c.call('/projects/2/members/all?per_page=100', { as: 'admin' });
+    const expected = all.json.map((m: { id: number }) => m.id).sort((a: number, b: number) => a - b);
+    const r = await c.call('/projects/2/users?per_page=100', { as: 'user' });
+    expect([r.status, r.json.map((u: { id: number }) => u.id), r.headers['x-total']]).toEqual([200, expected, String(expected.length)]);
+    expect(Object.keys(r.json[0])).toEqual(['id', 'username', 'name', 'state', 'locked', 'avatar_url', 'web_url']);
+    const found = await c.call('/projects/2/users?search=JDOE', { as: 'user' });
+    expect(found.json.map((u: { username: string }) => u.username)).toEqual(['jdoe']);
+    const skipped = await c.call(`/projects/2/users?per_page=100&skip_users[]=${expected[0]}`, { as: 'user' });
+    expect(skipped.json.map((u: { id: number }) => u.id)).toEqual(expected.slice(1));
+    const hidden = await c.call('/projects/2/users');
+    expect([hidden.status, hidden.json]).toEqual([404, { message: '404 Project Not Found' }]);
+  });
+});

@@ -3,7 +3,7 @@
 // pipeline_schedule.rb and pipeline_schedule_details.rb (last_pipeline and variables on one),
 // app/validators/cron_validator.rb (`" is invalid syntax"`, `" is invalid timezone"`) and
 // app/policies/ci/pipeline_schedule_policy.rb (developers create and play, the owner updates,
-// the owner or a maintainer deletes, a maintainer not the owner takes ownership). The sandbox's choices: src/sandbox/README.md.
+// the owner or a maintainer deletes, a maintainer takes ownership: 200 when already the owner). The sandbox's choices: src/sandbox/README.md.
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from './setup.js';
 
@@ -114,7 +114,38 @@ describe('play, variables, ownership', () => {
     const gone = await call('/projects/1/pipeline_schedules/1/variables/MODE', 'DELETE', {});
     expect([gone.status, gone.json]).toEqual([202, { key: 'MODE', value: 'full', variable_type: 'file' }]);
     const again = await call('/projects/1/pipeline_schedules/1/variables/MODE', 'DELETE', {});
-    expect([again.status, again.json]).toEqual([404, { message: '404 Variable Not Found' }]);
+    expect([again.status, again.json]).toEqual([404, { message: '404 Pipeline Schedule Variable Not Found' }]);
+  });
+
+  it('lists the pipelines a schedule started as PipelineBasic, ascending by id unless sort=desc', async () => {
+    const made = await call('/projects/1/pipeline_schedules', 'POST', { description: 'runs', ref: 'main', cron: '0 4 * * *' });
+    const path = `/projects/1/pipeline_schedules/${made.json.id}`;
+    const none = await c.call(`${path}/pipelines`, { as: 'admin' });
+    expect([none.status, none.json, none.headers['x-total']]).toEqual([200, [], '0']);
+    expect((await call(`${path}/play`, 'POST', {})).status).toBe(201);
+    const first = (await c.call(path, { as: 'admin' })).json.last_pipeline.id;
+    expect((await call(`${path}/play`, 'POST', {})).status).toBe(201);
+    const second = (await c.call(path, { as: 'admin' })).json.last_pipeline.id;
+    const asc = await c.call(`${path}/pipelines`, { as: 'admin' });
+    expect([asc.status, asc.json.map((p: { id: number }) => p.id), asc.headers['x-total']]).toEqual([200, [first, second], '2']);
+    expect(Object.keys(asc.json[0]).sort()).toEqual(
+      ['created_at', 'id', 'iid', 'project_id', 'ref', 'sha', 'source', 'status', 'updated_at', 'web_url'].sort(),
+    );
+    expect(asc.json[0]).toMatchObject({ source: 'schedule', ref: 'main', project_id: 1 });
+    const desc = await c.call(`${path}/pipelines?sort=desc`, { as: 'admin' });
+    expect(desc.json.map((p: { id: number }) => p.id)).toEqual([second, first]);
+    const missing = await c.call('/projects/1/pipeline_schedules/999/pipelines', { as: 'admin' });
+    expect([missing.status, missing.json]).toEqual([404, { message: '404 Pipeline Schedule Not Found' }]);
+  });
+
+  it('reads one variable by key for the owner or a maintainer; an unknown key is 404 Pipeline Schedule Variable Not Found', async () => {
+    const path = '/projects/1/pipeline_schedules/1/variables';
+    expect((await call(path, 'POST', { key: 'READ_ME', value: 'v' })).status).toBe(201);
+    const one = await c.call(`${path}/READ_ME`, { as: 'admin' });
+    expect([one.status, one.json]).toEqual([200, { key: 'READ_ME', value: 'v', variable_type: 'env_var' }]);
+    const none = await c.call(`${path}/NOPE`, { as: 'admin' });
+    expect([none.status, none.json]).toEqual([404, { message: '404 Pipeline Schedule Variable Not Found' }]);
+    expect((await call(`${path}/READ_ME`, 'DELETE', {})).status).toBe(202);
   });
 
   it('a developer creates and updates their own; another developer may not update it; a maintainer takes it over; the owner deletes their own', async () => {
@@ -131,12 +162,15 @@ describe('play, variables, ownership', () => {
     expect((await call(path, 'DELETE', {}, sudo(other))).status).toBe(403);
     const taken = await call(`${path}/take_ownership`, 'POST', {}, sudo(maintainer));
     expect([taken.status, taken.json.owner.username]).toEqual([201, maintainer]);
-    expect((await call(`${path}/take_ownership`, 'POST', {}, sudo(maintainer))).status).toBe(403);
+    const again = await call(`${path}/take_ownership`, 'POST', {}, sudo(maintainer));
+    expect([again.status, again.json.owner.username]).toEqual([200, maintainer]);
     expect((await call(path, 'PUT', { active: true }, sudo(dev))).status).toBe(403);
     expect((await call(path, 'PUT', { active: true }, sudo(maintainer))).json.active).toBe(true);
     expect((await call(path, 'DELETE', {}, sudo(maintainer))).status).toBe(204);
     expect((await c.call(path, { as: 'admin' })).status).toBe(404);
     const own = await call('/projects/3/pipeline_schedules', 'POST', { description: 'o', ref: 'main', cron: '0 0 * * *' }, sudo(dev));
+    const ownAgain = await call(`/projects/3/pipeline_schedules/${own.json.id}/take_ownership`, 'POST', {}, sudo(dev));
+    expect([ownAgain.status, ownAgain.json.owner.username, ownAgain.json.updated_at]).toEqual([200, dev, own.json.updated_at]);
     expect((await call(`/projects/3/pipeline_schedules/${own.json.id}`, 'DELETE', {}, sudo(dev))).status).toBe(204);
   });
 });

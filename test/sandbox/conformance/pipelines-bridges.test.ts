@@ -68,6 +68,8 @@ describe('§3 bridges', () => {
     expect(started.downstream_pipeline).toMatchObject({ id: id + 1, project_id: 1, source: 'parent_pipeline', ref: 'main' });
     expect(started.pipeline.id).toBe(id);
     expect((await childJobs()).map((j: { name: string }) => j.name).sort()).toEqual(['build', 'test']);
+    const triggerJobs = await c.call(`/projects/1/pipelines/${id}/trigger_jobs`, { as: 'user' });
+    expect([triggerJobs.status, triggerJobs.json]).toEqual([200, [started]]);
   });
 
   it('the bridge ends as its downstream pipeline ends (strategy depend), and the parent waits for it', async () => {

@@ -144,3 +144,38 @@ describe('§4 jobs', () => {
     expect(r.json).toEqual({ message: '404 Not found' });
   });
 });
+
+describe('test reports (lib/api/ci/pipelines.rb `test_report`, `test_report_summary`)', () => {
+  it('answers the empty reports of a pipeline whose jobs upload no JUnit reports; an unknown pipeline is 404 Not found', async () => {
+    const report = await c.call('/projects/1/pipelines/1/test_report', { as: 'user' });
+    expect([report.status, report.json]).toEqual([
+      200,
+      { total_time: 0, total_count: 0, success_count: 0, failed_count: 0, skipped_count: 0, error_count: 0, test_suites: [] },
+    ]);
+    const summary = await c.call('/projects/1/pipelines/1/test_report_summary', { as: 'user' });
+    expect([summary.status, summary.json]).toEqual([
+      200,
+      { total: { time: 0, count: 0, success: 0, failed: 0, skipped: 0, error: 0, suite_error: null }, test_suites: [] },
+    ]);
+    const none = await c.call('/projects/1/pipelines/99999/test_report', { as: 'user' });
+    expect([none.status, none.json]).toEqual([404, { message: '404 Not found' }]);
+  });
+});
+
+describe('PUT …/pipelines/:pipeline_id/metadata (endpoints §3)', () => {
+  it('names a pipeline (200, the Pipeline); the name shows in reads and lists; name is required; a job token may', async () => {
+    const named = await c.call('/projects/1/pipelines/1/metadata', { as: 'user', method: 'PUT', json: { name: 'Nightly build' } });
+    expect([named.status, named.json.id, named.json.name, 'detailed_status' in named.json]).toEqual([200, 1, 'Nightly build', true]);
+    expect((await c.call('/projects/1/pipelines/1', { as: 'user' })).json.name).toBe('Nightly build');
+    const listed = (await c.call('/projects/1/pipelines?per_page=100', { as: 'user' })).json.find((p: { id: number }) => p.id === 1);
+    expect(listed.name).toBe('Nightly build');
+    const missing = await c.call('/projects/1/pipelines/1/metadata', { as: 'user', method: 'PUT', json: {} });
+    expect([missing.status, missing.json]).toEqual([400, { error: 'name is missing' }]);
+    const job = await c.call('/projects/2/pipelines/4/metadata', {
+      headers: { 'JOB-TOKEN': c.sb.tokens.job },
+      method: 'PUT',
+      json: { name: 'From CI' },
+    });
+    expect([job.status, job.json.name]).toEqual([200, 'From CI']);
+  });
+});

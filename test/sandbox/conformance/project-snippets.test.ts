@@ -64,3 +64,49 @@ describe('project snippets', () => {
     });
   });
 });
+
+describe('project snippet notes (lib/api/notes.rb, noteable_type snippets)', () => {
+  it('comments (201) with noteable_type Snippet and no noteable_iid, lists newest first, reads, edits (200) and deletes (204)', async () => {
+    const s = await call('POST', '/projects/3/snippets', { title: 'noted', visibility: 'internal', content: 'x' });
+    const base = `/projects/3/snippets/${s.json.id}/notes`;
+    const first = await call('POST', base, { body: 'first' });
+    expect(first.status).toBe(201);
+    expect(first.json).toMatchObject({
+      body: 'first',
+      noteable_id: s.json.id,
+      noteable_type: 'Snippet',
+      noteable_iid: null,
+      system: false,
+    });
+    expect(first.json.author.username).toBe('root');
+    const second = await call('POST', base, { body: 'second' }, 'user');
+    const listed = await c.call(base, { as: 'admin' });
+    expect([listed.json.map((n: { body: string }) => n.body), listed.headers['x-total']]).toEqual([['second', 'first'], '2']);
+    expect((await c.call(`${base}?sort=asc`, { as: 'admin' })).json.map((n: { body: string }) => n.body)).toEqual(['first', 'second']);
+    expect((await c.call(`${base}/${first.json.id}`, { as: 'user' })).json.body).toBe('first');
+    const edited = await call('PUT', `${base}/${second.json.id}`, { body: 'second, edited' }, 'user');
+    expect([edited.status, edited.json.body]).toEqual([200, 'second, edited']);
+    expect((await call('DELETE', `${base}/${first.json.id}`)).status).toBe(204);
+    const gone = await c.call(`${base}/${first.json.id}`, { as: 'admin' });
+    expect([gone.status, gone.json]).toEqual([404, { message: '404 Not found' }]);
+  });
+
+  it('refuses a blank body, an unknown snippet (404 Snippet Not Found), and an edit by someone else without the maintainer role', async () => {
+    const s = await call('POST', '/projects/3/snippets', { title: 'noted too', visibility: 'internal', content: 'x' });
+    const base = `/projects/3/snippets/${s.json.id}/notes`;
+    const blank = await call('POST', base, { body: '  ' });
+    expect([blank.status, blank.json]).toEqual([400, { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' }]);
+    const none = await call('POST', '/projects/3/snippets/999/notes', { body: 'x' });
+    expect([none.status, none.json]).toEqual([404, { message: '404 Snippet Not Found' }]);
+    const note = await call('POST', base, { body: 'mine' });
+    const reporter = await c.call('/projects/3/members', { as: 'admin', method: 'POST', json: { user_id: 8, access_level: 20 } });
+    expect(reporter.status).toBe(201);
+    const refused = await c.call(`${base}/${note.json.id}`, {
+      as: 'admin',
+      method: 'PUT',
+      json: { body: 'theirs' },
+      headers: { Sudo: reporter.json.username },
+    });
+    expect([refused.status, refused.json]).toEqual([403, { message: '403 Forbidden' }]);
+  });
+});

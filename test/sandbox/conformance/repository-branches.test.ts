@@ -105,3 +105,32 @@ describe('pipelines on branches created through the API', () => {
     expect([refused.status, refused.json]).toEqual([400, { message: { base: ['Reference not found'] } }]);
   });
 });
+
+describe('§7 branches: merged, and DELETE …/repository/merged_branches', () => {
+  it('a branch whose head the default branch holds is merged; the default branch and diverged ones are not', async () => {
+    const made = await c.call('/projects/5/repository/branches', { as: 'admin', method: 'POST', json: { branch: 'at-main', ref: 'main' } });
+    expect([made.status, made.json.merged]).toEqual([201, true]);
+    const listed = await c.call('/projects/5/repository/branches?per_page=100', { as: 'admin' });
+    const merged = Object.fromEntries(listed.json.map((b: { name: string; merged: boolean }) => [b.name, b.merged]));
+    expect([merged['at-main'], merged.main, merged.develop]).toEqual([true, false, false]);
+  });
+
+  it('deletes the merged branches but protected ones (202 Accepted); a reporter may not (403)', async () => {
+    await c.call('/projects/5/repository/branches', { as: 'admin', method: 'POST', json: { branch: 'kept-merged', ref: 'main' } });
+    await c.call('/projects/5/protected_branches', { as: 'admin', method: 'POST', json: { name: 'kept-merged' } });
+    const before = names(await c.call('/projects/5/repository/branches?per_page=100', { as: 'admin' }));
+    const r = await c.call('/projects/5/repository/merged_branches', { as: 'admin', method: 'DELETE' });
+    expect([r.status, r.json]).toEqual([202, { message: '202 Accepted' }]);
+    const after = names(await c.call('/projects/5/repository/branches?per_page=100', { as: 'admin' }));
+    expect(after).toEqual(before.filter((b) => b !== 'at-main'));
+    expect(after).toContain('kept-merged');
+    const reporter = await c.call('/projects/5/members', { as: 'admin', method: 'POST', json: { user_id: 9, access_level: 20 } });
+    expect(reporter.status).toBe(201);
+    const refused = await c.call('/projects/5/repository/merged_branches', {
+      as: 'admin',
+      method: 'DELETE',
+      headers: { Sudo: reporter.json.username },
+    });
+    expect([refused.status, refused.json]).toEqual([403, { message: '403 Forbidden' }]);
+  });
+});

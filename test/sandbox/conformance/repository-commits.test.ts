@@ -55,3 +55,25 @@ describe('§7 commits', () => {
     expect([r.json[0].id, r.json.length]).toEqual([tag.json.commit.id, 5]);
   });
 });
+
+describe('git revisions: `~N` and `^` walk back first parents wherever a ref is read', () => {
+  it('GET …/commits/main~2, main^, main^^ and main~0 name the ancestors; ^2 names none (one parent)', async () => {
+    const line = (await c.call('/projects/2/repository/commits?ref_name=main&per_page=3', { as: 'user' })).json as Array<{ id: string }>;
+    const at = async (rev: string) => c.call(`/projects/2/repository/commits/${encodeURIComponent(rev)}`, { as: 'user' });
+    expect((await at('main~0')).json.id).toBe(line[0]!.id);
+    expect((await at('main^')).json.id).toBe(line[1]!.id);
+    expect((await at('main~2')).json.id).toBe(line[2]!.id);
+    expect((await at('main^^')).json.id).toBe(line[2]!.id);
+    expect((await at(`${line[0]!.id.slice(0, 8)}~1`)).json.id).toBe(line[1]!.id);
+    const none = await at('main^2');
+    expect([none.status, none.json]).toEqual([404, { message: '404 Commit Not Found' }]);
+  });
+
+  it('GET …/repository/compare?from=main~2&to=main lists the two commits between', async () => {
+    const line = (await c.call('/projects/2/repository/commits?ref_name=main&per_page=2', { as: 'user' })).json as Array<{ id: string }>;
+    const r = await c.call('/projects/2/repository/compare?from=main~2&to=main', { as: 'user' });
+    expect([r.status, r.json.commits.map((x: { id: string }) => x.id)]).toEqual([200, [line[1]!.id, line[0]!.id]]);
+    const unknown = await c.call('/projects/2/repository/compare?from=nope~2&to=main', { as: 'user' });
+    expect([unknown.status, unknown.json]).toEqual([404, { message: '404 Ref Not Found' }]);
+  });
+});
