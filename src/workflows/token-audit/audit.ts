@@ -143,8 +143,10 @@ async function pooled<T>(slots: Throttle, items: T[], work: (item: T) => Promise
 /** The audit reads every user's tokens: a regular user's token is refused before the first request of the pass. */
 export function requireAdmin(user: { username: string; is_admin?: boolean }): void {
   if (user.is_admin !== true) {
+    // `/user` answered by something else may carry no username: the line still reads.
+    const who = typeof user.username === 'string' ? user.username : "the token's user";
     throw new SvcError(
-      `tokens audit needs an administrator's token: ${user.username} is not an administrator (the administrator role is missing)`,
+      `tokens audit needs an administrator's token: ${who} is not an administrator (the administrator role is missing)`,
       ExitCode.forbidden,
     );
   }
