@@ -2,6 +2,8 @@ import { ExitCode, SvcError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import type { HttpClient, Page } from '../http/client.js';
 import type { QueryParams } from '../http/encode.js';
+import { describeJson } from '../http/pagination.js';
+import { checkRecords } from './records.js';
 
 export interface CurrentUser {
   id: number;
@@ -24,10 +26,12 @@ export function getCurrentUser(http: HttpClient): Promise<CurrentUser> {
 export async function resolveUserId(http: HttpClient, user: string): Promise<number> {
   const text = user.trim().replace(/^@/, '');
   if (/^\d+$/.test(text)) return Number(text);
-  const { data } = await http.request<UserSummary[]>({ path: '/users', query: { username: text } });
-  const found = Array.isArray(data) ? data[0] : undefined;
-  if (!found) throw new SvcError(`no user with username '${text}'`, ExitCode.notFound);
-  return found.id;
+  const { data } = await http.request<unknown>({ path: '/users', query: { username: text } });
+  // Anything but a list is no answer to the search: an HTML page or `{}` from a proxy is not "no such user".
+  if (!Array.isArray(data)) throw new SvcError(`GET /users returned ${describeJson(data)} where a list was expected`);
+  if (data.length === 0) throw new SvcError(`no user with username '${text}'`, ExitCode.notFound);
+  const [found] = checkRecords(data as UserSummary[], `GET /users?username=${text}`, { id: 'number' });
+  return (found as UserSummary).id;
 }
 
 /**

@@ -118,3 +118,119 @@ describe('protected branch and tag rules whose levels are not a list of levels',
     });
   });
 });
+
+/** Answers GETs by path (query left out) from `routes`, anything else 404. */
+function routed(routes: Record<string, unknown>): Handler {
+  return (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/[^/]+\/api\/v4/, '');
+    if (req.method !== 'GET' || !(path in routes))
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"404 Not Found"}');
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(routes[path]));
+  };
+}
+
+const ADMIN = { id: 1, username: 'root', is_admin: true };
+const LEAVER = { id: 7, username: 'leaver', state: 'active' };
+
+describe('plans made from listings holding something other than the records they act on', () => {
+  const labels = join(dir, 'labels.yml');
+  writeFileSync(labels, '- name: bug\n  color: "#D9534F"\n');
+
+  it('stop before any write with one line naming the listing and what it held (exit 1)', async () => {
+    const cases: Array<[string, Record<string, unknown>, string[], string]> = [
+      [
+        'prune-no-id',
+        {
+          '/runners/all': [
+            { id: 1, runner_type: 'instance_type', status: 'stale' },
+            { description: 'no id', status: 'stale' },
+          ],
+        },
+        ['runners', 'prune', '--stale', '--yes'],
+        "GET /runners/all listed a record without a numeric 'id'",
+      ],
+      [
+        'cleanup-null',
+        { '/projects/1/registry/repositories/2/tags': [{ name: 'v1' }, null] },
+        ['registry', 'cleanup', '1', '2', '--keep-n', '1', '--yes'],
+        'GET /projects/1/registry/repositories/2/tags listed null where a record belongs',
+      ],
+      [
+        'sync-strings',
+        { '/groups/acme/projects': ['acme/api'] },
+        ['labels', 'sync', '--group', 'acme', '--from-file', labels, '--yes'],
+        'GET /groups/acme/projects listed a string where a record belongs',
+      ],
+      [
+        'sync-label-no-name',
+        { '/groups/acme/projects': [{ id: 3, path_with_namespace: 'acme/api' }], '/projects/acme%2Fapi/labels': [{ id: 9, name: null }] },
+        ['labels', 'sync', '--group', 'acme', '--from-file', labels, '--prune', '--yes'],
+        "GET /projects/acme%2Fapi/labels listed a record without a text 'name'",
+      ],
+      [
+        'group-protect-lists',
+        { '/groups/acme/projects': [[3]] },
+        ['protected-branches', 'protect', 'main', '--group', 'acme'],
+        'GET /groups/acme/projects listed a list where a record belongs',
+      ],
+      [
+        'stale-null',
+        { '/projects/1/environments': [{ id: 1, name: 'review/a', state: 'available', updated_at: '2020-01-01T00:00:00Z' }, null] },
+        ['environments', 'stop-stale', '1', '--older-than', '30d', '--yes'],
+        'GET /projects/1/environments listed null where a record belongs',
+      ],
+      [
+        'env-by-name-null',
+        { '/projects/1/environments': [null] },
+        ['environments', 'stop', '1', 'production'],
+        'GET /projects/1/environments listed null where a record belongs',
+      ],
+      [
+        'offboard-membership',
+        { '/users': [LEAVER], '/users/7': LEAVER, '/users/7/memberships': [{ source_type: 'Project', source_name: 'api' }] },
+        ['users', 'offboard', 'leaver', '--yes'],
+        "GET /users/7/memberships listed a record without a numeric 'source_id'",
+      ],
+      [
+        'offboard-user-object',
+        { '/users': {} },
+        ['users', 'offboard', 'leaver', '--yes'],
+        'GET /users returned a JSON object where a list was expected',
+      ],
+      [
+        'owner-no-id',
+        { '/users': [{ username: 'ann' }] },
+        ['schedules', 'list', '--owner', 'ann'],
+        "GET /users?username=ann listed a record without a numeric 'id'",
+      ],
+    ];
+    for (const [name, routes, args, line] of cases) {
+      const result = await run(name, routed({ '/user': ADMIN, ...routes }), args);
+      expect(result, name).toEqual({ exitCode: 1, stdout: '', stderr: `svc: ${line}\n` });
+    }
+  });
+
+  it('an instance deploy key whose projects are not lists of projects is shown as it came', async () => {
+    const key = {
+      id: 4,
+      title: 'ci',
+      fingerprint_sha256: 'SHA256:x',
+      projects_with_write_access: 'acme/api',
+      projects_with_readonly_access: [null, { path_with_namespace: 'acme/web' }],
+    };
+    expect(await run('instance-keys', routed({ '/deploy_keys': [key, null] }), ['deploy-keys', 'list', '--instance'])).toEqual({
+      exitCode: 0,
+      stdout: 'id\ttitle\tfingerprint_sha256\tprojects\texpires_at\n4\tci\tSHA256:x\tacme/api (push), , acme/web\t\n\t\t\t\t\n',
+      stderr: '',
+    });
+  });
+
+  it('tokens audit names the token user as such when /user carries no username (exit 4)', async () => {
+    expect(await run('audit-nameless', routed({ '/user': { id: 2, is_admin: false } }), ['tokens', 'audit'])).toEqual({
+      exitCode: 4,
+      stdout: '',
+      stderr:
+        "svc: tokens audit needs an administrator's token: the token's user is not an administrator (the administrator role is missing)\n",
+    });
+  });
+});

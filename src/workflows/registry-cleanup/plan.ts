@@ -1,3 +1,4 @@
+import { checkedPages } from '../../api/records.js';
 import { getRecord, listRecords, sendRequest } from '../../api/resource.js';
 import type { ApiResponse, HttpClient } from '../../http/client.js';
 import { apiPath, encodePathSegment } from '../../http/encode.js';
@@ -24,7 +25,8 @@ export async function planTagCleanup(
 ): Promise<TagPlan> {
   const names: string[] = [];
   const tagsPath = apiPath`/projects/${project}/registry/repositories/${repository}/tags`;
-  for await (const page of listRecords<{ name: string }>(http, tagsPath, { per_page: 100 })) names.push(...page.items.map((t) => t.name));
+  const tags = listRecords<{ name: string }>(http, tagsPath, { per_page: 100 });
+  for await (const page of checkedPages(tags, `GET ${tagsPath}`, { name: 'string' })) names.push(...page.items.map((t) => t.name));
   const candidates = nameCandidates(names, criteria);
   const facts: TagFacts[] = [];
   const detail = (name: string) => getRecord<TagFacts>(http, `${tagsPath}/${encodePathSegment(name)}`);
