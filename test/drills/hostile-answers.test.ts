@@ -234,3 +234,37 @@ describe('plans made from listings holding something other than the records they
     });
   });
 });
+
+describe('settings whose numbers are past 2^53', () => {
+  const BIG = '9007199254740993';
+  const puts: string[] = [];
+  const settings: Handler = (req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.method === 'PUT') puts.push(body);
+      const limit = req.method === 'PUT' ? String((JSON.parse(body) as { max_pages_size: number }).max_pages_size) : BIG;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"id":1,"max_pages_size":${limit},"default_projects_limit":100000}`);
+    });
+  };
+
+  it('a current value past 2^53 is a number: a whole number replaces it, and before → after prints it as a number', async () => {
+    expect(await run('settings-big-now', settings, ['settings', 'set', 'max_pages_size=5'])).toEqual({
+      exitCode: 0,
+      stdout: 'key\tvalue\nmax_pages_size\t5\n',
+      stderr: `max_pages_size: ${BIG} → 5\n`,
+    });
+    expect(puts).toEqual(['{"max_pages_size":5}']);
+  });
+
+  it('a whole number past 2^53 is refused before any request, not sent rounded (exit 2)', async () => {
+    puts.length = 0;
+    expect(await run('settings-big-asked', settings, ['settings', 'set', 'default_projects_limit=99999999999999999999'])).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr:
+        'svc: default_projects_limit=99999999999999999999: default_projects_limit takes a whole number up to 9007199254740991 (a larger one cannot be sent exactly)\n',
+    });
+    expect(puts).toEqual([]);
+  });
+});
