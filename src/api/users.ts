@@ -1,4 +1,4 @@
-import { ExitCode, SvcError } from '../errors.js';
+import { ExitCode, SvcError, UsageError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import type { HttpClient, Page } from '../http/client.js';
 import type { QueryParams } from '../http/encode.js';
@@ -25,7 +25,12 @@ export function getCurrentUser(http: HttpClient): Promise<CurrentUser> {
 /** A user given by id or username, as the id the service's paths take; an unknown username is exit 5. */
 export async function resolveUserId(http: HttpClient, user: string): Promise<number> {
   const text = user.trim().replace(/^@/, '');
-  if (/^\d+$/.test(text)) return Number(text);
+  if (/^\d+$/.test(text)) {
+    // Rounded, 9007199254740993 would name user 9007199254740992: another user, not a 404.
+    if (!Number.isSafeInteger(Number(text)))
+      throw new UsageError(`user id ${text} is past ${Number.MAX_SAFE_INTEGER}, the largest svc sends exactly`);
+    return Number(text);
+  }
   const { data } = await http.request<unknown>({ path: '/users', query: { username: text } });
   // Anything but a list is no answer to the search: an HTML page or `{}` from a proxy is not "no such user".
   if (!Array.isArray(data)) throw new SvcError(`GET /users returned ${describeJson(data)} where a list was expected`);

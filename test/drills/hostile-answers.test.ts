@@ -268,3 +268,37 @@ describe('settings whose numbers are past 2^53', () => {
     expect(puts).toEqual([]);
   });
 });
+
+describe('ids past 2^53 typed on the command line', () => {
+  it('a registry repository id is sent as typed, not rounded to another repository', async () => {
+    const paths: string[] = [];
+    const tags: Handler = (req, res) => {
+      paths.push(new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/[^/]+\/api\/v4/, ''));
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    };
+    expect(await run('registry-big-id', tags, ['registry', 'cleanup', '1', '9007199254740993', '--name-regex', '.*', '--dry-run'])).toEqual(
+      {
+        exitCode: 0,
+        stdout: '',
+        stderr: 'no tag of registry repository 9007199254740993 of project 1 matches: nothing to delete\n',
+      },
+    );
+    expect(paths).toEqual(['/projects/1/registry/repositories/9007199254740993/tags']);
+  });
+
+  it('a token or user id that cannot be sent exactly is refused before any write (exit 2)', async () => {
+    const revoke = await run('token-big-id', routed({}), ['tokens', 'revoke', '9007199254740993', '--user', '5', '--yes']);
+    expect(revoke).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'svc: token id 9007199254740993 is past 9007199254740991, the largest svc sends exactly\n',
+    });
+    const offboard = await run('user-big-id', routed({}), ['users', 'offboard', '9007199254740993', '--yes']);
+    expect(offboard).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'svc: user id 9007199254740993 is past 9007199254740991, the largest svc sends exactly\n',
+    });
+    expect([server.hits('token-big-id'), server.hits('user-big-id')]).toEqual([0, 0]);
+  });
+});

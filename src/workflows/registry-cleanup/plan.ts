@@ -19,7 +19,7 @@ export interface TagPlan {
 export async function planTagCleanup(
   http: HttpClient,
   project: string,
-  repository: number,
+  repository: string,
   criteria: TagCriteria,
   run: BoundedRun & { now: number },
 ): Promise<TagPlan> {
@@ -38,7 +38,7 @@ export async function planTagCleanup(
   return { total: names.length, tags: tagsToDelete(facts, criteria, run.now) };
 }
 
-export function deleteTag(http: HttpClient, project: string, repository: number, tag: string): Promise<ApiResponse<unknown>> {
+export function deleteTag(http: HttpClient, project: string, repository: string, tag: string): Promise<ApiResponse<unknown>> {
   return sendRequest(http, 'DELETE', apiPath`/projects/${project}/registry/repositories/${repository}/tags/${tag}`);
 }
 
@@ -46,7 +46,7 @@ export function deleteTag(http: HttpClient, project: string, repository: number,
 export function requestBulkCleanup(
   http: HttpClient,
   project: string,
-  repository: number,
+  repository: string,
   criteria: TagCriteria & { olderThan?: string },
 ): Promise<ApiResponse<unknown>> {
   return sendRequest(http, 'DELETE', apiPath`/projects/${project}/registry/repositories/${repository}/tags`, {
