@@ -38,3 +38,14 @@ function recordProblem(item: unknown, shape: RecordShape): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Orders ids as numbers, those past 2^53 included: the JSON parser keeps such a number as its text
+ * (json.ts), and subtracting two of them throws. Whole ids are compared exactly.
+ */
+export function compareIds(a: number, b: number): number {
+  const [x, y] = [String(a), String(b)];
+  if (!/^-?\d+$/.test(x) || !/^-?\d+$/.test(y)) return Number(x) - Number(y);
+  const difference = BigInt(x) - BigInt(y);
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}

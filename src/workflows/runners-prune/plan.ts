@@ -1,4 +1,4 @@
-import { checkedPages } from '../../api/records.js';
+import { checkedPages, compareIds } from '../../api/records.js';
 import { getRunner, listAllRunners, type Runner } from '../../api/runners.js';
 import type { HttpClient } from '../../http/client.js';
 import { poolOn, settleBounded, type BoundedRun } from '../shared/bounded.js';
@@ -49,5 +49,5 @@ export async function planPrune(http: HttpClient, selection: PruneSelection): Pr
   }
   if (failure !== undefined) throw failure;
   if (selection.signal.aborted) return [];
-  return plan.sort((a, b) => a.id - b.id);
+  return plan.sort((a, b) => compareIds(a.id, b.id));
 }
