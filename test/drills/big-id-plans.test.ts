@@ -8,10 +8,12 @@ const B = '9007199254740993';
 const B2 = '9007199254740995';
 const ROUTES: Record<string, string> = {
   '/user': '{"id":1,"username":"root","is_admin":true}',
-  '/users': '[{"id":7,"username":"leaver","state":"active"}]',
+  // The first user is the one a username search finds; the audit reads them all.
+  '/users': `[{"id":7,"username":"leaver"},{"id":${B2},"username":"project_bot","bot":true},{"id":8,"username":"ann","bot":false}]`,
+  // The service lists a project bot's token among the personal ones too; this server ignores the owner filter.
+  '/personal_access_tokens': `[${token(B, 'bot', B2)},${token(B2, 'imp', '8')}]`,
   '/users/7': '{"id":7,"username":"leaver","state":"active"}',
   '/users/7/memberships': `[{"source_id":${B2},"source_name":"big2","source_type":"Project"},{"source_id":${B},"source_name":"own","source_type":"Project"},{"source_id":5,"source_name":"g","source_type":"Namespace"}]`,
-  '/personal_access_tokens': `[{"id":${B},"name":"t","active":true}]`,
   '/users/7/projects': `[{"id":${B}}]`,
   '/groups/5/projects': `[{"id":${B2}},{"id":3}]`,
   [`/projects/${B}/pipeline_schedules`]: `[{"id":${B2},"description":"nightly","owner":{"id":7}}]`,
@@ -20,7 +22,19 @@ const ROUTES: Record<string, string> = {
   '/runners/all': `[{"id":${B2},"runner_type":"instance_type","status":"stale","description":"r2"},{"id":${B},"runner_type":"instance_type","status":"stale","description":"r1"}]`,
   [`/runners/${B}`]: `{"id":${B},"contacted_at":"2020-01-01T00:00:00Z"}`,
   [`/runners/${B2}`]: `{"id":${B2},"contacted_at":"2020-01-02T00:00:00Z"}`,
+  '/projects': `[{"id":${B},"path_with_namespace":"acme/big"}]`,
+  [`/projects/${B}/access_tokens`]: `[${token(B, 'bot', B2)}]`,
+  [`/projects/${B}/deploy_tokens`]: '[]',
+  '/groups': '[]',
+  '/projects/1/environments': `[{"id":${B},"name":"review/big","state":"available","tier":"development","updated_at":"2020-01-01T00:00:00Z"}]`,
+  '/projects/1/deployments': `[{"id":1,"environment":{"id":${B}}}]`,
+  '/projects/1/protected_environments': '[]',
+  '/users/8/impersonation_tokens': `[${token(B2, 'imp', '8')}]`,
 };
+
+function token(id: string, name: string, user: string): string {
+  return `{"id":${id},"name":"${name}","user_id":${user},"scopes":["api"],"active":true,"revoked":false,"expires_at":"2099-01-01","last_used_at":null,"created_at":"2026-01-01T00:00:00Z","access_level":40}`;
+}
 
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
 let url: string;
@@ -51,13 +65,14 @@ describe('plans over ids past 2^53', () => {
       exitCode: 0,
       stdout:
         'step\ttarget\n' +
-        `revoke\ttoken t (${B})\n` +
+        `revoke\ttoken bot (${B})\n` +
+        `revoke\ttoken imp (${B2})\n` +
         `take over\tschedule ${B2} "nightly" of project ${B}\n` +
         `remove from\tproject big2 (${B2})\n` +
         'remove from\tgroup g (5)\n' +
         'block\tuser leaver (7)\n',
       stderr:
-        'dry run: offboarding leaver (7) takes 1 token(s) to revoke, 1 schedule(s) to take over, 2 membership(s) to remove, then the block; nothing was changed\n',
+        'dry run: offboarding leaver (7) takes 2 token(s) to revoke, 1 schedule(s) to take over, 2 membership(s) to remove, then the block; nothing was changed\n',
     });
     expect(reads.filter((r) => r.endsWith('/pipeline_schedules'))).toEqual([
       'GET /projects/3/pipeline_schedules',
@@ -77,5 +92,23 @@ describe('plans over ids past 2^53', () => {
       stderr: 'dry run: 2 stale runners past the age given would be deleted\n',
     });
     expect(reads.filter((r) => r.startsWith('GET /runners/9')).sort()).toEqual([`GET /runners/${B}`, `GET /runners/${B2}`]);
+  });
+
+  it("tokens audit tells a bot's token and an impersonation token apart by their ids", async () => {
+    const result = await run(['tokens', 'audit']);
+    expect([result.exitCode, result.stdout.split('\n').map((line) => line.slice(0, line.indexOf(',"scopes"')))]).toEqual([
+      0,
+      [
+        `{"kind":"project","id":${B},"name":"bot","owner":"acme/big","owner_id":${B}`,
+        `{"kind":"impersonation","id":${B2},"name":"imp","owner":"ann","owner_id":8`,
+        '',
+      ],
+    ]);
+  });
+
+  it('environments stop-stale leaves out an environment deployed to since, matched by its id', async () => {
+    const result = await run(['environments', 'stop-stale', '1', '--older-than', '30d', '--dry-run']);
+    expect([result.exitCode, result.stdout]).toEqual([0, '']);
+    expect(result.stderr).toMatch(/^no available environments of project 1 not updated or deployed to since \S+: nothing to stop\n$/);
   });
 });

@@ -38,7 +38,8 @@ export async function planStaleEnvironments(http: HttpClient, project: string, b
     `GET ${deploymentsPath}`,
     {},
   );
-  const deployed = new Set(deployments.map((d) => d.environment?.id));
+  // Ids are told apart by their text: one past 2^53 is parsed as an object holding it (json.ts).
+  const deployed = new Set(deployments.map((d) => String(d.environment?.id)));
   let protectedNames = new Set<string>();
   let protectedUnknown = false;
   try {
@@ -50,7 +51,7 @@ export async function planStaleEnvironments(http: HttpClient, project: string, b
     protectedUnknown = error.status === 403;
   }
   const environments = available
-    .filter((e) => Date.parse(e.updated_at) < before.getTime() && !deployed.has(e.id) && !protectedNames.has(e.name))
+    .filter((e) => Date.parse(e.updated_at) < before.getTime() && !deployed.has(String(e.id)) && !protectedNames.has(e.name))
     .map(({ id, name, state, tier, updated_at }) => ({ id, name, state, tier, updated_at }));
   return { environments, protectedUnknown };
 }
