@@ -1,7 +1,9 @@
-import { ExitCode, SvcError } from '../errors.js';
+import { ExitCode, SvcError, UsageError } from '../errors.js';
 import { ApiError } from '../http/api-error.js';
 import type { HttpClient, Page } from '../http/client.js';
 import type { QueryParams } from '../http/encode.js';
+import { describeJson } from '../http/pagination.js';
+import { checkRecords } from './records.js';
 
 export interface CurrentUser {
   id: number;
@@ -23,11 +25,18 @@ export function getCurrentUser(http: HttpClient): Promise<CurrentUser> {
 /** A user given by id or username, as the id the service's paths take; an unknown username is exit 5. */
 export async function resolveUserId(http: HttpClient, user: string): Promise<number> {
   const text = user.trim().replace(/^@/, '');
-  if (/^\d+$/.test(text)) return Number(text);
-  const { data } = await http.request<UserSummary[]>({ path: '/users', query: { username: text } });
-  const found = Array.isArray(data) ? data[0] : undefined;
-  if (!found) throw new SvcError(`no user with username '${text}'`, ExitCode.notFound);
-  return found.id;
+  if (/^\d+$/.test(text)) {
+    // Rounded, 9007199254740993 would name user 9007199254740992: another user, not a 404.
+    if (!Number.isSafeInteger(Number(text)))
+      throw new UsageError(`user id ${text} is past ${Number.MAX_SAFE_INTEGER}, the largest svc sends exactly`);
+    return Number(text);
+  }
+  const { data } = await http.request<unknown>({ path: '/users', query: { username: text } });
+  // Anything but a list is no answer to the search: an HTML page or `{}` from a proxy is not "no such user".
+  if (!Array.isArray(data)) throw new SvcError(`GET /users returned ${describeJson(data)} where a list was expected`);
+  if (data.length === 0) throw new SvcError(`no user with username '${text}'`, ExitCode.notFound);
+  const [found] = checkRecords(data as UserSummary[], `GET /users?username=${text}`, { id: 'number' });
+  return (found as UserSummary).id;
 }
 
 /**

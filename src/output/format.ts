@@ -64,11 +64,12 @@ export function renderRecord(
   return names.map((name, i) => `${chalk.bold(name)}${' '.repeat(width - displayWidth(name))}  ${terminalSafe(cells[i] ?? '')}\n`).join('');
 }
 
-// JSON.stringify leaves DEL and the C1 controls (U+0080-U+009F, among them the 8-bit CSI) raw; as
-// \u escapes the document means the same and cannot drive a terminal it is printed to.
+// JSON.stringify leaves DEL, the C1 controls (U+0080-U+009F, among them the 8-bit CSI) and the
+// bidirectional controls (terminal-safe.ts) raw; as \u escapes the document means the same and
+// cannot drive a terminal it is printed to.
 // Such characters are rare, so one search of the whole text decides whether any replacing is due.
-const RAW_IN_JSON = /[\u007f-\u009f]/g;
-const HOLDS_RAW_IN_JSON = /[\u007f-\u009f]/;
+const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const HOLDS_RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * Exact JSON for `-o json` (indented) and `-o ndjson` (one line). `plainAscii`: the values come

@@ -6,16 +6,22 @@
  *   ESC → `\e`;  tab → `\t`, LF → `\n`, CR → `\r`;  any other → `\xHH`, the code point in two hex
  *   digits (U+0007 → `\x07`, DEL → `\x7f`, the C1 CSI U+009B → `\x9b`).
  *
+ * The bidirectional controls are shown as `\uHHHH` (U+202E → `\u202e`): printed raw, a right-to-left
+ * override makes a terminal show the rest of the line backwards (`txt.exe` as `exe.txt`).
+ *
  * So that each escape reads one way, a backslash that a reader could take for the start of one
- * (followed by `\`, `e`, `x`, `t`, `n`, `r`, or by a control character, whose escape starts with a
- * backslash) is doubled: the name `a\nb` (a backslash, then n) is shown as `a\\nb`, a backslash
- * then ESC as `\\\e` (not `\\e`, which is a backslash then e), while `C:\Users` is shown as it is.
+ * (followed by `\`, `e`, `x`, `u`, `t`, `n`, `r`, or by a control character, whose escape starts with a
+ * backslash) is doubled: the name `a\nb` (a backslash, then n) is shown as `a\\nb`, a backslash then ESC
+ * as `\\\e` (not `\\e`, which is a backslash then e), while `C:\Users` is shown as it is.
  * Multi-line text keeps a backslash before a tab or newline it keeps, as in a shell's `make \`.
  */
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const CONTROL_OR_AMBIGUOUS_BACKSLASH = /[\u0000-\u001f\u007f-\u009f]|\\(?=([\\extnr\u0000-\u001f\u007f-\u009f]))/g;
-const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f-\u009f\\]/g;
+// C0, DEL and C1, then the bidirectional controls: ALM, LRM and RLM, the embeddings and overrides
+// (LRE, RLE, PDF, LRO, RLO) and the isolates (LRI, RLI, FSI, PDI).
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const CONTROL = new RegExp(`[${CONTROLS}]`);
+const CONTROL_OR_AMBIGUOUS_BACKSLASH = new RegExp(`[${CONTROLS}]|\\\\(?=([\\\\extnru${CONTROLS}]))`, 'g');
+const CONTROL_OR_BACKSLASH = new RegExp(`[${CONTROLS}\\\\]`, 'g');
 
 export interface TerminalSafeOptions {
   /** Keep tab and newline as they are, for text that spans lines (default: escape them too). */
@@ -48,7 +54,9 @@ function controlEscape(char: string): string {
       return '\\r';
     case '\u001b':
       return '\\e';
-    default:
-      return `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`;
+    default: {
+      const code = char.charCodeAt(0);
+      return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
+    }
   }
 }

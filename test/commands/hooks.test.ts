@@ -178,7 +178,13 @@ describe('svc hooks', () => {
     });
   });
 
-  it('refuses before any request: no owner, an event the owner has not, an event for a system hook, an empty update', async () => {
+  it('refuses before any request: no owner, an event the owner has not, an event for a system hook, an empty update, a secret file that holds no one-line secret', async () => {
+    const emptySecret = join(dir, 'empty.secret');
+    writeFileSync(emptySecret, '');
+    const binarySecret = join(dir, 'binary.secret');
+    writeFileSync(binarySecret, Buffer.from([0x73, 0xff, 0xfe, 0x0a]));
+    const twoLineSecret = join(dir, 'two-lines.secret');
+    writeFileSync(twoLineSecret, 'first\nsecond\n');
     const cases: Array<[string[], string]> = [
       [['hooks', 'list'], 'svc: give --project P, --group G or --system\n'],
       [
@@ -195,6 +201,18 @@ describe('svc hooks', () => {
       [
         ['hooks', 'create', '--project', '1', '--hook-url', 'https://x.example', '--secret-token-file', join(dir, 'missing')],
         `svc: --secret-token-file ${join(dir, 'missing')}: no such file\n`,
+      ],
+      [
+        ['hooks', 'create', '--project', '1', '--hook-url', 'https://x.example', '--secret-token-file', emptySecret],
+        `svc: --secret-token-file ${emptySecret} is empty: the hook would get no secret token\n`,
+      ],
+      [
+        ['hooks', 'update', '1', '--project', '1', '--secret-token-file', binarySecret],
+        `svc: --secret-token-file ${binarySecret}: not UTF-8 text, so the service would keep another secret than the file holds\n`,
+      ],
+      [
+        ['hooks', 'create', '--project', '1', '--hook-url', 'https://x.example', '--secret-token-file', twoLineSecret],
+        `svc: --secret-token-file ${twoLineSecret}: the secret holds a line break or another control character, which the X-Gitlab-Token header cannot carry\n`,
       ],
       [
         ['hooks', 'delete', '1', '--project', '1'],

@@ -138,3 +138,33 @@ describe('control characters from the server in human lines on stderr', () => {
     expect(result.stderr).toBe('created pipeline 7 for main\\e[2J: http://x.test/p/-/pipelines/7\\rFAKE\n');
   });
 });
+
+describe('bidirectional controls from the server', () => {
+  // A right-to-left override printed raw shows the rest of its line backwards: `gpj.exe` reads `exe.jpg`.
+  const LABELS = [{ id: 1, name: 'invoice\u202egpj.exe', color: '#FF0000', description: '\u2067isolate\u2069 \u200fmark', priority: null }];
+
+  it('are shown as \\uHHHH in a table on a terminal, and in the error line', async () => {
+    const labels = server.add('bidi-labels', json(200, LABELS));
+    const end = await onTerminal(labels, ['labels', 'list', '--project', '1', '--fields', 'id,name,description']);
+    expect(end.exitCode).toBe(0);
+    expect(end.output).toBe(
+      'id  name                  description\r\n' + '1   invoice\\u202egpj.exe  \\u2067isolate\\u2069 \\u200fmark\r\n',
+    );
+    const missing = server.add('bidi-404', json(404, { message: '404 Label \u202eNot Found' }));
+    const failed = await onTerminal(missing, ['labels', 'get', 'x', '--project', '1']);
+    expect(failed.exitCode).toBe(5);
+    expect(failed.output).toBe('svc: GET /projects/1/labels/x failed: 404 Label \\u202eNot Found\r\n');
+  });
+
+  it('are \\u escapes in -o json, the same document, and escaped in TSV', async () => {
+    const labels = server.add('bidi-labels-pipe', json(200, LABELS));
+    const asJson = await svc(['labels', 'list', '--project', '1', '-o', 'json'], { env: { SVC_URL: labels, SVC_TOKEN: 'plain-token' } });
+    expect(asJson.exitCode).toBe(0);
+    expect(asJson.stdout).toContain('"name": "invoice\\u202egpj.exe"');
+    expect(JSON.parse(asJson.stdout)).toEqual(LABELS);
+    const tsv = await svc(['labels', 'list', '--project', '1', '-o', 'tsv', '--fields', 'name'], {
+      env: { SVC_URL: labels, SVC_TOKEN: 'plain-token' },
+    });
+    expect(tsv).toEqual({ exitCode: 0, stdout: 'name\ninvoice\\u202egpj.exe\n', stderr: '' });
+  });
+});

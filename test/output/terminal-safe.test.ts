@@ -41,6 +41,15 @@ describe('terminalSafe', () => {
     expect(terminalSafe('make \\\n')).toBe('make \\\\\\n');
   });
 
+  it('shows the bidirectional controls as \\uHHHH, so no override reorders what follows on the line', () => {
+    expect(terminalSafe('report\u202Etxt.exe')).toBe('report\\u202etxt.exe');
+    expect(terminalSafe('\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069')).toBe(
+      '\\u061c\\u200e\\u200f\\u202a\\u202b\\u202c\\u202d\\u2066\\u2067\\u2068\\u2069',
+    );
+    expect(terminalSafe('C:\\users\\u202e')).toBe('C:\\\\users\\\\u202e');
+    expect(terminalSafe('עברית\u200dx')).toBe('עברית\u200dx');
+  });
+
   it('leaves printable text alone, wide characters and emoji included', () => {
     const text = 'café – 日本語 ✓ 🎉 naïve';
     expect(terminalSafe(text)).toBe(text);
@@ -52,6 +61,7 @@ describe('TSV escaping', () => {
     expect(tsvEscape('a\tb\nc\\d\re\x1b[2J\x7f\u009b\x00')).toBe('a\\tb\\nc\\\\d\\re\\e[2J\\x7f\\x9b\\x00');
     expect(tsvField('C:\\Users')).toBe('C:\\\\Users');
     expect(tsvLine(['x\x1b]52;c;AA==\x07', 7, null])).toBe('x\\e]52;c;AA==\\x07\t7\t\n');
+    expect(tsvField('exe.\u202etxt')).toBe('exe.\\u202etxt');
   });
 });
 
@@ -62,6 +72,7 @@ describe('JSON', () => {
     expect(text).toBe('{"name":"a\\u001b[2J\\u009b\\u007fz","id":1}');
     expect(JSON.parse(text)).toEqual(record);
     expect(jsonText(['\u0085'], true)).toBe('[\n  "\\u0085"\n]');
+    expect(jsonText({ name: 'a\u202eb\u2066' }, false)).toBe('{"name":"a\\u202eb\\u2066"}');
   });
 });
 

@@ -2,6 +2,7 @@ import { type LintResult, lintContent, lintProjectConfig } from '../../api/ci-li
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
 import { ExitCode, SvcError, UsageError } from '../../errors.js';
+import { formatCell } from '../../output/format.js';
 import { terminalSafe } from '../../output/terminal-safe.js';
 import { withRole } from '../generic/role.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
@@ -86,13 +87,15 @@ function describe(project: string, opts: LintFlags): string {
 }
 
 async function report(ctx: Context, result: LintResult, opts: LintFlags, what: string): Promise<void> {
-  for (const error of result.errors) ctx.io.stderr.write(`${terminalSafe(`error: ${error}`)}\n`);
-  for (const warning of result.warnings) ctx.warn(warning);
+  const errors = (result.errors ?? []).map(formatCell);
+  const warnings = (result.warnings ?? []).map(formatCell);
+  for (const error of errors) ctx.io.stderr.write(`${terminalSafe(`error: ${error}`)}\n`);
+  for (const warning of warnings) ctx.warn(warning);
   if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson') await ctx.printRecord(result, []);
   else if (opts.includeJobs && result.jobs && result.jobs.length > 0) await ctx.printPages(once(result.jobs), JOB_COLUMNS);
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-  if (!result.valid) throw new SvcError(`${what} is invalid: ${count(result.errors.length, 'error')}`, ExitCode.rejected);
-  ctx.info(`${what} is valid${result.warnings.length > 0 ? ` (${count(result.warnings.length, 'warning')})` : ''}`);
+  if (!result.valid) throw new SvcError(`${what} is invalid: ${count(errors.length, 'error')}`, ExitCode.rejected);
+  ctx.info(`${what} is valid${warnings.length > 0 ? ` (${count(warnings.length, 'warning')})` : ''}`);
 }
 
 async function* once<T>(items: T[]): AsyncIterable<T[]> {

@@ -3,6 +3,7 @@ import { listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { idParam, requiredTextParser } from '../shared/args.js';
 import { isoTimeOption } from '../../cli/parsers.js';
+import { formatCell } from '../../output/format.js';
 import { PUBLIC_KEY_OPTIONS, readPublicKey } from '../shared/public-key.js';
 
 const TITLE = { flags: '--title <title>', key: 'title', help: 'what the key is for', parse: requiredTextParser('--title') };
@@ -45,11 +46,17 @@ interface KeyProject {
 
 /** The projects using an instance's key, those that may push marked: the service lists them in two fields. */
 function usedBy(record: unknown): string | undefined {
-  const key = record as { projects_with_write_access?: KeyProject[]; projects_with_readonly_access?: KeyProject[] };
+  if (record === null || typeof record !== 'object') return undefined;
+  const key = record as { projects_with_write_access?: unknown; projects_with_readonly_access?: unknown };
   if (!key.projects_with_write_access && !key.projects_with_readonly_access) return undefined;
-  const write = (key.projects_with_write_access ?? []).map((p) => `${String(p.path_with_namespace)} (push)`);
-  const readonly = (key.projects_with_readonly_access ?? []).map((p) => String(p.path_with_namespace));
-  return [...write, ...readonly].join(', ');
+  const write = projectPaths(key.projects_with_write_access).map((path) => `${path} (push)`);
+  return [...write, ...projectPaths(key.projects_with_readonly_access)].join(', ');
+}
+
+/** Each project's path; a list or entry not shaped as the service shapes them is shown as it came. */
+function projectPaths(projects: unknown): string[] {
+  const list: unknown[] = Array.isArray(projects) ? projects : projects == null ? [] : [projects];
+  return list.map((p) => formatCell(p !== null && typeof p === 'object' ? (p as KeyProject).path_with_namespace : p));
 }
 
 /** The instance's keys have no `can_push` of their own: each project using one says whether it may push. */

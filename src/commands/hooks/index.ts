@@ -5,7 +5,8 @@ import { type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { idParam, requiredTextParser } from '../shared/args.js';
-import { readTextFile } from '../shared/local-file.js';
+import { readLocalFile } from '../shared/local-file.js';
+import { SvcError, UsageError } from '../../errors.js';
 import { EVENTS_HELP, eventSwitches, shownHook } from './events.js';
 import { testVerb } from './test.js';
 
@@ -17,8 +18,32 @@ const SECRET_TOKEN: OptionSpec = {
   flags: '--secret-token-file <file>',
   key: 'token',
   help: 'a file holding the secret the service sends in X-Gitlab-Token (never printed; /dev/stdin reads a pipe)',
-  resolve: async (_http, path) => (await readTextFile('--secret-token-file', path as string)).replace(/\r?\n$/, ''),
+  resolve: async (_http, path) => await readSecret(path as string),
 };
+
+/**
+ * The file's one line, less its line end. An empty file (a truncated `> hook.secret`) would give the
+ * hook no secret at all, bytes that are not UTF-8 would reach the service as another secret than the
+ * file holds, and a header cannot carry a line break: each is refused before any request.
+ */
+async function readSecret(path: string): Promise<string> {
+  const flag = '--secret-token-file';
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await readLocalFile(flag, path));
+  } catch (error) {
+    if (error instanceof SvcError) throw error;
+    throw new UsageError(`${flag} ${path}: not UTF-8 text, so the service would keep another secret than the file holds`);
+  }
+  const secret = text.replace(/\r?\n$/, '');
+  if (secret === '') throw new UsageError(`${flag} ${path} is empty: the hook would get no secret token`);
+  if (/[\u0000-\u001f\u007f]/.test(secret)) {
+    throw new UsageError(
+      `${flag} ${path}: the secret holds a line break or another control character, which the X-Gitlab-Token header cannot carry`,
+    );
+  }
+  return secret;
+}
 
 const WRITE_FIELDS: OptionSpec[] = [
   { flags: '--name <name>', key: 'name', help: 'a name for the hook' },

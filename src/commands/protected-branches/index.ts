@@ -3,15 +3,12 @@ import type { Column } from '../../output/columns.js';
 import { calledOf, type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
-import { protectionLevel, protectionLevelName } from '../shared/access-level.js';
+import { protectionLevel, protectionLevelsCell } from '../shared/access-level.js';
 import { nameParam, PROJECT } from '../shared/args.js';
 import { withGroupMode } from '../shared/group-rule.js';
 
 const LEVEL_HELP = 'no-one, developer, maintainer or admin (or 0, 30, 40, 60)';
-const levels = (field: string): Column => ({
-  field,
-  show: (value) => (value as Array<{ access_level: number }>).map((l) => protectionLevelName(l.access_level)).join(',') || '-',
-});
+const levels = (field: string): Column => ({ field, show: protectionLevelsCell });
 const level = (flag: string, key: string, what: string): OptionSpec => ({
   flags: `${flag} <level>`,
   key,

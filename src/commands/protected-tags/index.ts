@@ -1,7 +1,7 @@
 import { calledOf, type Resource } from '../generic/resource.js';
 import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
-import { protectionLevel, protectionLevelName } from '../shared/access-level.js';
+import { protectionLevel, protectionLevelsCell } from '../shared/access-level.js';
 import { nameParam, PROJECT } from '../shared/args.js';
 import { withGroupMode } from '../shared/group-rule.js';
 import type { OptionSpec } from '../../cli/spec.js';
@@ -21,13 +21,7 @@ const PROTECTED_TAGS: Resource = {
   path: '/projects/:project/protected_tags',
   id: 'name',
   params: { project: PROJECT, name: nameParam('name', 'tag name or wildcard, e.g. v* (typed as is; svc encodes it)') },
-  columns: [
-    'name',
-    {
-      field: 'create_access_levels',
-      show: (value) => (value as Array<{ access_level: number }>).map((l) => protectionLevelName(l.access_level)).join(',') || '-',
-    },
-  ],
+  columns: ['name', { field: 'create_access_levels', show: protectionLevelsCell }],
   fields: ['name', 'create_access_levels'],
   called: (args) => `tag ${String(args[1])} of project ${String(args[0])}`,
   roles: { list: 'maintainer', get: 'maintainer', protect: 'maintainer', unprotect: 'maintainer' },

@@ -65,10 +65,10 @@ export const CLEANUP = defineCommand<CleanupOptions>({
     "svc registry cleanup acme/platform/api 7 --name-regex 'dev-.*' --keep-regex 'v.*' --yes",
     'svc registry cleanup 42 7 --older-than 90d --bulk --yes',
   ],
-  run: (ctx, [project, repository], opts) => cleanup(ctx, project as string, Number(repository), opts),
+  run: (ctx, [project, repository], opts) => cleanup(ctx, project as string, repository as string, opts),
 });
 
-async function cleanup(ctx: Context, project: string, repository: number, opts: CleanupOptions): Promise<void> {
+async function cleanup(ctx: Context, project: string, repository: string, opts: CleanupOptions): Promise<void> {
   if (opts.nameRegex === undefined && opts.keepN === undefined && opts.olderThan === undefined) {
     throw new UsageError(
       "say which tags to delete: --name-regex, --keep-n or --older-than (--name-regex '.*' alone deletes every tag but latest)",
@@ -109,7 +109,7 @@ async function bulk(
   ctx: Context,
   http: HttpClient,
   project: string,
-  repository: number,
+  repository: string,
   criteria: TagCriteria,
   olderThanMs: number | undefined,
   plan: TagPlan,

@@ -1,3 +1,4 @@
+import { compareIds } from '../../api/records.js';
 import { durationOption, intOption } from '../../cli/parsers.js';
 import { defineCommand } from '../../cli/spec.js';
 import type { Context } from '../../context.js';
@@ -80,11 +81,11 @@ async function* onePage(plan: PlannedRunner[]): AsyncGenerator<PlannedRunner[]> 
 function report(ctx: Context, planned: number, tally: PruneTally): void {
   // Ctrl-C also cuts off the deletions in flight: the service may or may not have done them.
   const cutOff = tally.failed.filter(({ error }) => error instanceof InterruptedError).map(({ id }) => id);
-  const failed = tally.failed.filter(({ error }) => !(error instanceof InterruptedError)).sort((a, b) => a.id - b.id);
+  const failed = tally.failed.filter(({ error }) => !(error instanceof InterruptedError)).sort((a, b) => compareIds(a.id, b.id));
   for (const { id, error } of failed) ctx.info(`runner ${id} not deleted: ${error instanceof Error ? error.message : String(error)}`);
   const parts = [`deleted ${tally.deleted} of ${planned} runners`];
   if (failed.length > 0) parts.push(`${failed.length} failed`);
-  if (cutOff.length > 0) parts.push(`${cutOff.length} cut off in flight, maybe deleted (${cutOff.sort((a, b) => a - b).join(', ')})`);
+  if (cutOff.length > 0) parts.push(`${cutOff.length} cut off in flight, maybe deleted (${cutOff.sort(compareIds).join(', ')})`);
   if (tally.notStarted > 0) parts.push(`${tally.notStarted} not attempted`);
   const summary = parts.join('; ');
   if (tally.notStarted > 0 || cutOff.length > 0) throw new InterruptedError(`interrupted: ${summary}`);

@@ -1,5 +1,6 @@
 import { getApplicationSettings, updateApplicationSettings } from '../../api/settings.js';
 import { defineCommand } from '../../cli/spec.js';
+import { stringifyJson } from '../../json.js';
 import type { Context } from '../../context.js';
 import type { Resource } from '../generic/resource.js';
 import { ADMINISTRATOR, withRole } from '../generic/role.js';
@@ -30,7 +31,8 @@ async function printSettings(ctx: Context, settings: Record<string, unknown>, ke
   await ctx.printPages(onePage(rows), ['key', { field: 'value', kind: 'text' }]);
 }
 
-const shown = (value: unknown) => JSON.stringify(value);
+// stringifyJson prints a number kept as its source text (past 2^53) as that number, not as the object holding it.
+const shown = (value: unknown) => stringifyJson(value);
 const isHash = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Whether the service took the value: a hash is merged into, so only the keys asked for are compared. */

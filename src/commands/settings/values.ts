@@ -1,5 +1,6 @@
 import type { ApplicationSettings } from '../../api/settings.js';
 import { UsageError } from '../../errors.js';
+import { isKeptNumber } from '../../json.js';
 
 /** Shown by the service, never set through it. */
 const READ_ONLY = new Set(['id', 'created_at', 'updated_at']);
@@ -32,10 +33,15 @@ export function typedValue(current: ApplicationSettings, key: string, text: stri
     if (text !== 'true' && text !== 'false') throw wrong('true or false');
     return text === 'true';
   }
-  if (typeof now === 'number') {
-    const whole = Number.isInteger(now);
+  // A number past 2^53 is parsed as its source text (json.ts): still a number, not a hash.
+  if (typeof now === 'number' || isKeptNumber(now)) {
+    const whole = typeof now === 'number' ? Number.isInteger(now) : /^-?\d+$/.test(String(now));
     if (!(whole ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/).test(text)) throw wrong(whole ? 'a whole number' : 'a number');
-    return Number(text);
+    const value = Number(text);
+    // Sent as a JSON number, a whole number past 2^53 would arrive rounded (99999999999999999999 as 1e20).
+    if (whole && !Number.isSafeInteger(value))
+      throw wrong(`a whole number up to ${Number.MAX_SAFE_INTEGER} (a larger one cannot be sent exactly)`);
+    return value;
   }
   if (Array.isArray(now)) {
     return text

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { formatCell } from '../../output/format.js';
 
 /** The service's access levels by name (reference endpoints §0); writes take 10–50. */
 export const ACCESS_LEVELS: Record<string, number> = {
@@ -60,6 +61,20 @@ export function protectionLevel(flag: string): (value: string) => number {
 }
 
 /** The name of a protection level in a listing (`40` → `maintainer`). */
-export function protectionLevelName(level: number): string {
+function protectionLevelName(level: number): string {
   return Object.entries(PROTECTION_LEVELS).find(([, n]) => n === level)?.[0] ?? String(level);
+}
+
+/**
+ * A rule's list of who may act (`[{access_level: 40}, {access_level: 30}]` → `maintainer,developer`),
+ * `-` when it lists nobody. A list the service did not send as one, or an entry without a numeric
+ * level, is shown as it came rather than taken apart.
+ */
+export function protectionLevelsCell(value: unknown): string {
+  if (!Array.isArray(value)) return formatCell(value);
+  const names = value.map((entry: unknown) => {
+    const level = entry !== null && typeof entry === 'object' ? (entry as { access_level?: unknown }).access_level : undefined;
+    return typeof level === 'number' ? protectionLevelName(level) : formatCell(entry);
+  });
+  return names.join(',') || '-';
 }

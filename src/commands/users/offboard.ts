@@ -58,7 +58,9 @@ const row = (step: OffboardStep) => ({ step: DOING[step.kind], target: step.targ
 async function offboard(ctx: Context, name: string, opts: OffboardOptions): Promise<void> {
   const http = await ctx.http({ requireToken: true });
   const id = await resolveUserId(http, name);
-  const user = await getUser(http, id);
+  const found = await getUser(http, id);
+  // Every step's path takes the id looked up, whatever the record carries; one without a username is named as typed.
+  const user = { ...found, id, username: typeof found.username === 'string' ? found.username : name };
   const heir = opts.transferSchedulesTo?.replace(/^@/, '');
   if (heir !== undefined) await resolveUserId(http, heir);
   const plan = await withRole(ADMINISTRATOR, () => planOffboard(http, user, heir));

@@ -1,3 +1,4 @@
+import { checkedPages } from '../../api/records.js';
 import { getRecord, listRecords, sendRequest } from '../../api/resource.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
@@ -40,7 +41,9 @@ export async function planGroupRule(
 ): Promise<PlannedProject[]> {
   const projects: GroupProject[] = [];
   const query = { include_subgroups: includeSubgroups, archived: false, with_shared: false, order_by: 'id', sort: 'asc', per_page: 100 };
-  for await (const page of listRecords<GroupProject>(http, apiPath`/groups/${group}/projects`, query)) projects.push(...page.items);
+  const path = apiPath`/groups/${group}/projects`;
+  for await (const page of checkedPages(listRecords<GroupProject>(http, path, query), `GET ${path}`, { id: 'number' }))
+    projects.push(...page.items);
   const plan: PlannedProject[] = [];
   const read = (p: GroupProject) => getRecord(http, apiPath`/projects/${p.id}/${rule.kind}/${rule.name}`);
   for await (const outcome of settleBounded(projects, poolOn(http, run), read)) {

@@ -1,3 +1,4 @@
+import { checkedPages } from '../../api/records.js';
 import { listRecords, sendRequest, writeRecordTo } from '../../api/resource.js';
 import type { HttpClient } from '../../http/client.js';
 import { apiPath } from '../../http/encode.js';
@@ -64,7 +65,9 @@ export function planProject(
 export async function groupProjects(http: HttpClient, group: string, includeSubgroups: boolean): Promise<string[]> {
   const query = { include_subgroups: includeSubgroups, with_shared: false, order_by: 'path', sort: 'asc', simple: true, per_page: 100 };
   const paths: string[] = [];
-  for await (const page of listRecords<{ path_with_namespace: string }>(http, apiPath`/groups/${group}/projects`, query)) {
+  const path = apiPath`/groups/${group}/projects`;
+  const pages = listRecords<{ path_with_namespace: string }>(http, path, query);
+  for await (const page of checkedPages(pages, `GET ${path}`, { path_with_namespace: 'string' })) {
     paths.push(...page.items.map((p) => p.path_with_namespace));
   }
   return paths.sort();
@@ -80,10 +83,9 @@ export async function planGroupSync(
 ): Promise<LabelStep[]> {
   const read = async (project: string) => {
     const labels: CurrentLabel[] = [];
-    for await (const page of listRecords<CurrentLabel>(http, apiPath`/projects/${project}/labels`, {
-      include_ancestor_groups: true,
-      per_page: 100,
-    })) {
+    const path = apiPath`/projects/${project}/labels`;
+    const pages = listRecords<CurrentLabel>(http, path, { include_ancestor_groups: true, per_page: 100 });
+    for await (const page of checkedPages(pages, `GET ${path}`, { id: 'number', name: 'string' })) {
       labels.push(...page.items);
     }
     return labels;

@@ -1,4 +1,5 @@
 import { listGroupProjectIds } from '../../api/groups.js';
+import { checkedPages, compareIds, type RecordShape } from '../../api/records.js';
 import { listSchedules } from '../../api/schedules.js';
 import { listTokens } from '../../api/tokens.js';
 import { listMemberships, type UserMembership } from '../../api/users.js';
@@ -32,9 +33,12 @@ export interface OffboardPlan {
   keptSchedules: string[];
 }
 
-async function all<T>(pages: AsyncGenerator<Page<T>>): Promise<T[]> {
+const ID: RecordShape = { id: 'number' };
+
+/** Every record of a listing, each checked to carry what a step acts on (`checkedPages`). */
+async function all<T>(pages: AsyncGenerator<Page<T>>, where: string, shape: RecordShape): Promise<T[]> {
   const out: T[] = [];
-  for await (const page of pages) out.push(...page.items);
+  for await (const page of checkedPages(pages, where, shape)) out.push(...page.items);
   return out;
 }
 
@@ -47,19 +51,26 @@ async function all<T>(pages: AsyncGenerator<Page<T>>): Promise<T[]> {
 export async function planOffboard(http: HttpClient, user: OffboardUser, heir: string | undefined): Promise<OffboardPlan> {
   const key = (what: string) => `user ${user.id}: ${what}`;
   // Memberships first: only administrators may read them, and that refusal says so (the tokens' would say 401).
-  const memberships = await all(listMemberships(http, user.id, { per_page: 100 }));
-  const tokens = await all(listTokens(http, { owner: { type: 'user', id: user.id }, kind: 'personal' }, 'active', { per_page: 100 }));
+  const memberships = await all(listMemberships(http, user.id, { per_page: 100 }), `GET /users/${user.id}/memberships`, {
+    source_id: 'number',
+    source_type: 'string',
+  });
+  const tokenSet = { owner: { type: 'user', id: user.id }, kind: 'personal' } as const;
+  const tokens = await all(listTokens(http, tokenSet, 'active', { per_page: 100 }), `GET /personal_access_tokens`, { id: 'number' });
+  const ownPath = `/users/${user.id}/projects`;
+  // Ids are told apart by their text: one past 2^53 is parsed as an object holding it (json.ts).
   const own = new Set(
-    (await all(http.pages<{ id: number }>(`/users/${user.id}/projects`, { simple: true, per_page: 100 }))).map((p) => p.id),
+    (await all(http.pages<{ id: number }>(ownPath, { simple: true, per_page: 100 }), `GET ${ownPath}`, ID)).map((p) => String(p.id)),
   );
-  const projects = new Set(memberships.filter((m) => m.source_type === 'Project').map((m) => m.source_id));
+  const projects = new Map(memberships.filter((m) => m.source_type === 'Project').map((m) => [String(m.source_id), m.source_id]));
   for (const group of memberships.filter((m) => m.source_type === 'Namespace')) {
-    for (const p of await all(listGroupProjectIds(http, group.source_id))) projects.add(p.id);
+    for (const p of await all(listGroupProjectIds(http, group.source_id), `GET /groups/${group.source_id}/projects`, ID))
+      projects.set(String(p.id), p.id);
   }
   const schedules: OffboardStep[] = [];
-  for (const project of [...projects].sort((a, b) => a - b)) {
-    for (const s of await all(listSchedules(http, project))) {
-      if (s.owner?.id !== user.id) continue;
+  for (const project of [...projects.values()].sort(compareIds)) {
+    for (const s of await all(listSchedules(http, project), `GET /projects/${project}/pipeline_schedules`, ID)) {
+      if (String(s.owner?.id) !== String(user.id)) continue;
       const target = `schedule ${s.id} "${s.description}" of project ${project}`;
       schedules.push({ key: key(`take schedule ${s.id} of project ${project}`), kind: 'take-schedule', target, id: s.id, project });
     }
@@ -73,7 +84,7 @@ export async function planOffboard(http: HttpClient, user: OffboardUser, heir: s
     })),
     ...(heir === undefined ? [] : schedules),
     ...memberships
-      .filter((m) => !(m.source_type === 'Project' && own.has(m.source_id)))
+      .filter((m) => !(m.source_type === 'Project' && own.has(String(m.source_id))))
       .map((m): OffboardStep => ({
         key: key(`remove membership of ${m.source_type} ${m.source_id}`),
         kind: 'remove-membership',

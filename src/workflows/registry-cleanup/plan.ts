@@ -1,3 +1,4 @@
+import { checkedPages } from '../../api/records.js';
 import { getRecord, listRecords, sendRequest } from '../../api/resource.js';
 import type { ApiResponse, HttpClient } from '../../http/client.js';
 import { apiPath, encodePathSegment } from '../../http/encode.js';
@@ -18,13 +19,14 @@ export interface TagPlan {
 export async function planTagCleanup(
   http: HttpClient,
   project: string,
-  repository: number,
+  repository: string,
   criteria: TagCriteria,
   run: BoundedRun & { now: number },
 ): Promise<TagPlan> {
   const names: string[] = [];
   const tagsPath = apiPath`/projects/${project}/registry/repositories/${repository}/tags`;
-  for await (const page of listRecords<{ name: string }>(http, tagsPath, { per_page: 100 })) names.push(...page.items.map((t) => t.name));
+  const tags = listRecords<{ name: string }>(http, tagsPath, { per_page: 100 });
+  for await (const page of checkedPages(tags, `GET ${tagsPath}`, { name: 'string' })) names.push(...page.items.map((t) => t.name));
   const candidates = nameCandidates(names, criteria);
   const facts: TagFacts[] = [];
   const detail = (name: string) => getRecord<TagFacts>(http, `${tagsPath}/${encodePathSegment(name)}`);
@@ -36,7 +38,7 @@ export async function planTagCleanup(
   return { total: names.length, tags: tagsToDelete(facts, criteria, run.now) };
 }
 
-export function deleteTag(http: HttpClient, project: string, repository: number, tag: string): Promise<ApiResponse<unknown>> {
+export function deleteTag(http: HttpClient, project: string, repository: string, tag: string): Promise<ApiResponse<unknown>> {
   return sendRequest(http, 'DELETE', apiPath`/projects/${project}/registry/repositories/${repository}/tags/${tag}`);
 }
 
@@ -44,7 +46,7 @@ export function deleteTag(http: HttpClient, project: string, repository: number,
 export function requestBulkCleanup(
   http: HttpClient,
   project: string,
-  repository: number,
+  repository: string,
   criteria: TagCriteria & { olderThan?: string },
 ): Promise<ApiResponse<unknown>> {
   return sendRequest(http, 'DELETE', apiPath`/projects/${project}/registry/repositories/${repository}/tags`, {

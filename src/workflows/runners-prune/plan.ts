@@ -1,3 +1,4 @@
+import { checkedPages, compareIds } from '../../api/records.js';
 import { getRunner, listAllRunners, type Runner } from '../../api/runners.js';
 import type { HttpClient } from '../../http/client.js';
 import { poolOn, settleBounded, type BoundedRun } from '../shared/bounded.js';
@@ -24,7 +25,8 @@ export interface PruneSelection extends BoundedRun {
  */
 export async function planPrune(http: HttpClient, selection: PruneSelection): Promise<PlannedRunner[]> {
   const stale: Runner[] = [];
-  for await (const page of listAllRunners(http, { status: 'stale', per_page: 100 })) stale.push(...page.items);
+  const runners = listAllRunners(http, { status: 'stale', per_page: 100 });
+  for await (const page of checkedPages(runners, 'GET /runners/all', { id: 'number' })) stale.push(...page.items);
   const olderThan = selection.olderThanMs;
   if (olderThan === undefined) return stale.map(({ id, description, runner_type, status }) => ({ id, description, runner_type, status }));
   const plan: PlannedRunner[] = [];
@@ -47,5 +49,5 @@ export async function planPrune(http: HttpClient, selection: PruneSelection): Pr
   }
   if (failure !== undefined) throw failure;
   if (selection.signal.aborted) return [];
-  return plan.sort((a, b) => a.id - b.id);
+  return plan.sort((a, b) => compareIds(a.id, b.id));
 }

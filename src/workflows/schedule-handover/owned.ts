@@ -2,6 +2,7 @@
 // a maintainer hands over (`schedules take-ownership`) when that user leaves. The service lists
 // schedules per project only, so each page of projects is read with up to `maxInFlight` schedule
 // listings at once, on the client's one throttle, and yields the matches of that page in project order.
+import { checkedPages } from '../../api/records.js';
 import { resolveExistingUserId } from '../../api/users.js';
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
@@ -45,16 +46,14 @@ export async function* schedulesOwnedBy(http: HttpClient, scan: OwnerScan): Asyn
     ...(me.is_admin === true ? {} : { min_access_level: 20 }),
   });
   const unreadable: string[] = [];
-  for await (const page of projects) {
+  for await (const page of checkedPages(projects, 'GET /projects', { id: 'number', path_with_namespace: 'string' })) {
     const found = await Promise.all(
       page.items.map((p) =>
         slots.run(async () => {
           try {
             const schedules: Schedule[] = [];
-            for await (const part of http.pages<Schedule>(apiPath`/projects/${p.id}/pipeline_schedules`, {
-              ...scan.query,
-              per_page: 100,
-            })) {
+            const path = apiPath`/projects/${p.id}/pipeline_schedules`;
+            for await (const part of checkedPages(http.pages<Schedule>(path, { ...scan.query, per_page: 100 }), `GET ${path}`, {})) {
               schedules.push(...part.items);
             }
             return schedules.filter(owned).map((s) => ({ project: p.path_with_namespace, ...s }));

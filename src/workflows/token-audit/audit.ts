@@ -3,6 +3,7 @@
 // from the instance-wide list, where the bots' tokens already seen are skipped and impersonation
 // tokens are told apart by one look at each owner's impersonation list. Pages are processed one at
 // a time with at most `maxInFlight` requests, so memory holds a page, the usernames and two id sets.
+import { checkedPages, type RecordShape } from '../../api/records.js';
 import type { AccessToken, TokenKind } from '../../api/tokens.js';
 import { ExitCode, SvcError } from '../../errors.js';
 import { ApiError } from '../../http/api-error.js';
@@ -35,12 +36,15 @@ interface Owner {
 }
 
 const PAGE = { per_page: 100 };
+const ID: RecordShape = { id: 'number' };
+/** Ids are told apart by their text: one past 2^53 is parsed as an object holding it (json.ts). */
+const idKey = (id: unknown) => String(id);
 
 /** The summary of the pass, or null when it ended early because no one read the records any more. */
 export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<AuditSummary | null> {
   const summary = emptySummary();
   const slots = http.throttle(plan.maxInFlight);
-  const botTokens = new Set<number>();
+  const botTokens = new Set<string>();
   const scanned: AuditProgress = { projects: 0, groups: 0, users: 0, tokens: 0 };
   const emit = async (records: AuditRecord[]): Promise<boolean> => {
     for (const r of records) count(summary, r);
@@ -55,47 +59,46 @@ export async function auditTokens(http: HttpClient, plan: AuditPlan): Promise<Au
     order_by: 'id',
     sort: 'asc',
   });
-  for await (const page of projects) {
+  for await (const page of checkedPages(projects, 'GET /projects', ID)) {
     const owners = page.items.map((p) => ({ kind: 'project' as const, id: p.id, path: p.path_with_namespace }));
     const records = await ownersTokens(http, slots, owners, botTokens, plan);
     scanned.projects += owners.length;
     if (!(await emit(records))) return null;
   }
-  for await (const page of http.pages<{ id: number; full_path: string }>('/groups', {
-    ...PAGE,
-    all_available: true,
-    order_by: 'id',
-    sort: 'asc',
-  })) {
+  const groups = http.pages<{ id: number; full_path: string }>('/groups', { ...PAGE, all_available: true, order_by: 'id', sort: 'asc' });
+  for await (const page of checkedPages(groups, 'GET /groups', ID)) {
     const owners = page.items.map((g) => ({ kind: 'group' as const, id: g.id, path: g.full_path }));
     const records = await ownersTokens(http, slots, owners, botTokens, plan);
     scanned.groups += owners.length;
     if (!(await emit(records))) return null;
   }
-  const users = new Map<number, { username: string; bot: boolean }>();
-  for await (const page of http.pages<{ id: number; username: string; bot?: boolean }>('/users', {
+  const users = new Map<string, { username: string; bot: boolean }>();
+  const userPages = http.pages<{ id: number; username: string; bot?: boolean }>('/users', {
     ...PAGE,
     pagination: 'keyset',
     order_by: 'id',
     sort: 'asc',
-  })) {
-    for (const u of page.items) users.set(u.id, { username: u.username, bot: u.bot === true });
+  });
+  for await (const page of checkedPages(userPages, 'GET /users', ID)) {
+    for (const u of page.items) users.set(idKey(u.id), { username: u.username, bot: u.bot === true });
     scanned.users = users.size;
     plan.progress({ ...scanned });
   }
-  const lookedUp = new Set<number>();
-  const impersonation = new Set<number>();
-  for await (const page of http.pages<AccessToken>('/personal_access_tokens', PAGE)) {
-    const tokens = page.items.filter((t) => !botTokens.has(t.id));
-    const owners = [...new Set(tokens.map((t) => t.user_id as number))].filter((id) => !lookedUp.has(id) && users.get(id)?.bot === false);
+  const lookedUp = new Set<string>();
+  const impersonation = new Set<string>();
+  for await (const page of checkedPages(http.pages<AccessToken>('/personal_access_tokens', PAGE), 'GET /personal_access_tokens', ID)) {
+    const tokens = page.items.filter((t) => !botTokens.has(idKey(t.id)));
+    const owners = [...new Map(tokens.map((t) => [idKey(t.user_id), t.user_id as number])).entries()]
+      .filter(([key]) => !lookedUp.has(key) && users.get(key)?.bot === false)
+      .map(([, id]) => id);
     await pooled(slots, owners, async (userId) => {
-      for (const t of await allOf(http, apiPath`/users/${userId}/impersonation_tokens`)) impersonation.add(t.id);
-      lookedUp.add(userId);
+      for (const t of await allOf(http, apiPath`/users/${userId}/impersonation_tokens`)) impersonation.add(idKey(t.id));
+      lookedUp.add(idKey(userId));
     });
     const records = tokens.map((t) => {
       const userId = t.user_id as number;
-      const kind: TokenKind = impersonation.has(t.id) ? 'impersonation' : 'personal';
-      return auditRecord(kind, t, users.get(userId)?.username ?? `user ${userId}`, userId, plan);
+      const kind: TokenKind = impersonation.has(idKey(t.id)) ? 'impersonation' : 'personal';
+      return auditRecord(kind, t, users.get(idKey(userId))?.username ?? `user ${userId}`, userId, plan);
     });
     if (!(await emit(records))) return null;
   }
@@ -107,7 +110,7 @@ async function ownersTokens(
   http: HttpClient,
   slots: Throttle,
   owners: Owner[],
-  botTokens: Set<number>,
+  botTokens: Set<string>,
   plan: AuditPlan,
 ): Promise<AuditRecord[]> {
   const records: AuditRecord[] = [];
@@ -117,7 +120,7 @@ async function ownersTokens(
       const access = await allOf(http, `${base}/access_tokens`);
       const deploy = await allOf(http, `${base}/deploy_tokens`);
       for (const t of access) {
-        botTokens.add(t.id);
+        botTokens.add(idKey(t.id));
         records.push(auditRecord(o.kind, t, o.path, o.id, plan));
       }
       for (const t of deploy) records.push(auditRecord('deploy', t, o.path, o.id, plan));
@@ -131,7 +134,7 @@ async function ownersTokens(
 
 async function allOf(http: HttpClient, path: string): Promise<AccessToken[]> {
   const out: AccessToken[] = [];
-  for await (const page of http.pages<AccessToken>(path, PAGE)) out.push(...page.items);
+  for await (const page of checkedPages(http.pages<AccessToken>(path, PAGE), `GET ${path}`, ID)) out.push(...page.items);
   return out;
 }
 
@@ -143,8 +146,10 @@ async function pooled<T>(slots: Throttle, items: T[], work: (item: T) => Promise
 /** The audit reads every user's tokens: a regular user's token is refused before the first request of the pass. */
 export function requireAdmin(user: { username: string; is_admin?: boolean }): void {
   if (user.is_admin !== true) {
+    // `/user` answered by something else may carry no username: the line still reads.
+    const who = typeof user.username === 'string' ? user.username : "the token's user";
     throw new SvcError(
-      `tokens audit needs an administrator's token: ${user.username} is not an administrator (the administrator role is missing)`,
+      `tokens audit needs an administrator's token: ${who} is not an administrator (the administrator role is missing)`,
       ExitCode.forbidden,
     );
   }

@@ -1,3 +1,4 @@
+import { checkRecords } from '../../../api/records.js';
 import { listRecords } from '../../../api/resource.js';
 import { ExitCode, SvcError } from '../../../errors.js';
 import { apiPath } from '../../../http/encode.js';
@@ -6,9 +7,10 @@ import type { HttpClient } from '../../../http/client.js';
 /** An environment is typed by id or by name; a name is looked up with the list's `name=` filter. */
 export async function environmentId(http: HttpClient, project: string, env: string): Promise<string> {
   if (/^\d+$/.test(env)) return env;
-  const pages = listRecords<{ id: number; name: string }>(http, apiPath`/projects/${project}/environments`, { name: env, per_page: 2 });
-  const first = await pages.next();
-  const match = first.done ? undefined : first.value.items.find((e) => e.name === env);
+  const path = apiPath`/projects/${project}/environments`;
+  const first = await listRecords<{ id: number; name: string }>(http, path, { name: env, per_page: 2 }).next();
+  const listed = first.done ? [] : checkRecords(first.value.items, `GET ${path}`, { id: 'number', name: 'string' });
+  const match = listed.find((e) => e.name === env);
   if (!match) throw new SvcError(`no environment named ${env} in project ${project}`, ExitCode.notFound);
   return String(match.id);
 }
