@@ -77,6 +77,8 @@ export interface Ports {
   mergeRequestNotes: NoteThread;
   /** the label a project's issues and merge requests can carry by that name (its own or a group's) */
   labelNamed(ctx: Ctx, p: ProjectRec, name: string): { id: number; name: string; color: string; description: string | null } | null;
+  /** whether the signed-in caller is subscribed to an issue or merge request (its author and assignees are, until they unsubscribe) */
+  isSubscribed(ctx: Ctx, i: Pick<Issuable, 'type' | 'id' | 'authorId' | 'assigneeIds'>): boolean;
   /** the time tracked on an issue or merge request (by global id) */
   trackedTime(w: World, type: Issuable['type'], id: number): TrackedTime;
   /** the project's approval rules that apply to merge requests into `targetBranch` */

@@ -7,7 +7,7 @@
 // user or an administrator removes one (401 otherwise), with 204 (README, "Subscriptions, to-dos and
 // award emoji").
 import { can } from '../access.js';
-import { ask, type Issuable } from '../engine/ports.js';
+import { ask, type Issuable, offer } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
 import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
@@ -80,7 +80,8 @@ const ISSUABLES: ReadonlyArray<{ base: string; find: (ctx: Ctx, p: ProjectRec) =
   { base: '/merge_requests/:merge_request_iid', find: (ctx, p) => ask('mergeRequestOf')(ctx, p) },
 ];
 
-function subscribed(ctx: Ctx, i: Issuable): boolean {
+function subscribed(ctx: Ctx, i: Pick<Issuable, 'type' | 'id' | 'authorId' | 'assigneeIds'>): boolean {
+  if (!ctx.user) return false;
   const chosen = extras(ctx.world).subscriptions.get(`${i.type}:${i.id}:${ctx.user!.id}`);
   return chosen ?? (i.authorId === ctx.user!.id || i.assigneeIds.includes(ctx.user!.id));
 }
@@ -247,6 +248,7 @@ function mountParticipants(project: Scope<ProjectRec>): void {
 }
 
 export function mountIssuableExtras(mounts: Mounts): void {
+  offer('isSubscribed', subscribed);
   mountParticipants(mounts.project);
   for (const { base, find } of ISSUABLES) {
     mountSubscriptions(mounts.project, base, find);

@@ -4,7 +4,7 @@ import { E } from '../server/errors.js';
 import { intSeg } from '../server/params.js';
 import { sendJson } from '../server/respond.js';
 import type { World } from '../store/world.js';
-import { issueJson } from './issue-json.js';
+import { singleIssueJson } from './issue-json.js';
 import type { Issue } from './issue-filters.js';
 import { issueStore } from './issues.js';
 import type { Mounts } from './mounts.js';
@@ -29,6 +29,6 @@ export function mountIssueById({ root }: Mounts): void {
     if (!ctx.user!.isAdmin) throw E.forbidden();
     const issue = issueById(ctx.world, intSeg(ctx, 'issue_id'));
     if (!issue) throw E.findNotFound();
-    sendJson(ctx, 200, issueJson(ctx.world, ctx.world.projects.get(issue.projectId)!, issue));
+    sendJson(ctx, 200, singleIssueJson(ctx, ctx.world.projects.get(issue.projectId)!, issue));
   });
 }

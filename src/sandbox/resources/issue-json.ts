@@ -1,4 +1,5 @@
 // The Issue entity as the service renders it (reference endpoints §1).
+import type { Ctx } from '../server/context.js';
 import type { ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { iso } from '../util/time.js';
@@ -77,4 +78,11 @@ export function issueJson(w: World, p: ProjectRec, i: Issue): Record<string, unk
       closed_as_duplicate_of: null,
     },
   };
+}
+
+/** A single read also says whether the caller is subscribed (its author and assignee are, until they unsubscribe). */
+export function singleIssueJson(ctx: Ctx, p: ProjectRec, i: Issue): Record<string, unknown> {
+  const assigneeIds = i.assigneeId === null ? [] : [i.assigneeId];
+  const subscribed = ask('isSubscribed')(ctx, { type: 'Issue', id: i.id, authorId: i.authorId, assigneeIds });
+  return { ...issueJson(ctx.world, p, i), subscribed };
 }

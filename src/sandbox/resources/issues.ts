@@ -14,7 +14,7 @@ import { ISSUE_TITLES } from '../store/seed.js';
 import type { World } from '../store/world.js';
 import { requireAbility } from './guards.js';
 import { type Issue, issueFilter } from './issue-filters.js';
-import { issueJson } from './issue-json.js';
+import { issueJson, singleIssueJson } from './issue-json.js';
 import type { Mounts } from './mounts.js';
 import { OrderedScan } from './ordered-scan.js';
 
@@ -298,7 +298,7 @@ export function mountIssues({ root, project, group }: Mounts): void {
   });
   project.get('/issues/:issue_iid', { auth: 'public', job: true }, (ctx, p) => {
     requireAbility(ctx, p, 'read_issue');
-    sendJson(ctx, 200, issueJson(ctx.world, p, findIssue(ctx, p)));
+    sendJson(ctx, 200, singleIssueJson(ctx, p, findIssue(ctx, p)));
   });
   project.post('/issues', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'create_issue');

@@ -165,6 +165,14 @@ export function mountMergeRequestActions({ project }: Mounts): void {
   project.post('/merge_requests/:merge_request_iid/notes', { auth: 'user' }, (ctx, p) => {
     sendJson(ctx, 201, addMergeRequestNote(ctx, p, ask('noteBody')(ctx)).json);
   });
+  project.get('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'public', job: true }, (ctx, p) => {
+    requireAbility(ctx, p, 'read_merge_request');
+    const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));
+    const id = intSeg(ctx, 'note_id');
+    const note = notesOf(ctx.world, mr).find((n) => n.id === id);
+    if (!note) throw E.findNotFound();
+    sendJson(ctx, 200, ask('noteJson')(ctx.world, mergeRequestNoteable(mr), note));
+  });
   project.put('/merge_requests/:merge_request_iid/notes/:note_id', { auth: 'user' }, (ctx, p) => {
     requireAbility(ctx, p, 'read_merge_request');
     const mr = findMergeRequest(ctx, p, () => E.notFound('MergeRequest'));

@@ -76,7 +76,7 @@ export function mergeRequestJson(ctx: Ctx, p: ProjectRec, mr: MergeRequestRec, s
   const source = w.repos.branchCommits(p.id, mr.sourceBranch) ?? w.repos.lineFrom(p.id, sourceHead(w, mr));
   const base = source.find((c) => targetShas.has(c.id))!.id;
   Object.assign(out, {
-    subscribed: false,
+    subscribed: ask('isSubscribed')(ctx, { type: 'MergeRequest', id: mr.id, authorId: mr.authorId, assigneeIds: mr.assigneeIds }),
     changes_count: String(mergeRequestChanges(w, mr).length),
     latest_build_started_at: null,
     latest_build_finished_at: null,

@@ -231,3 +231,29 @@ describe('an issue’s merge requests (issues.rb `closed_by`, `related_merge_req
     expect(none.status).toBe(404);
   });
 });
+
+describe('`subscribed` on a single read follows the caller’s subscription', () => {
+  it('an issue: its author is subscribed until they unsubscribe, others until they subscribe; lists leave it out', async () => {
+    const issue = await post('/projects/3/issues', { title: 'Watched' }, 'user');
+    const path = `/projects/3/issues/${issue.json.iid}`;
+    expect((await c.call(path, { as: 'user' })).json.subscribed).toBe(true);
+    expect((await c.call(path, { as: 'admin' })).json.subscribed).toBe(false);
+    await post(`${path}/unsubscribe`, {}, 'user');
+    await post(`${path}/subscribe`);
+    expect([(await c.call(path, { as: 'user' })).json.subscribed, (await c.call(path, { as: 'admin' })).json.subscribed]).toEqual([
+      false,
+      true,
+    ]);
+    const listed = (await c.call(`/projects/3/issues?iids[]=${issue.json.iid}`, { as: 'user' })).json[0];
+    expect('subscribed' in listed).toBe(false);
+  });
+
+  it('a merge request likewise', async () => {
+    await post('/projects/3/repository/branches', { branch: 'watched', ref: 'main' });
+    const mr = await post('/projects/3/merge_requests', { source_branch: 'watched', target_branch: 'main', title: 'Watched' });
+    const path = `/projects/3/merge_requests/${mr.json.iid}`;
+    expect([mr.json.subscribed, (await c.call(path, { as: 'user' })).json.subscribed]).toEqual([true, false]);
+    await post(`${path}/subscribe`, {}, 'user');
+    expect((await c.call(path, { as: 'user' })).json.subscribed).toBe(true);
+  });
+});

@@ -390,6 +390,13 @@ describe('§1 notes of a merge request', () => {
     expect([r.status, r.json.body, r.json.created_at]).toEqual([200, 'Edited', seeded.created_at]);
     const listed = (await c.call('/projects/1/merge_requests/1/notes?sort=asc', { as: 'admin' })).json[0];
     expect([listed.id, listed.body]).toEqual([seeded.id, 'Edited']);
+    const one = await c.call(`/projects/1/merge_requests/1/notes/${seeded.id}`, asUser);
+    expect([one.status, one.json]).toEqual([200, listed]);
+    const first = (await c.call('/projects/2/merge_requests/1/notes', asUser)).json[0];
+    const byJob = await c.call(`/projects/2/merge_requests/1/notes/${first.id}`, { headers: { 'JOB-TOKEN': c.sb.tokens.job } });
+    expect(byJob.status).toBe(200);
+    const none = await c.call('/projects/1/merge_requests/1/notes/1', asUser);
+    expect([none.status, none.json]).toEqual([404, { message: '404 Not found' }]);
     const blank = await put(`/projects/1/merge_requests/3/notes/${created.json.id}`, { body: '' });
     expect([blank.status, blank.json]).toEqual([400, { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' }]);
   });
