@@ -32,7 +32,7 @@ export function parseJson(text: string): unknown {
 }
 
 /** `bytes`: the UTF-8 the text was decoded from, when the caller has it (digit runs are found faster in bytes). */
-function parseJsonText(text: string, bytes: Buffer | undefined): unknown {
+function parseJsonText(text: string, bytes: Uint8Array | undefined): unknown {
   const value: unknown = JSON.parse(text);
   const found = inspect(value, MAX_JSON_DEPTH);
   if (found === Found.tooDeep) throw new JsonTooDeepError();
@@ -146,27 +146,22 @@ function significantDigits(shortest: string): number {
  * double holds whose nearest double prints short (`0.1000000000000000055511`, `1.00000000000000000001`
  * both print as the number they round to).
  */
-function mayHaveLostDigits(text: string, bytes: Buffer = Buffer.from(text)): boolean {
-  return hasTinyExponent(bytes) || hasLongNumberLiteral(bytes);
+function mayHaveLostDigits(text: string, bytes: Uint8Array = Buffer.from(text)): boolean {
+  return hasTinyExponent(text) || hasLongNumberLiteral(bytes);
 }
-
-const LOWER_EXPONENT = Buffer.from('e-');
-const UPPER_EXPONENT = Buffer.from('E-');
 
 /**
  * A negative exponent of three digits after a digit or a point (`1e-400`). Strings hold such text
- * too (`calm-forge-19901`); that only costs a needless lossless parse. The search goes by the pair
- * `e-`, far rarer in a page than the minus sign alone, with the bytes' own native search.
+ * too (`calm-forge-19901`); that only costs a needless lossless parse. The search goes by the minus
+ * sign, which is rarer in a page than the letter e.
  */
-function hasTinyExponent(bytes: Buffer): boolean {
-  return hasTinyExponentAfter(bytes, LOWER_EXPONENT) || hasTinyExponentAfter(bytes, UPPER_EXPONENT);
-}
-
-function hasTinyExponentAfter(bytes: Buffer, exponent: Buffer): boolean {
-  for (let at = bytes.indexOf(exponent); at >= 0; at = bytes.indexOf(exponent, at + 1)) {
-    const before = bytes[at - 1];
+function hasTinyExponent(text: string): boolean {
+  for (let at = text.indexOf('-'); at >= 0; at = text.indexOf('-', at + 1)) {
+    const e = text.charCodeAt(at - 1);
+    if (e !== 0x65 && e !== 0x45) continue;
+    const before = text.charCodeAt(at - 2);
     if (!(isDigit(before) || before === 0x2e)) continue;
-    if (isDigit(bytes[at + 2]) && isDigit(bytes[at + 3]) && isDigit(bytes[at + 4])) return true;
+    if (isDigit(text.charCodeAt(at + 1)) && isDigit(text.charCodeAt(at + 2)) && isDigit(text.charCodeAt(at + 3))) return true;
   }
   return false;
 }
@@ -217,8 +212,8 @@ function digitsBetween(bytes: Uint8Array, start: number, end: number): number {
   return digits;
 }
 
-function isDigit(code: number | undefined): boolean {
-  return code !== undefined && code >= 0x30 && code <= 0x39;
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /** JSON text for output, numbers kept as received; indented when `indent` is given. */
