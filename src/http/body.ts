@@ -23,7 +23,7 @@ export function formatSize(bytes: number): string {
  * rather than buffering it first. `where` names the request in the message (`GET /projects`).
  */
 export async function readLimited(
-  body: AsyncIterable<Buffer> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown; bytes?(): Promise<Uint8Array> },
+  body: AsyncIterable<Buffer> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown },
   declaredLength: string | undefined,
   maxBytes: number,
   where: string,
@@ -35,12 +35,6 @@ export async function readLimited(
     return new SvcError(`${where} returned more than ${formatSize(maxBytes)}, the limit for one answer held in memory`, ExitCode.failure);
   };
   if (declaredLength !== undefined && Number(declaredLength) > maxBytes) throw tooLarge();
-  // A declared length within the limit bounds the body (the parser reads no byte past it), so it is
-  // taken whole, without a turn of the stream per chunk.
-  if (declaredLength !== undefined && body.bytes) {
-    const bytes = await body.bytes();
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of body) {
