@@ -78,6 +78,19 @@ describe('pipeline list', () => {
     expect(JSON.parse(bySha.stdout)).toEqual([{ id: pipeline.id }]);
     expect(onlyRequest(suite, 'GET', /pipelines/).rawQuery).toBe(`sha=${pipeline.sha}&per_page=100`);
   });
+
+  it('filters by the name a pipeline was given, sent as typed', async () => {
+    const pipeline = (await created('4', 'develop')) as unknown as { id: number };
+    const named = await fetch(`${suite.sandbox.url}/api/v4/projects/4/pipelines/${pipeline.id}/metadata`, {
+      method: 'PUT',
+      headers: { 'PRIVATE-TOKEN': suite.sandbox.tokens.admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Nightly & weekly' }),
+    });
+    expect(named.status).toBe(200);
+    const byName = await suite.run(['pipeline', 'list', '4', '--name', 'Nightly & weekly', '-o', 'json', '--fields', 'id,name']);
+    expect([byName.exitCode, JSON.parse(byName.stdout)]).toEqual([0, [{ id: pipeline.id, name: 'Nightly & weekly' }]]);
+    expect(onlyRequest(suite, 'GET', /pipelines/).rawQuery).toBe('name=Nightly%20%26%20weekly&per_page=100');
+  });
 });
 
 describe('pipeline get --latest', () => {

@@ -19,6 +19,12 @@ export const LIST: ListVerb = {
     { flags: '--source <source>', key: 'source', help: 'only pipelines started this way', choices: PIPELINE_SOURCES },
     { flags: '--username <user>', key: 'username', help: 'only pipelines run by this user', parse: requiredTextParser('--username') },
     {
+      flags: '--name <name>',
+      key: 'name',
+      help: 'only pipelines of this name (workflow:name or set later), matched exactly',
+      parse: requiredTextParser('--name'),
+    },
+    {
       flags: '--updated-after <time>',
       key: 'updated_after',
       help: 'only pipelines updated at or after this ISO 8601 time',

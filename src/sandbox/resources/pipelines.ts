@@ -126,6 +126,9 @@ function listPipelines(ctx: Ctx, p: ProjectRec): PipelineRec[] {
   const sha = strParam(ctx, 'sha');
   const username = strParam(ctx, 'username');
   const uid = username === undefined ? undefined : (w.usersByName.get(username.toLowerCase()) ?? 0);
+  // PipelinesFinder#by_name: the name set by `workflow:name` or the metadata route, matched exactly.
+  const name = strParam(ctx, 'name');
+  const names = pipelineStore(w).names;
   const times: Array<[number | undefined, (pl: PipelineRec) => number, 1 | -1]> = [
     [timeParam(ctx, 'updated_after'), (pl) => pipelineState(w, pl).updatedAt, 1],
     [timeParam(ctx, 'updated_before'), (pl) => pipelineState(w, pl).updatedAt, -1],
@@ -142,6 +145,7 @@ function listPipelines(ctx: Ctx, p: ProjectRec): PipelineRec[] {
     if (ref !== undefined && pl.ref !== ref) return false;
     if (sha !== undefined && pl.sha !== sha) return false;
     if (uid !== undefined && pl.userId !== uid) return false;
+    if (name !== undefined && names.get(pl.id) !== name) return false;
     return times.every(([t, value, dir]) => t === undefined || (dir === 1 ? value(pl) >= t : value(pl) <= t));
   });
   if (scope === 'branches' || scope === 'tags') {

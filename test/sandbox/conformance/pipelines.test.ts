@@ -178,4 +178,12 @@ describe('PUT …/pipelines/:pipeline_id/metadata (endpoints §3)', () => {
     });
     expect([job.status, job.json.name]).toEqual([200, 'From CI']);
   });
+
+  it('lists only the pipelines of the name given, matched exactly (PipelinesFinder#by_name)', async () => {
+    await c.call('/projects/1/pipelines/2/metadata', { as: 'user', method: 'PUT', json: { name: 'Nightly build' } });
+    const named = await c.call('/projects/1/pipelines?name=Nightly%20build', { as: 'user' });
+    expect([named.status, named.headers['x-total'], named.json.map((p: { id: number }) => p.id)]).toEqual([200, '2', [2, 1]]);
+    const partial = await c.call('/projects/1/pipelines?name=Nightly', { as: 'user' });
+    expect([partial.status, partial.json]).toEqual([200, []]);
+  });
 });
