@@ -302,3 +302,25 @@ describe('ids past 2^53 typed on the command line', () => {
     expect([server.hits('token-big-id'), server.hits('user-big-id')]).toEqual([0, 0]);
   });
 });
+
+describe('registry cleanup over tag details without a readable date or name', () => {
+  it('counts a tag whose date is missing or unreadable as newest and keeps it; each tag keeps its listed name', async () => {
+    const tags = routed({
+      '/projects/1/registry/repositories/2/tags': ['v1', 'v2', 'v3', 'v4', 'v5'].map((name) => ({ name })),
+      '/projects/1/registry/repositories/2/tags/v1': { name: 'v1', created_at: '2020-01-01T00:00:00Z', total_size: 1, digest: 'sha256:1' },
+      '/projects/1/registry/repositories/2/tags/v2': { created_at: '2020-01-02T00:00:00Z', total_size: 2, digest: 'sha256:2' },
+      '/projects/1/registry/repositories/2/tags/v3': { name: 'v3', created_at: 'last week', total_size: 3, digest: 'sha256:3' },
+      '/projects/1/registry/repositories/2/tags/v4': { name: 'v4', total_size: 4, digest: 'sha256:4' },
+      '/projects/1/registry/repositories/2/tags/v5': { name: 'v5', created_at: '2020-01-03T00:00:00Z', total_size: 5, digest: 'sha256:5' },
+    });
+    expect(await run('cleanup-dates', tags, ['registry', 'cleanup', '1', '2', '--keep-n', '2', '--dry-run'])).toEqual({
+      exitCode: 0,
+      stdout:
+        'name\tcreated_at\ttotal_size\tdigest\n' +
+        'v1\t2020-01-01T00:00:00Z\t1\tsha256:1\n' +
+        'v2\t2020-01-02T00:00:00Z\t2\tsha256:2\n' +
+        'v5\t2020-01-03T00:00:00Z\t5\tsha256:5\n',
+      stderr: 'dry run: would delete 3 tags of 5 (8 B) from registry repository 2 of project 1\n',
+    });
+  });
+});
