@@ -324,3 +324,19 @@ describe('registry cleanup over tag details without a readable date or name', ()
     });
   });
 });
+
+describe('runners prune --older-than over runners without a readable last contact', () => {
+  it('keeps them, as it keeps those that never made contact', async () => {
+    const runners = routed({
+      '/runners/all': [1, 2, 3].map((id) => ({ id, runner_type: 'instance_type', status: 'stale', description: `r${id}` })),
+      '/runners/1': { id: 1, contacted_at: '2020-01-01T00:00:00Z' },
+      '/runners/2': { id: 2, contacted_at: 'a while ago' },
+      '/runners/3': { id: 3 },
+    });
+    expect(await run('prune-dates', runners, ['runners', 'prune', '--stale', '--older-than', '30d', '--dry-run'])).toEqual({
+      exitCode: 0,
+      stdout: 'id\trunner_type\tstatus\tcontacted_at\tdescription\n1\tinstance_type\tstale\t2020-01-01T00:00:00Z\tr1\n',
+      stderr: 'dry run: 1 stale runner past the age given would be deleted\n',
+    });
+  });
+});

@@ -38,7 +38,9 @@ export async function planPrune(http: HttpClient, selection: PruneSelection): Pr
     }
     const runner = outcome.item;
     const contacted = outcome.value.contacted_at;
-    if (contacted === null || selection.now - Date.parse(contacted) <= olderThan) continue;
+    // A last contact missing or unreadable says no age, as none does: kept. As NaN it passed for old enough.
+    const at = typeof contacted === 'string' ? Date.parse(contacted) : Number.NaN;
+    if (Number.isNaN(at) || selection.now - at <= olderThan) continue;
     plan.push({
       id: runner.id,
       description: runner.description,
