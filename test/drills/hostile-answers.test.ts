@@ -340,3 +340,23 @@ describe('runners prune --older-than over runners without a readable last contac
     });
   });
 });
+
+describe('labels sync --prune over labels the answer does not plainly call the project own', () => {
+  it('deletes only a label whose is_project_label is true', async () => {
+    const labels = join(dir, 'prune.yml');
+    writeFileSync(labels, '- name: bug\n  color: "#D9534F"\n');
+    const group = routed({
+      '/groups/acme/projects': [{ id: 3, path_with_namespace: 'acme/api' }],
+      '/projects/acme%2Fapi/labels': [
+        { id: 1, name: 'bug', color: '#D9534F', is_project_label: true },
+        { id: 2, name: 'from-group', color: '#000000', is_project_label: 'false' },
+        { id: 3, name: 'stale', color: '#000000', is_project_label: true },
+      ],
+    });
+    expect(await run('prune-own', group, ['labels', 'sync', '--group', 'acme', '--from-file', labels, '--prune', '--dry-run'])).toEqual({
+      exitCode: 0,
+      stdout: 'action\tproject\tlabel\tchanges\ndelete\tacme/api\tstale\t\n',
+      stderr: `dry run: 0 to create, 0 to update, 1 to delete in 1 project of group acme; nothing changed\n`,
+    });
+  });
+});
