@@ -360,3 +360,19 @@ describe('labels sync --prune over labels the answer does not plainly call the p
     });
   });
 });
+
+describe('runners prune over a listing that ignored the stale filter', () => {
+  it('deletes nothing and says the filter was not applied (exit 1)', async () => {
+    const runners = routed({
+      '/runners/all': [
+        { id: 1, runner_type: 'instance_type', status: 'stale', description: 'old' },
+        { id: 2, runner_type: 'instance_type', status: 'online', description: 'busy' },
+      ],
+    });
+    expect(await run('prune-unfiltered', runners, ['runners', 'prune', '--stale', '--yes'])).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'svc: GET /runners/all?status=stale listed runner 2 as online: the filter was not applied, so nothing is deleted\n',
+    });
+  });
+});
