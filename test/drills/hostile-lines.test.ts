@@ -1,0 +1,41 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
+import { json, startScriptedServer } from './scripted-server.js';
+
+// A write the service made, answered with a record that lacks the fields the line on stderr names:
+// the line says what was asked for, or leaves the part out, and never prints "undefined".
+let server: Awaited<ReturnType<typeof startScriptedServer>>;
+let url: string;
+const dir = tempDir('svc-hostile-lines-');
+const key = join(dir, 'deploy.pub');
+writeFileSync(key, 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl ci\n');
+
+beforeAll(async () => {
+  server = await startScriptedServer();
+  url = server.add('bare', json(201, { id: null }));
+});
+afterAll(async () => {
+  await server.close();
+  cleanupTempDirs();
+});
+
+describe('lines about writes answered with bare records', () => {
+  it('name what was asked for, never undefined', async () => {
+    const cases: Array<[string[], string]> = [
+      [['labels', 'create', '--project', '1', '--name', 'bug', '--color', '#FF0000'], 'created label bug (#FF0000)'],
+      [['environments', 'create', '1', '--name', 'review/x'], 'created environment review/x of project 1'],
+      [['commits', 'status', '1', 'main', '--state', 'success', '--name', 'lint'], 'lint on main is success'],
+      [
+        ['schedules', 'create', '1', '--ref', 'main', '--cron', '0 1 * * *', '--description', 'nightly'],
+        'created schedule (no id in the answer) of project 1',
+      ],
+      [['deploy-keys', 'add', '--project', '1', '--title', 'ci', '--key-file', key], 'added deploy key ci'],
+    ];
+    for (const [args, line] of cases) {
+      const result = await svc([...args, '-o', 'json'], { process: true, env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
+      expect(result, args.join(' ')).toEqual({ exitCode: 0, stdout: '{\n  "id": null\n}\n', stderr: `${line}\n` });
+    }
+  });
+});
