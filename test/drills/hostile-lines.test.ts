@@ -2,12 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, svc, tempDir } from '../support/harness.js';
-import { json, startScriptedServer } from './scripted-server.js';
+import { json, startScriptedServer, text } from './scripted-server.js';
 
 // A write the service made, answered with a record that lacks the fields the line on stderr names:
 // the line says what was asked for, or leaves the part out, and never prints "undefined".
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
 let url: string;
+let empty: string;
 const dir = tempDir('svc-hostile-lines-');
 const key = join(dir, 'deploy.pub');
 writeFileSync(key, 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl ci\n');
@@ -15,6 +16,7 @@ writeFileSync(key, 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsa
 beforeAll(async () => {
   server = await startScriptedServer();
   url = server.add('bare', json(201, { id: null }));
+  empty = server.add('empty', text(200, 'application/json', ''));
 });
 afterAll(async () => {
   await server.close();
@@ -36,6 +38,21 @@ describe('lines about writes answered with bare records', () => {
     for (const [args, line] of cases) {
       const result = await svc([...args, '-o', 'json'], { process: true, env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
       expect(result, args.join(' ')).toEqual({ exitCode: 0, stdout: '{\n  "id": null\n}\n', stderr: `${line}\n` });
+    }
+  });
+});
+
+describe('writes answered 200 with an empty body', () => {
+  it('are done, with nothing on stdout in any format', async () => {
+    const cases: Array<[string[], string]> = [
+      [['schedules', 'play', '1', '2'], 'started a pipeline of schedule 2 of project 1'],
+      [['labels', 'delete', 'bug', '--project', '1', '--yes'], 'deleted label bug'],
+    ];
+    for (const [args, line] of cases) {
+      for (const format of ['json', 'ndjson', 'tsv']) {
+        const result = await svc([...args, '-o', format], { process: true, env: { SVC_URL: empty, SVC_TOKEN: 'plain-token-0123456789' } });
+        expect(result, `${args.join(' ')} -o ${format}`).toEqual({ exitCode: 0, stdout: '', stderr: `${line}\n` });
+      }
     }
   });
 });
