@@ -34,6 +34,9 @@ describe('lines about writes answered with bare records', () => {
         'created schedule (no id in the answer) of project 1',
       ],
       [['deploy-keys', 'add', '--project', '1', '--title', 'ci', '--key-file', key], 'added deploy key ci'],
+      [['keys', 'add', '--self', '--title', 'laptop', '--key-file', key], 'added SSH key (no id in the answer)'],
+      [['hooks', 'create', '--project', '1', '--hook-url', 'https://hooks.example.com/x'], 'created hook (no id in the answer)'],
+      [['environments', 'stop', '1', '5'], 'stopped environment 5 of project 1'],
     ];
     for (const [args, line] of cases) {
       const result = await svc([...args, '-o', 'json'], { process: true, env: { SVC_URL: url, SVC_TOKEN: 'plain-token-0123456789' } });
