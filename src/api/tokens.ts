@@ -38,7 +38,7 @@ export function tokenCollection({ owner, kind }: TokenSet): string {
 }
 
 /** One token of a set; `self` is the token making the request (personal tokens only). */
-export function tokenPath(set: TokenSet, id: number | 'self'): string {
+export function tokenPath(set: TokenSet, id: number | string): string {
   return set.kind === 'personal' ? `/personal_access_tokens/${id}` : `${tokenCollection(set)}/${id}`;
 }
 
@@ -65,11 +65,11 @@ export function createToken(http: HttpClient, set: TokenSet, body: QueryParams):
   return http.record<AccessToken>({ method: 'POST', path, json: body });
 }
 
-export function getToken(http: HttpClient, set: TokenSet, id: number): Promise<AccessToken> {
+export function getToken(http: HttpClient, set: TokenSet, id: number | string): Promise<AccessToken> {
   return http.record<AccessToken>({ path: tokenPath(set, id) });
 }
 
-export function rotateToken(http: HttpClient, set: TokenSet, id: number | 'self', expiresAt: string | undefined): Promise<AccessToken> {
+export function rotateToken(http: HttpClient, set: TokenSet, id: number | string, expiresAt: string | undefined): Promise<AccessToken> {
   return http.record<AccessToken>({
     method: 'POST',
     path: `${tokenPath(set, id)}/rotate`,
@@ -77,6 +77,6 @@ export function rotateToken(http: HttpClient, set: TokenSet, id: number | 'self'
   });
 }
 
-export async function revokeToken(http: HttpClient, set: TokenSet, id: number | 'self'): Promise<void> {
+export async function revokeToken(http: HttpClient, set: TokenSet, id: number | string): Promise<void> {
   await http.request({ method: 'DELETE', path: tokenPath(set, id) });
 }

@@ -128,7 +128,7 @@ describe('svc ci lint', () => {
     expect(missing).toEqual({ exitCode: 5, stdout: '', stderr: 'svc: GET /projects/1/ci/lint failed: 404 Commit Not Found\n' });
   });
 
-  it('refuses a file it cannot read, a directory, an empty stdin and two sources, before any request', async () => {
+  it('refuses a file it cannot read, a directory, an empty stdin, bytes that are not UTF-8 and two sources, before any request', async () => {
     const missing = await suite.run(['ci', 'lint', '1', '--file', join(dir, 'nope.yml')]);
     expect(missing).toEqual({ exitCode: 2, stdout: '', stderr: `svc: --file ${join(dir, 'nope.yml')}: no such file\n` });
     const directory = await suite.run(['ci', 'lint', '1', '--file', dir]);
@@ -137,6 +137,12 @@ describe('svc ci lint', () => {
     expect(both).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: give either --file or -, not both\n' });
     const empty = await suite.run(['ci', 'lint', '1', '-'], { input: '' });
     expect(empty).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: --file -: stdin is empty; pipe the config in, or give --file PATH\n' });
+    const binary = join(dir, 'binary.yml');
+    writeFileSync(binary, Buffer.from([0x62, 0x3a, 0x20, 0xff, 0xfe, 0x0a]));
+    const notText = await suite.run(['ci', 'lint', '1', '--file', binary]);
+    expect(notText).toEqual({ exitCode: 2, stdout: '', stderr: `svc: --file ${binary}: not UTF-8 text (a CI config is YAML, which is)\n` });
+    const notTextIn = await suite.run(['ci', 'lint', '1', '-'], { input: Buffer.from([0xc3, 0x28]) });
+    expect(notTextIn).toEqual({ exitCode: 2, stdout: '', stderr: 'svc: --file -: not UTF-8 text (a CI config is YAML, which is)\n' });
     const stray = await suite.run(['ci', 'lint', '1', 'ci.yml']);
     expect(stray).toEqual({
       exitCode: 2,

@@ -207,6 +207,10 @@ describe('svc labels sync', () => {
         `a: &a [${Array(10).fill('x')}]\nb: &b [${Array(10).fill('*a')}]\nc: &c [${Array(10).fill('*b')}]\nlabels: *c\n`,
         ': Excessive alias count indicates a resource exhaustion attack',
       ],
+      [
+        '- name: x\n  color: "#fff"\n  priority: 99999999999999999999\n',
+        ': label 1 (x): priority must be a whole number from 0 to 9007199254740991, or null for none',
+      ],
       ['', ' declares no labels'],
       ['# nothing yet\n', ' declares no labels'],
       ['labels:\n', ' declares no labels'],
@@ -218,5 +222,15 @@ describe('svc labels sync', () => {
       expect(result).toEqual({ exitCode: 2, stdout: '', stderr: `svc: ${path}${message}\n` });
       expect(suite.requests()).toEqual([]);
     }
+  });
+
+  it('reads a file that starts with a UTF-8 byte order mark as the same file without it', async () => {
+    const text = '- name: bug\n  color: "#D9534F"\n';
+    const path = file('labels.yml', text);
+    const plain = await suite.run(['labels', 'sync', '--group', 'acme', '--from-file', path, '--dry-run']);
+    writeFileSync(path, `\uFEFF${text}`);
+    const marked = await suite.run(['labels', 'sync', '--group', 'acme', '--from-file', path, '--dry-run']);
+    expect(plain.exitCode).toBe(0);
+    expect(marked).toEqual(plain);
   });
 });

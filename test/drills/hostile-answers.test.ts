@@ -286,12 +286,12 @@ describe('ids past 2^53 typed on the command line', () => {
     expect(paths).toEqual(['/projects/1/registry/repositories/9007199254740993/tags']);
   });
 
-  it('a token or user id that cannot be sent exactly is refused before any write (exit 2)', async () => {
-    const revoke = await run('token-big-id', routed({}), ['tokens', 'revoke', '9007199254740993', '--user', '5', '--yes']);
+  it('a token id is sent as typed; a user id that cannot be sent exactly is refused before any write (exit 2)', async () => {
+    const revoke = await run('token-big-id', routed({}), ['tokens', 'revoke', '9007199254740993', '--project', '1', '--yes']);
     expect(revoke).toEqual({
-      exitCode: 2,
+      exitCode: 5,
       stdout: '',
-      stderr: 'svc: token id 9007199254740993 is past 9007199254740991, the largest svc sends exactly\n',
+      stderr: 'svc: DELETE /projects/1/access_tokens/9007199254740993 failed: 404 Not Found\n',
     });
     const offboard = await run('user-big-id', routed({}), ['users', 'offboard', '9007199254740993', '--yes']);
     expect(offboard).toEqual({
@@ -299,6 +299,80 @@ describe('ids past 2^53 typed on the command line', () => {
       stdout: '',
       stderr: 'svc: user id 9007199254740993 is past 9007199254740991, the largest svc sends exactly\n',
     });
-    expect([server.hits('token-big-id'), server.hits('user-big-id')]).toEqual([0, 0]);
+    expect(server.hits('user-big-id')).toBe(0);
+  });
+});
+
+describe('registry cleanup over tag details without a readable date or name', () => {
+  it('counts a tag whose date is missing or unreadable as newest and keeps it; each tag keeps its listed name', async () => {
+    const tags = routed({
+      '/projects/1/registry/repositories/2/tags': ['v1', 'v2', 'v3', 'v4', 'v5'].map((name) => ({ name })),
+      '/projects/1/registry/repositories/2/tags/v1': { name: 'v1', created_at: '2020-01-01T00:00:00Z', total_size: 1, digest: 'sha256:1' },
+      '/projects/1/registry/repositories/2/tags/v2': { created_at: '2020-01-02T00:00:00Z', total_size: 2, digest: 'sha256:2' },
+      '/projects/1/registry/repositories/2/tags/v3': { name: 'v3', created_at: 'last week', total_size: 3, digest: 'sha256:3' },
+      '/projects/1/registry/repositories/2/tags/v4': { name: 'v4', total_size: 4, digest: 'sha256:4' },
+      '/projects/1/registry/repositories/2/tags/v5': { name: 'v5', created_at: '2020-01-03T00:00:00Z', total_size: 5, digest: 'sha256:5' },
+    });
+    expect(await run('cleanup-dates', tags, ['registry', 'cleanup', '1', '2', '--keep-n', '2', '--dry-run'])).toEqual({
+      exitCode: 0,
+      stdout:
+        'name\tcreated_at\ttotal_size\tdigest\n' +
+        'v1\t2020-01-01T00:00:00Z\t1\tsha256:1\n' +
+        'v2\t2020-01-02T00:00:00Z\t2\tsha256:2\n' +
+        'v5\t2020-01-03T00:00:00Z\t5\tsha256:5\n',
+      stderr: 'dry run: would delete 3 tags of 5 (8 B) from registry repository 2 of project 1\n',
+    });
+  });
+});
+
+describe('runners prune --older-than over runners without a readable last contact', () => {
+  it('keeps them, as it keeps those that never made contact', async () => {
+    const runners = routed({
+      '/runners/all': [1, 2, 3].map((id) => ({ id, runner_type: 'instance_type', status: 'stale', description: `r${id}` })),
+      '/runners/1': { id: 1, contacted_at: '2020-01-01T00:00:00Z' },
+      '/runners/2': { id: 2, contacted_at: 'a while ago' },
+      '/runners/3': { id: 3 },
+    });
+    expect(await run('prune-dates', runners, ['runners', 'prune', '--stale', '--older-than', '30d', '--dry-run'])).toEqual({
+      exitCode: 0,
+      stdout: 'id\trunner_type\tstatus\tcontacted_at\tdescription\n1\tinstance_type\tstale\t2020-01-01T00:00:00Z\tr1\n',
+      stderr: 'dry run: 1 stale runner past the age given would be deleted\n',
+    });
+  });
+});
+
+describe('labels sync --prune over labels the answer does not plainly call the project own', () => {
+  it('deletes only a label whose is_project_label is true', async () => {
+    const labels = join(dir, 'prune.yml');
+    writeFileSync(labels, '- name: bug\n  color: "#D9534F"\n');
+    const group = routed({
+      '/groups/acme/projects': [{ id: 3, path_with_namespace: 'acme/api' }],
+      '/projects/acme%2Fapi/labels': [
+        { id: 1, name: 'bug', color: '#D9534F', is_project_label: true },
+        { id: 2, name: 'from-group', color: '#000000', is_project_label: 'false' },
+        { id: 3, name: 'stale', color: '#000000', is_project_label: true },
+      ],
+    });
+    expect(await run('prune-own', group, ['labels', 'sync', '--group', 'acme', '--from-file', labels, '--prune', '--dry-run'])).toEqual({
+      exitCode: 0,
+      stdout: 'action\tproject\tlabel\tchanges\ndelete\tacme/api\tstale\t\n',
+      stderr: `dry run: 0 to create, 0 to update, 1 to delete in 1 project of group acme; nothing changed\n`,
+    });
+  });
+});
+
+describe('runners prune over a listing that ignored the stale filter', () => {
+  it('deletes nothing and says the filter was not applied (exit 1)', async () => {
+    const runners = routed({
+      '/runners/all': [
+        { id: 1, runner_type: 'instance_type', status: 'stale', description: 'old' },
+        { id: 2, runner_type: 'instance_type', status: 'online', description: 'busy' },
+      ],
+    });
+    expect(await run('prune-unfiltered', runners, ['runners', 'prune', '--stale', '--yes'])).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'svc: GET /runners/all?status=stale listed runner 2 as online: the filter was not applied, so nothing is deleted\n',
+    });
   });
 });

@@ -6,7 +6,7 @@ import { formatCell } from '../../output/format.js';
 import { terminalSafe } from '../../output/terminal-safe.js';
 import { withRole } from '../generic/role.js';
 import { PROJECT_ARGUMENT, projectRef, requiredTextParser } from '../shared/args.js';
-import { describeFsError, readTextFile } from '../shared/local-file.js';
+import { describeFsError, readLocalFile } from '../shared/local-file.js';
 
 interface LintFlags {
   file?: string;
@@ -67,17 +67,26 @@ async function run(ctx: Context, project: string, opts: LintFlags): Promise<void
 
 /** The file, or all of stdin for `-`; read before any request. */
 async function readConfig(ctx: Context, file: string): Promise<string> {
-  if (file !== '-') return await readTextFile('--file', file, ctx.signal);
+  if (file !== '-') return utf8Text(`--file ${file}`, await readLocalFile('--file', file, ctx.signal));
   if (ctx.io.isTTY.stdin) throw new UsageError('--file -: stdin is a terminal; pipe the config in, or give --file PATH');
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = (await ctx.readStdin()).toString('utf8');
+    bytes = await ctx.readStdin();
   } catch (error) {
     throw new UsageError(`--file -: cannot read stdin: ${describeFsError(error)}`);
   }
   // Nothing piped in (a closed stdin, or a directory, reads as empty) is a mistake, not a config to lint.
-  if (text === '') throw new UsageError('--file -: stdin is empty; pipe the config in, or give --file PATH');
-  return text;
+  if (bytes.length === 0) throw new UsageError('--file -: stdin is empty; pipe the config in, or give --file PATH');
+  return utf8Text('--file -', bytes);
+}
+
+/** A config is UTF-8 text: other bytes would be replaced, and the service would lint another config than the file. */
+function utf8Text(what: string, bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${what}: not UTF-8 text (a CI config is YAML, which is)`);
+  }
 }
 
 function describe(project: string, opts: LintFlags): string {

@@ -4,6 +4,7 @@ import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { nameParam, PROJECT, requiredTextParser } from '../shared/args.js';
 import { CREATE } from './create.js';
+import { answerText } from '../shared/answer-text.js';
 
 const COMMITS: Resource = {
   path: '/projects/:project/repository/commits',
@@ -90,7 +91,10 @@ export const commands = [
     notes:
       'A status of the same name and ref moves pending → running → success, failed or canceled; a move the service ' +
       'has no way for (running twice, or back to pending) is refused. Once finished, the name starts a new status.',
-    done: ({ record }) => `${String(record.name)} on ${String(record.sha).slice(0, 8)} is ${String(record.status)}`,
+    done: ({ args, params, record }) => {
+      const sha = answerText(record.sha)?.slice(0, 8) ?? String(args[1]);
+      return `${answerText(record.name) ?? String(params.name ?? 'default')} on ${sha} is ${answerText(record.status) ?? String(params.state)}`;
+    },
     examples: [
       'svc commits status acme/platform/api 5f3a9c1e --state running --name lint --target-url https://ci.example.com/7',
       'svc commits status 42 5f3a9c1e --state success --name lint --description "no findings"',

@@ -5,6 +5,7 @@ import { idParam, requiredTextParser } from '../shared/args.js';
 import { isoTimeOption } from '../../cli/parsers.js';
 import { formatCell } from '../../output/format.js';
 import { PUBLIC_KEY_OPTIONS, readPublicKey } from '../shared/public-key.js';
+import { answerText } from '../shared/answer-text.js';
 
 const TITLE = { flags: '--title <title>', key: 'title', help: 'what the key is for', parse: requiredTextParser('--title') };
 
@@ -78,7 +79,10 @@ export const commands = [
     path: DEPLOY_KEYS.path,
     body: DEPLOY_KEYS.create,
     derived: async (opts, ctx) => ({ key: await readPublicKey(ctx, opts) }),
-    done: ({ record }) => `added deploy key ${String(record.id)} (${String(record.fingerprint_sha256)})`,
+    done: ({ record, params }) => {
+      const fingerprint = answerText(record.fingerprint_sha256);
+      return `added deploy key ${answerText(record.id) ?? String(params.title)}${fingerprint ? ` (${fingerprint})` : ''}`;
+    },
     examples: [
       'svc deploy-keys add --project acme/platform/api --title ci-deploy --key-file deploy.pub --can-push',
       'cat fleet.pub | svc deploy-keys add --instance --title fleet --key-file -',

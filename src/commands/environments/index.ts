@@ -6,6 +6,7 @@ import { nameParam, PROJECT, requiredTextParser } from '../shared/args.js';
 import { explainingDeleteRefusal, namingMissingEnvironment, stopOutcome } from './shared/refusals.js';
 import { environmentId } from './shared/resolve.js';
 import { STOP_STALE } from './stop-stale.js';
+import { answerText } from '../shared/answer-text.js';
 
 const TIERS = ['production', 'staging', 'testing', 'development', 'other'];
 const TIER: OptionSpec = {
@@ -95,7 +96,10 @@ export const commands = [
   writeVerb(ENVIRONMENTS, {
     name: 'create',
     description: 'Create an environment',
-    done: ({ args, record }) => `created ${calledOf(ENVIRONMENTS, [args[0], record.name])} (id ${String(record.id)})`,
+    done: ({ args, params, record }) => {
+      const id = answerText(record.id);
+      return `created ${calledOf(ENVIRONMENTS, [args[0], answerText(record.name) ?? params.name])}${id ? ` (id ${id})` : ''}`;
+    },
     examples: [
       'svc environments create acme/platform/api --name review/login --external-url https://login.review.example.com',
       'svc environments create 42 --name qa --tier testing',

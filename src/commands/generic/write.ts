@@ -112,7 +112,10 @@ export function writeVerb<R = Record<string, unknown>>(resource: Resource, verb:
       const res = await hinted(async () => sendRequest(http, method, await filled(), params));
       const said = (done as (said: Said<R>) => string)({ args, params, opts, record: res.data as R });
       reportWriteOutcome(ctx, res.status, said, verb.scheduled?.(args) ?? said);
-      if (res.status !== 202 && res.status !== 204) await writeResult(ctx, shownRecord(resource, res.data), fields);
+      // A 200 with an empty body (as a 204 has none) is done too, with nothing to print: printed, it was a
+      // blank row, the text `undefined` in NDJSON, or a crash of -o json.
+      if (res.status !== 202 && res.status !== 204 && res.data !== undefined)
+        await writeResult(ctx, shownRecord(resource, res.data), fields);
     },
   };
 }

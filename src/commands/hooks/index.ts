@@ -9,6 +9,7 @@ import { readLocalFile } from '../shared/local-file.js';
 import { SvcError, UsageError } from '../../errors.js';
 import { EVENTS_HELP, eventSwitches, shownHook } from './events.js';
 import { testVerb } from './test.js';
+import { answerText } from '../shared/answer-text.js';
 
 const EVENTS_PAGE = 20;
 const HOOK_ROLE = 'project maintainer or group owner';
@@ -110,7 +111,7 @@ export const commands = [
     name: 'create',
     description: 'Add a webhook: the url, the events it fires on, and a secret token read from a file',
     derived: eventSwitches,
-    done: ({ record }) => `created hook ${String(record.id)}`,
+    done: ({ record }) => `created hook ${answerText(record.id) ?? '(no id in the answer)'}`,
     examples: [
       'svc hooks create --project acme/platform/api --hook-url https://ci.example.com/hook --on push,merge-requests --secret-token-file hook.secret',
       'svc hooks create --group acme --hook-url https://chat.example.com/in --on issues,member --off push',

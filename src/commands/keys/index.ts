@@ -11,6 +11,7 @@ import { confirmDestructive, YES_OPTION } from '../shared/confirm.js';
 import { LIST_OPTIONS, outputList, perPageFor, type ListFlags } from '../shared/list.js';
 import { writeResult } from '../shared/outcome.js';
 import { PUBLIC_KEY_OPTIONS, readPublicKey } from '../shared/public-key.js';
+import { answerText } from '../shared/answer-text.js';
 
 interface Whose {
   self?: boolean;
@@ -89,7 +90,7 @@ const add = defineCommand<Whose & { title?: string; expiresAt?: string; usageTyp
     const http = await ctx.http({ requireToken: true });
     const path = await keysPath(ctx, opts, true);
     const record = await asNeeded(opts, () => writeRecordTo<Record<string, unknown>>(http, 'POST', path, body));
-    ctx.info(`added ${opts.gpg ? 'GPG' : 'SSH'} key ${String(record.id)}`);
+    ctx.info(`added ${opts.gpg ? 'GPG' : 'SSH'} key ${answerText(record.id) ?? '(no id in the answer)'}`);
     await writeResult(ctx, record, opts.gpg ? GPG_COLUMNS : ['id', 'title', 'usage_type', 'expires_at', 'key']);
   },
 });

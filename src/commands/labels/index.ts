@@ -4,6 +4,7 @@ import { getVerb, listVerb } from '../generic/verbs.js';
 import { writeVerb } from '../generic/write.js';
 import { nameParam, requiredTextParser } from '../shared/args.js';
 import { SYNC } from './sync.js';
+import { answerText } from '../shared/answer-text.js';
 
 const COLOR_HELP = 'a colour as #RRGGBB or #RGB, or a CSS colour name (red, navy, …)';
 const PRIORITY = {
@@ -65,7 +66,8 @@ export const commands = [
   writeVerb(LABELS, {
     name: 'create',
     description: 'Create a label in a project or a group',
-    done: ({ record }) => `created label ${String(record.name)} (${String(record.color)})`,
+    done: ({ record, params }) =>
+      `created label ${answerText(record.name) ?? String(params.name)} (${answerText(record.color) ?? String(params.color)})`,
     examples: [
       'svc labels create --project acme/platform/api --name needs-docs --color "#428BCA" --description "Waiting for documentation"',
       'svc labels create --group acme --name incident --color red',

@@ -7,6 +7,7 @@ import { writeVerb } from '../generic/write.js';
 import { idParam, PROJECT, requiredTextParser } from '../shared/args.js';
 import { withOwner } from './owner.js';
 import { registerVariables } from './variables.js';
+import { answerText } from '../shared/answer-text.js';
 
 const CRON_HELP = 'when it runs, as five cron fields in quotes: minute hour day-of-month month day-of-week ("0 2 * * *")';
 const TIMEZONE_HELP = 'the time zone the cron is read in, e.g. Europe/Berlin (the service defaults to UTC)';
@@ -91,7 +92,10 @@ export const commands = [
     writeVerb(SCHEDULES, {
       name: 'create',
       description: 'Create a pipeline schedule (you become its owner)',
-      done: ({ args, record }) => `created ${calledOf(SCHEDULES, [args[0], record.id])}, next run ${String(record.next_run_at)}`,
+      done: ({ args, record }) => {
+        const next = answerText(record.next_run_at);
+        return `created ${calledOf(SCHEDULES, [args[0], answerText(record.id) ?? '(no id in the answer)'])}${next ? `, next run ${next}` : ''}`;
+      },
       examples: [
         'svc schedules create acme/platform/api --description Nightly --ref main --cron "0 2 * * *"',
         'svc schedules create 42 --description "Weekdays" --ref main --cron "30 7 * * 1-5" --cron-timezone Europe/Berlin --inactive',

@@ -36,14 +36,9 @@ const TOKEN_ID = {
   optional: true,
 };
 
-/** The id given, or the token in use for `--self` alone (personal tokens only). */
-function tokenId(target: Target, opts: TargetFlags, id: unknown, verb: string): number | 'self' {
-  if (id !== undefined) {
-    // Rounded, 9007199254740993 would revoke or rotate token 9007199254740992: another token.
-    if (!Number.isSafeInteger(Number(id)))
-      throw new UsageError(`token id ${String(id)} is past ${Number.MAX_SAFE_INTEGER}, the largest svc sends exactly`);
-    return Number(id);
-  }
+/** The id as typed (its digits sent as they are, never rounded), or the token in use for `--self` alone (personal tokens only). */
+function tokenId(target: Target, opts: TargetFlags, id: unknown, verb: string): string {
+  if (id !== undefined) return String(id);
   if (opts.self && target.kind === 'personal') return 'self';
   throw new UsageError(`give the id of the token to ${verb} (or --self alone for the token svc is using)`);
 }

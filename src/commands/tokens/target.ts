@@ -81,7 +81,7 @@ export async function resolveTarget(http: HttpClient, opts: TargetFlags): Promis
  * Personal tokens are addressed by id alone, whoever owns them: without this check a token of
  * another user would be rotated or revoked under the name of the one given.
  */
-export async function checkOwner(http: HttpClient, target: Target, id: number | 'self'): Promise<void> {
+export async function checkOwner(http: HttpClient, target: Target, id: string): Promise<void> {
   if (target.kind !== 'personal' || id === 'self' || target.owner.type !== 'user') return;
   const token = await withTokenRole(http, target, () => getToken(http, target, id));
   if (token.user_id !== target.owner.id) {

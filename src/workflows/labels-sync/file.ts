@@ -17,7 +17,8 @@ const KEYS = new Set(['name', 'color', 'description', 'priority']);
  * anchors). Merge keys (`<<: *base`) are read too.
  */
 export function parseLabelsFile(path: string, text: string): DesiredLabel[] {
-  const labels = readItems(path, text).map((item, i) => checkLabel(path, item, i));
+  // A byte order mark, as some editors save UTF-8, is no part of the YAML.
+  const labels = readItems(path, text.replace(/^\uFEFF/, '')).map((item, i) => checkLabel(path, item, i));
   if (labels.length === 0) throw new UsageError(`${path} declares no labels`);
   const seen = new Set<string>();
   for (const label of labels) {
@@ -75,8 +76,9 @@ function checkLabel(path: string, item: unknown, index: number): DesiredLabel {
   if (description !== undefined && description !== null && typeof description !== 'string') {
     throw new UsageError(`${where} (${name}): description must be text`);
   }
-  if (priority !== undefined && priority !== null && (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 0)) {
-    throw new UsageError(`${where} (${name}): priority must be a whole number from 0, or null for none`);
+  if (priority !== undefined && priority !== null && (typeof priority !== 'number' || !Number.isSafeInteger(priority) || priority < 0)) {
+    // YAML reads 99999999999999999999 as 1e20: past 2^53 a priority would be sent as another number.
+    throw new UsageError(`${where} (${name}): priority must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, or null for none`);
   }
   return {
     name,

@@ -40,8 +40,9 @@ export function planProject(
   desired: readonly DesiredLabel[],
   prune: boolean,
 ): LabelStep[] {
-  const own = new Map(current.filter((l) => l.is_project_label).map((l) => [l.name, l]));
-  const inherited = new Set(current.filter((l) => !l.is_project_label).map((l) => l.name));
+  // Only a label the service calls the project's own (true, not merely truthy: "false" is text) may be changed or pruned.
+  const own = new Map(current.filter((l) => l.is_project_label === true).map((l) => [l.name, l]));
+  const inherited = new Set(current.filter((l) => l.is_project_label !== true).map((l) => l.name));
   const steps: LabelStep[] = [];
   for (const want of desired) {
     const have = own.get(want.name);

@@ -32,8 +32,9 @@ export async function planTagCleanup(
   const detail = (name: string) => getRecord<TagFacts>(http, `${tagsPath}/${encodePathSegment(name)}`);
   for await (const outcome of settleBounded(candidates, poolOn(http, run), detail)) {
     if (!outcome.ok) throw outcome.error;
-    const { name, created_at, total_size, digest } = outcome.value;
-    facts.push({ name, created_at, total_size, digest });
+    // The name read is the one listed: a detail answered without it must not send DELETE …/tags/undefined.
+    const { created_at, total_size, digest } = outcome.value;
+    facts.push({ name: outcome.item, created_at, total_size, digest });
   }
   return { total: names.length, tags: tagsToDelete(facts, criteria, run.now) };
 }

@@ -45,9 +45,14 @@ export function nameCandidates(names: readonly string[], criteria: TagCriteria):
  */
 export function tagsToDelete(candidates: readonly TagFacts[], criteria: TagCriteria, now: number): TagFacts[] {
   let chosen = [...candidates];
-  const created = (tag: TagFacts) => (tag.created_at === null ? now : Date.parse(tag.created_at));
+  // A date missing or unreadable counts as none: newest, so kept. As NaN it made the sort's order
+  // arbitrary, and --keep-n could delete the newest tags.
+  const created = (tag: TagFacts) => {
+    const at = typeof tag.created_at === 'string' ? Date.parse(tag.created_at) : Number.NaN;
+    return Number.isNaN(at) ? now : at;
+  };
   if (criteria.keepN !== undefined) chosen = chosen.sort((a, b) => created(b) - created(a)).slice(criteria.keepN);
   const olderThan = criteria.olderThanMs;
-  if (olderThan !== undefined) chosen = chosen.filter((tag) => tag.created_at !== null && created(tag) < now - olderThan);
+  if (olderThan !== undefined) chosen = chosen.filter((tag) => created(tag) < now - olderThan);
   return chosen.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

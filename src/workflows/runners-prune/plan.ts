@@ -1,6 +1,8 @@
 import { checkedPages, compareIds } from '../../api/records.js';
 import { getRunner, listAllRunners, type Runner } from '../../api/runners.js';
+import { SvcError } from '../../errors.js';
 import type { HttpClient } from '../../http/client.js';
+import { formatCell } from '../../output/format.js';
 import { poolOn, settleBounded, type BoundedRun } from '../shared/bounded.js';
 
 export interface PlannedRunner {
@@ -27,6 +29,13 @@ export async function planPrune(http: HttpClient, selection: PruneSelection): Pr
   const stale: Runner[] = [];
   const runners = listAllRunners(http, { status: 'stale', per_page: 100 });
   for await (const page of checkedPages(runners, 'GET /runners/all', { id: 'number' })) stale.push(...page.items);
+  // A server that ignored the filter (or a proxy's cached page) would have every runner deleted.
+  const other = stale.find((runner) => runner.status !== 'stale');
+  if (other) {
+    throw new SvcError(
+      `GET /runners/all?status=stale listed runner ${String(other.id)} as ${formatCell(other.status) || 'without a status'}: the filter was not applied, so nothing is deleted`,
+    );
+  }
   const olderThan = selection.olderThanMs;
   if (olderThan === undefined) return stale.map(({ id, description, runner_type, status }) => ({ id, description, runner_type, status }));
   const plan: PlannedRunner[] = [];
@@ -38,7 +47,9 @@ export async function planPrune(http: HttpClient, selection: PruneSelection): Pr
     }
     const runner = outcome.item;
     const contacted = outcome.value.contacted_at;
-    if (contacted === null || selection.now - Date.parse(contacted) <= olderThan) continue;
+    // A last contact missing or unreadable says no age, as none does: kept. As NaN it passed for old enough.
+    const at = typeof contacted === 'string' ? Date.parse(contacted) : Number.NaN;
+    if (Number.isNaN(at) || selection.now - at <= olderThan) continue;
     plan.push({
       id: runner.id,
       description: runner.description,

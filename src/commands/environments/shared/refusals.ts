@@ -4,6 +4,7 @@ import { ExitCode, SvcError } from '../../../errors.js';
 import { ApiError } from '../../../http/api-error.js';
 import { apiPath } from '../../../http/encode.js';
 import { environmentId } from './resolve.js';
+import { answerText } from '../../shared/answer-text.js';
 
 type Context = Parameters<CommandSpec['run']>[0];
 
@@ -54,7 +55,7 @@ export function explainingDeleteRefusal(spec: CommandSpec): CommandSpec {
 
 /** What a stop said: the service answers a stop it does not allow with the environment unchanged. */
 export function stopOutcome(args: unknown[], record: Record<string, unknown>): string {
-  const called = `environment ${String(record.name)} of project ${String(args[0])}`;
+  const called = `environment ${answerText(record.name) ?? String(args[1])} of project ${String(args[0])}`;
   if (record.state === 'available') {
     throw new SvcError(`the service left ${called} available: stopping it needs the developer role`, ExitCode.forbidden);
   }
