@@ -81,7 +81,6 @@ describe("the README's resource command examples", () => {
         SVC_URL: sandbox.url,
         SVC_TOKEN: sandbox.tokens.admin,
         JOB_TOKEN: sandbox.tokens.job,
-        HOOK_SECRET: 'hook-secret-from-the-ci-variables',
       },
       extendEnv: false,
       timeout: 300_000,
