@@ -30,7 +30,13 @@ const ROUTES: Record<string, string> = {
   '/projects/1/deployments': `[{"id":1,"environment":{"id":${B}}}]`,
   '/projects/1/protected_environments': '[]',
   '/users/8/impersonation_tokens': `[${token(B2, 'imp', '8')}]`,
+  // Two versions created at the same time: their ids decide which is the newer.
+  '/projects/1/packages': `[${pkg(B2)},${pkg(B)},${pkg('5')}]`,
 };
+
+function pkg(id: string): string {
+  return `{"id":${id},"name":"lib","version":"v${id.slice(-2)}","package_type":"npm","created_at":"2020-01-01T00:00:00Z"}`;
+}
 
 function token(id: string, name: string, user: string): string {
   return `{"id":${id},"name":"${name}","user_id":${user},"scopes":["api"],"active":true,"revoked":false,"expires_at":"2099-01-01","last_used_at":null,"created_at":"2026-01-01T00:00:00Z","access_level":40}`;
@@ -104,6 +110,11 @@ describe('plans over ids past 2^53', () => {
         '',
       ],
     ]);
+  });
+
+  it('packages cleanup orders versions created together by their ids, past 2^53 as typed', async () => {
+    const result = await run(['packages', 'cleanup', '1', '--keep-n', '1', '--dry-run']);
+    expect([result.exitCode, result.stdout.split('\n').map((line) => line.split('\t')[0])]).toEqual([0, ['id', '5', B, '']]);
   });
 
   it('environments stop-stale leaves out an environment deployed to since, matched by its id', async () => {

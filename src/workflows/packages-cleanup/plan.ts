@@ -1,3 +1,4 @@
+import { compareIds } from '../../api/records.js';
 import { listRecords, sendRequest } from '../../api/resource.js';
 import type { ApiResponse, HttpClient } from '../../http/client.js';
 import { apiPath } from '../../http/encode.js';
@@ -36,13 +37,13 @@ export function packagesToDelete(packages: readonly PlannedPackage[], criteria: 
   const created = (pkg: PlannedPackage) => Date.parse(pkg.created_at);
   const chosen: PlannedPackage[] = [];
   for (const versions of byPackage.values()) {
-    let rest = [...versions].sort((a, b) => created(b) - created(a) || b.id - a.id);
+    let rest = [...versions].sort((a, b) => created(b) - created(a) || compareIds(b.id, a.id));
     if (criteria.keepN !== undefined) rest = rest.slice(criteria.keepN);
     const olderThan = criteria.olderThanMs;
     if (olderThan !== undefined) rest = rest.filter((pkg) => created(pkg) < now - olderThan);
     chosen.push(...rest);
   }
-  return chosen.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : created(a) - created(b) || a.id - b.id));
+  return chosen.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : created(a) - created(b) || compareIds(a.id, b.id)));
 }
 
 /** Every package of the project that the filters select (all pages), read before anything is deleted. */

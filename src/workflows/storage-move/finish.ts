@@ -1,4 +1,5 @@
 import { InterruptedError } from '../../errors.js';
+import { compareIds } from '../../api/records.js';
 import type { HttpClient } from '../../http/client.js';
 import { listContainersOnStorage } from '../../api/storage-containers.js';
 import { FINAL_STATES } from '../../api/storage-moves.js';
@@ -58,7 +59,7 @@ export function summarizeKind(tracker: KindTracker, onSource: Set<number> | unde
     retries: containers.reduce((sum, c) => sum + tracker.retriesUsed(c), 0),
     scheduled_singly: containers.filter((c) => c.scheduledSingly).length,
     duration_seconds: Math.round(durationSeconds * 10) / 10,
-    not_moved: [...columns.failed, ...columns.inFlight, ...columns.onSource].sort((a, b) => a - b),
+    not_moved: [...columns.failed, ...columns.inFlight, ...columns.onSource].sort(compareIds),
     cleanup_failed_ids: columns.cleanupFailed,
   };
 }
