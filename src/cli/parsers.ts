@@ -54,6 +54,12 @@ export function fieldsOption(value: string): string[] {
 
 const DURATION_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
+/**
+ * The longest span a duration may name: every one is measured back from now to a date, and far past
+ * this the date is no date at all (999999999999999999999d ended in 'Invalid time value').
+ */
+const MAX_DURATION_DAYS = 36_500;
+
 /** A span such as `30d`, `12w`, `12h` or `90m`, in milliseconds. */
 export function durationOption(name: string) {
   return (value: string): number => {
@@ -63,7 +69,9 @@ export function durationOption(name: string) {
         `${name} must be a whole number of weeks, days, hours or minutes above 0, such as 30d, 12w, 12h or 90m`,
       );
     }
-    return Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
+    const ms = Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
+    if (ms > MAX_DURATION_DAYS * 86_400_000) throw new InvalidArgumentError(`${name} must be at most ${MAX_DURATION_DAYS}d (100 years)`);
+    return ms;
   };
 }
 

@@ -62,11 +62,17 @@ describe('pipeline delete PROJECT ID', () => {
         ['2', '--older-than', '0d'],
         "svc: error: option '--older-than <age>' argument '0d' is invalid. --older-than must be a whole number of weeks, days, hours or minutes above 0, such as 30d, 12w, 12h or 90m\n",
       ],
+      [
+        ['2', '--older-than', '999999999999999999999d'],
+        "svc: error: option '--older-than <age>' argument '999999999999999999999d' is invalid. --older-than must be at most 36500d (100 years)\n",
+      ],
     ];
     for (const [args, stderr] of cases) {
       expect(await suite.run(['pipeline', 'delete', ...args, '--yes'])).toEqual({ exitCode: 2, stdout: '', stderr });
       expect(suite.requests()).toEqual([]);
     }
+    const century = await suite.run(['pipeline', 'delete', '2', '--older-than', '5214w', '--dry-run']);
+    expect([century.exitCode, century.stdout]).toEqual([0, '']);
   });
 });
 
