@@ -71,27 +71,38 @@ function commitDiff(ctx: Ctx, p: ProjectRec): void {
   );
 }
 
+/**
+ * What cherry-pick and revert check alike, in the service's order (the branch, the commit, the push
+ * right), then whether the commit's change applies to the branch: 400 `empty` when the branch already
+ * holds its result (`to`), `conflict` when it does not hold its starting point (`from`).
+ */
+function replayOnBranch(ctx: Ctx, p: ProjectRec, from: 'before' | 'after', refusal: string) {
+  requireAbility(ctx, p, 'read_code');
+  const branch = strParam(ctx, 'branch');
+  if (branch === undefined) throw E.missing('branch');
+  const w = ctx.world;
+  const commit = pickedCommit(ctx, p);
+  if (!commit) throw E.notFound('Commit');
+  if (!w.repos.hasBranch(p.id, branch)) throw E.notFound('Branch');
+  if (!ask('mayPushTo')(w, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');
+  requireWritable(p);
+  const change = changes(w).get(commit.id);
+  const files = ask('branchFiles')(w, p.id, branch);
+  const entries = [...(change ?? [])];
+  const to = from === 'before' ? 'after' : 'before';
+  if (change && entries.every(([path, c]) => same(files.get(path), c[to])))
+    throw new ApiError(400, { message: refusal, error_code: 'empty' });
+  if (!change || !entries.every(([path, c]) => same(files.get(path), c[from])))
+    throw new ApiError(400, { message: refusal, error_code: 'conflict' });
+  return { w, branch, commit, change, entries };
+}
+
 export function mountCommitRevert({ project }: Mounts): void {
   project.get('/repository/commits/:sha/diff', { auth: 'public' }, commitDiff);
   // `POST …/commits/:sha/cherry_pick` (Commits::CherryPickService): the commit's change again on `branch`,
   // its title kept and `(cherry picked from commit <sha>)` added; 201 with the Commit entity.
   project.post('/repository/commits/:sha/cherry_pick', { auth: 'user' }, (ctx, p) => {
-    requireAbility(ctx, p, 'read_code');
-    const branch = strParam(ctx, 'branch');
-    if (branch === undefined) throw E.missing('branch');
-    const w = ctx.world;
-    const commit = pickedCommit(ctx, p);
-    if (!commit) throw E.notFound('Commit');
-    if (!w.repos.hasBranch(p.id, branch)) throw E.notFound('Branch');
-    if (!ask('mayPushTo')(w, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');
-    requireWritable(p);
-    const change = changes(w).get(commit.id);
-    const files = ask('branchFiles')(w, p.id, branch);
-    const entries = [...(change ?? [])];
-    if (change && entries.every(([path, c]) => same(files.get(path), c.after)))
-      throw new ApiError(400, { message: CANNOT_PICK, error_code: 'empty' });
-    if (!change || !entries.every(([path, c]) => same(files.get(path), c.before)))
-      throw new ApiError(400, { message: CANNOT_PICK, error_code: 'conflict' });
+    const { w, branch, commit, change, entries } = replayOnBranch(ctx, p, 'before', CANNOT_PICK);
     if (boolParam(ctx, 'dry_run')) return sendJson(ctx, 200, { dry_run: 'success' });
     const user = ctx.user!;
     const body = strParam(ctx, 'message') ?? (commit.message ?? `${commit.title}\n`).replace(/\n+$/, '');
@@ -103,22 +114,7 @@ export function mountCommitRevert({ project }: Mounts): void {
   });
   offer('recordCommitChange', recordChange);
   project.post('/repository/commits/:sha/revert', { auth: 'user' }, (ctx, p) => {
-    requireAbility(ctx, p, 'read_code');
-    const branch = strParam(ctx, 'branch');
-    if (branch === undefined) throw E.missing('branch');
-    const w = ctx.world;
-    const commit = pickedCommit(ctx, p);
-    if (!commit) throw E.notFound('Commit');
-    if (!w.repos.hasBranch(p.id, branch)) throw E.notFound('Branch');
-    if (!ask('mayPushTo')(w, ctx.user, p, branch)) throw E.forbidden('You are not allowed to push into this branch');
-    requireWritable(p);
-    const change = changes(w).get(commit.id);
-    const files = ask('branchFiles')(w, p.id, branch);
-    const entries = [...(change ?? [])];
-    if (change && entries.every(([path, c]) => same(files.get(path), c.before)))
-      throw new ApiError(400, { message: CANNOT, error_code: 'empty' });
-    if (!change || !entries.every(([path, c]) => same(files.get(path), c.after)))
-      throw new ApiError(400, { message: CANNOT, error_code: 'conflict' });
+    const { w, branch, commit, change, entries } = replayOnBranch(ctx, p, 'after', CANNOT);
     if (boolParam(ctx, 'dry_run')) return sendJson(ctx, 200, { dry_run: 'success' });
     const user = ctx.user!;
     const title = `Revert "${commit.title}"`;
