@@ -5,14 +5,13 @@
 // paged; an unknown id is `find`'s `404 Not found` (README, "Label and state events").
 import { ask, type Issuable } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
-import { ApiError, E } from '../server/errors.js';
-import { pageOf } from '../server/paging.js';
-import { sendJson, sendList } from '../server/respond.js';
+import { ApiError } from '../server/errors.js';
 import type { WriteObserver } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
+import { issuableEventRoutes } from './issuable-event-routes.js';
 import { userBasic } from '../entities/user.js';
 
 interface StateEventRec {
@@ -73,25 +72,5 @@ function eventJson(ctx: Ctx, e: StateEventRec): Record<string, unknown> {
 }
 
 export function mountResourceStateEvents({ project }: Mounts): void {
-  const kinds = [
-    { base: '/issues/:issue_iid', find: (ctx: Ctx, p: ProjectRec) => ask('issueOf')(ctx, p) },
-    { base: '/merge_requests/:merge_request_iid', find: (ctx: Ctx, p: ProjectRec) => ask('mergeRequestOf')(ctx, p) },
-  ];
-  for (const { base, find } of kinds) {
-    const of = (ctx: Ctx, p: ProjectRec) => {
-      const i = find(ctx, p);
-      return stateEvents(ctx.world).list.filter((e) => e.type === i.type && e.resourceId === i.id);
-    };
-    project.get(`${base}/resource_state_events`, { auth: 'public' }, (ctx, p) => {
-      sendList(
-        ctx,
-        pageOf(ctx, of(ctx, p)).map((e) => eventJson(ctx, e)),
-      );
-    });
-    project.get(`${base}/resource_state_events/:event_id`, { auth: 'public' }, (ctx, p) => {
-      const e = of(ctx, p).find((x) => String(x.id) === ctx.p.event_id);
-      if (!e) throw E.findNotFound();
-      sendJson(ctx, 200, eventJson(ctx, e));
-    });
-  }
+  issuableEventRoutes(project, 'resource_state_events', (w) => stateEvents(w).list, eventJson);
 }
