@@ -7,6 +7,7 @@ import { E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { boolParam, enumParam, strParam, timeParam } from '../server/params.js';
 import { sendJson, sendList } from '../server/respond.js';
+import type { Ctx } from '../server/context.js';
 import type { CommitRec, ProjectRec } from '../store/records.js';
 import type { World } from '../store/world.js';
 import { requireAbility } from './guards.js';
@@ -55,6 +56,17 @@ function requireRepository(w: World, p: ProjectRec): void {
   if (w.repos.isEmpty(p.id)) throw E.notFound('Repository');
 }
 
+/** The commit the route's `:sha` names (any ref), readable by the caller, or the service's 404. */
+function routeCommit(ctx: Ctx, p: ProjectRec): CommitRec {
+  requireAbility(ctx, p, 'read_code');
+  requireRepository(ctx.world, p);
+  const repos = ctx.world.repos;
+  const sha = repos.resolveRef(p.id, ctx.p.sha!);
+  const c = sha ? repos.findCommit(p.id, sha) : null;
+  if (!c) throw E.notFound('Commit');
+  return c;
+}
+
 export function mountCommits({ project }: Mounts): void {
   offer('commitDetailJson', commitDetailJson);
   project.get('/repository/commits', { auth: 'public' }, (ctx, p) => {
@@ -81,23 +93,13 @@ export function mountCommits({ project }: Mounts): void {
     );
   });
   project.get('/repository/commits/:sha', { auth: 'public', job: true }, (ctx, p) => {
-    requireAbility(ctx, p, 'read_code');
-    requireRepository(ctx.world, p);
-    const repos = ctx.world.repos;
-    const sha = repos.resolveRef(p.id, ctx.p.sha!);
-    const c = sha ? repos.findCommit(p.id, sha) : null;
-    if (!c) throw E.notFound('Commit');
-    sendJson(ctx, 200, commitDetailJson(ctx.world, p, c));
+    sendJson(ctx, 200, commitDetailJson(ctx.world, p, routeCommit(ctx, p)));
   });
   // `GET …/commits/:sha/refs` (lib/api/commits.rb): the branches and tags whose history holds the commit,
   // `type` `branch|tag|all` (default `all`), branches first, each by name, paged.
   project.get('/repository/commits/:sha/refs', { auth: 'public' }, (ctx, p) => {
-    requireAbility(ctx, p, 'read_code');
-    requireRepository(ctx.world, p);
     const repos = ctx.world.repos;
-    const sha = repos.resolveRef(p.id, ctx.p.sha!);
-    const c = sha ? repos.findCommit(p.id, sha) : null;
-    if (!c) throw E.notFound('Commit');
+    const c = routeCommit(ctx, p);
     const type = enumParam(ctx, 'type', ['branch', 'tag', 'all'] as const) ?? 'all';
     const holds = (head: string) => repos.lineFrom(p.id, head).some((x) => x.id === c.id);
     const branches = type === 'tag' ? [] : repos.branchNames(p.id).filter((b) => holds(repos.branchCommits(p.id, b)![0]!.id));
