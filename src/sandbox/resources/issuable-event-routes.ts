@@ -3,12 +3,22 @@
 // unknown or hidden one answers its own 404.
 import { ask, type Issuable } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
-import { E } from '../server/errors.js';
+import { ApiError, E } from '../server/errors.js';
 import { pageOf } from '../server/paging.js';
 import { sendJson, sendList } from '../server/respond.js';
 import type { World } from '../store/world.js';
 import type { ProjectRec } from '../store/records.js';
 import type { Mounts } from './mounts.js';
+
+/** The issue or merge request the write's route names, or null when the caller cannot read it (its 404). */
+export function routeIssuable(ctx: Ctx, p: ProjectRec, type: Issuable['type']): Issuable | null {
+  try {
+    return (type === 'Issue' ? ask('issueOf') : ask('mergeRequestOf'))(ctx, p);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
 
 interface IssuableEvent {
   id: number;

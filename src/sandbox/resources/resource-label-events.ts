@@ -5,13 +5,12 @@
 // `404 Not found` (README, "Label and state events").
 import { ask, type Issuable } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
-import { ApiError } from '../server/errors.js';
 import type { WriteObserver } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
 import type { ProjectRec } from '../store/records.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { issuableEventRoutes } from './issuable-event-routes.js';
+import { issuableEventRoutes, routeIssuable } from './issuable-event-routes.js';
 import { userBasic } from '../entities/user.js';
 
 interface LabelEventRec {
@@ -41,12 +40,7 @@ function projectOf(ctx: Ctx): ProjectRec | null {
 /** The issuable's labels before the write, or none for a creation or one the caller cannot read. */
 function labelsBefore(ctx: Ctx, p: ProjectRec, type: Issuable['type']): readonly string[] {
   if (ctx.method === 'POST') return [];
-  try {
-    return (type === 'Issue' ? ask('issueOf') : ask('mergeRequestOf'))(ctx, p).labels;
-  } catch (error) {
-    if (error instanceof ApiError) return [];
-    throw error;
-  }
+  return routeIssuable(ctx, p, type)?.labels ?? [];
 }
 
 export const recordLabelEvents: WriteObserver = (ctx) => {

@@ -3,15 +3,13 @@
 // created_at, resource_type, resource_id, state, source_commit, source_merge_request}`, recorded as the
 // write succeeds (an observer, as label events are); read by whoever reads the issuable, oldest first,
 // paged; an unknown id is `find`'s `404 Not found` (README, "Label and state events").
-import { ask, type Issuable } from '../engine/ports.js';
+import type { Issuable } from '../engine/ports.js';
 import type { Ctx } from '../server/context.js';
-import { ApiError } from '../server/errors.js';
 import type { WriteObserver } from '../server/router.js';
 import { storeFor } from '../store/collection.js';
-import type { ProjectRec } from '../store/records.js';
 import { iso } from '../util/time.js';
 import type { Mounts } from './mounts.js';
-import { issuableEventRoutes } from './issuable-event-routes.js';
+import { issuableEventRoutes, routeIssuable } from './issuable-event-routes.js';
 import { userBasic } from '../entities/user.js';
 
 interface StateEventRec {
@@ -33,24 +31,15 @@ const WATCHED: Record<string, Issuable['type']> = {
   'PUT /projects/:id/merge_requests/:merge_request_iid/merge': 'MergeRequest',
 };
 
-function issuable(ctx: Ctx, p: ProjectRec, type: Issuable['type']): Issuable | null {
-  try {
-    return (type === 'Issue' ? ask('issueOf') : ask('mergeRequestOf'))(ctx, p);
-  } catch (error) {
-    if (error instanceof ApiError) return null;
-    throw error;
-  }
-}
-
 export const recordStateEvents: WriteObserver = (ctx) => {
   const type = ctx.route ? WATCHED[`${ctx.method} ${ctx.route.pattern}`] : undefined;
   const p = type ? ctx.world.findProject(ctx.p.id ?? '') : null;
-  const before = type && p ? issuable(ctx, p, type) : null;
+  const before = type && p ? routeIssuable(ctx, p, type) : null;
   if (!type || !p || !before) return undefined;
   // Read now: the handler may change the record the issuable reads.
   const was = before.state;
   return () => {
-    const after = issuable(ctx, p, type);
+    const after = routeIssuable(ctx, p, type);
     if (!after || after.state === was || !ctx.user) return;
     const state = after.state === 'merged' ? 'merged' : after.state === 'closed' ? 'closed' : 'reopened';
     const store = stateEvents(ctx.world);
