@@ -49,3 +49,14 @@ export function compareIds(a: number, b: number): number {
   const difference = BigInt(x) - BigInt(y);
   return difference < 0n ? -1 : difference > 0n ? 1 : 0;
 }
+
+/**
+ * An id a workflow keys its state by, as a number: one past 2^53 is parsed as its text (json.ts), an
+ * object that Maps and Sets tell apart from the same id read again, so a move would never be matched
+ * with its container. Such an id ends the run with one line naming it (exit 1); anything else passes.
+ */
+export function trackableId<T>(id: T, where: string): T {
+  if (isKeptNumber(id) && /^-?\d+$/.test(String(id)))
+    throw new SvcError(`${where} holds id ${String(id)}, past ${Number.MAX_SAFE_INTEGER}: svc cannot follow it exactly`);
+  return id;
+}

@@ -2,6 +2,7 @@ import { ApiError } from '../http/api-error.js';
 import type { HttpClient } from '../http/client.js';
 import { apiPath } from '../http/encode.js';
 import { getProject, listProjects } from './projects.js';
+import { trackableId } from './records.js';
 import type { MoveKind } from './storage-moves.js';
 
 /** A project, snippet or group as far as moving its repository goes. */
@@ -52,6 +53,7 @@ export async function listContainersOnStorage(
       for (const record of page.items as StoredRecord[]) {
         if (record.repository_storage === undefined && kind !== 'project') return undefined;
         if (record.repository_storage !== undefined && record.repository_storage !== storage) continue;
+        trackableId(record.id, `listing ${kind}s on ${storage}`);
         containers.push(toContainer(kind, record));
       }
     }

@@ -3,6 +3,7 @@ import { ApiError } from '../http/api-error.js';
 import type { HttpClient, Page } from '../http/client.js';
 import { apiPath } from '../http/encode.js';
 import { parseLinkHeader } from '../http/link.js';
+import { trackableId } from './records.js';
 
 /** The three kinds of repository the service moves between storages (reference §1.1). */
 export type MoveKind = 'project' | 'snippet' | 'group';
@@ -37,6 +38,15 @@ function containerMovesPath(kind: MoveKind, container: string | number): string 
   return apiPath`/groups/${container}/repository_storage_moves`;
 }
 
+/** A move whose own id and container's id can be tracked (see `trackableId`); other shapes pass as they are. */
+export function trackableMove<T>(move: T, where: string): T {
+  if (move === null || typeof move !== 'object') return move;
+  const record = move as Partial<StorageMove>;
+  trackableId(record.id, where);
+  for (const container of [record.project, record.snippet, record.group]) if (container) trackableId(container.id, where);
+  return move;
+}
+
 export function moveContainer(move: StorageMove): { id: number; label: string } | undefined {
   if (move.project) return { id: move.project.id, label: move.project.path_with_namespace ?? String(move.project.id) };
   if (move.snippet) return { id: move.snippet.id, label: move.snippet.title ?? String(move.snippet.id) };
@@ -53,12 +63,19 @@ const MAX_STALE_PAGES = 1_000;
  * are read by number up to where the server says the list ends; one run of pages that only repeat
  * what was read (a list that never ends) stops the walk with one line.
  */
-export async function* moveHistory(http: HttpClient, kind: MoveKind, perPage: number): AsyncGenerator<Page<StorageMove>> {
+export async function* moveHistory(
+  http: HttpClient,
+  kind: MoveKind,
+  perPage: number,
+  // A listing prints ids past 2^53 exactly; only a run that follows moves needs ids it can key by.
+  tracked = true,
+): AsyncGenerator<Page<StorageMove>> {
   const seen = new Set<number>();
   let stale = 0;
   for (let page = 1; ; page++) {
     const res = await http.request<StorageMove[]>({ path: COLLECTION[kind], query: { page, per_page: perPage } });
     if (!Array.isArray(res.data)) throw new SvcError(`GET ${COLLECTION[kind]} did not return a list of moves`, ExitCode.failure);
+    if (tracked) for (const move of res.data) trackableMove(move, `GET ${COLLECTION[kind]}`);
     const items = res.data.filter((move) => !seen.has(move.id));
     for (const move of items) seen.add(move.id);
     stale = items.length ? 0 : stale + 1;
@@ -99,16 +116,16 @@ export async function scheduleStorageMove(
   container: string | number,
   destination: string,
 ): Promise<StorageMove> {
-  return http.record<StorageMove>({
-    method: 'POST',
-    path: containerMovesPath(kind, container),
-    json: { destination_storage_name: destination },
-  });
+  const path = containerMovesPath(kind, container);
+  return trackableMove(
+    await http.record<StorageMove>({ method: 'POST', path, json: { destination_storage_name: destination } }),
+    `POST ${path}`,
+  );
 }
 
 export async function latestMoveOf(http: HttpClient, kind: MoveKind, container: string | number): Promise<StorageMove | undefined> {
   const res = await http.request<StorageMove[]>({ path: containerMovesPath(kind, container), query: { per_page: 1 } });
-  return Array.isArray(res.data) ? res.data[0] : undefined;
+  return Array.isArray(res.data) ? trackableMove(res.data[0], `GET ${containerMovesPath(kind, container)}`) : undefined;
 }
 
 /** 400 `{"message":{"project":["is read-only"]}}`: the container is already being moved. */

@@ -30,6 +30,8 @@ const ROUTES: Record<string, string> = {
   '/projects/1/deployments': `[{"id":1,"environment":{"id":${B}}}]`,
   '/projects/1/protected_environments': '[]',
   '/users/8/impersonation_tokens': `[${token(B2, 'imp', '8')}]`,
+  '/application/settings': '{"repository_storages_weighted":{"default":100,"storage2":0}}',
+  '/project_repository_storage_moves': `[{"id":${B},"state":"started","project":{"id":${B2},"path_with_namespace":"acme/big2"},"source_storage_name":"default","destination_storage_name":"storage2","created_at":"2026-01-01T00:00:00Z"}]`,
   // Two versions created at the same time: their ids decide which is the newer.
   '/projects/1/packages': `[${pkg(B2)},${pkg(B)},${pkg('5')}]`,
 };
@@ -115,6 +117,16 @@ describe('plans over ids past 2^53', () => {
   it('packages cleanup orders versions created together by their ids, past 2^53 as typed', async () => {
     const result = await run(['packages', 'cleanup', '1', '--keep-n', '1', '--dry-run']);
     expect([result.exitCode, result.stdout.split('\n').map((line) => line.split('\t')[0])]).toEqual([0, ['id', '5', B, '']]);
+  });
+
+  it('storage-move verify stops at an id it could not follow; list prints a move with such ids exactly', async () => {
+    expect(await run(['storage-move', 'verify', '--from', 'default', '--kind', 'projects'])).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: `svc: listing projects on default holds id ${B}, past 9007199254740991: svc cannot follow it exactly\n`,
+    });
+    const listed = await run(['storage-move', 'list', '--kind', 'projects', '-o', 'ndjson', '--fields', 'id,project.id']);
+    expect([listed.exitCode, listed.stdout]).toEqual([0, `{"id":${B},"project":{"id":${B2}}}\n`]);
   });
 
   it('environments stop-stale leaves out an environment deployed to since, matched by its id', async () => {

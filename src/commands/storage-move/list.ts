@@ -71,7 +71,7 @@ async function run(ctx: Context, opts: ListOptions): Promise<void> {
       for (const [index, kind] of kinds.entries()) {
         const laterKinds = index < kinds.length - 1;
         // Read by page number and id, not as fixed pages: a bulk job running meanwhile adds moves at the front.
-        for await (const page of moveHistory(http, kind, filtering ? 100 : perPageFor(opts))) {
+        for await (const page of moveHistory(http, kind, filtering ? 100 : perPageFor(opts), false)) {
           const items = page.items.filter(matches).map((m) => ({ kind: KIND_NAMES[kind], ...withContainer(m) }));
           read += page.items.length;
           matched += items.length;

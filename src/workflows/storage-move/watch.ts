@@ -34,7 +34,15 @@
 import { ApiError } from '../../http/api-error.js';
 import type { HttpClient } from '../../http/client.js';
 import { getContainer } from '../../api/storage-containers.js';
-import { getStorageMove, isAlreadyMoving, latestMoveOf, moveHistory, scheduleStorageMove, type MoveKind } from '../../api/storage-moves.js';
+import {
+  getStorageMove,
+  isAlreadyMoving,
+  latestMoveOf,
+  moveHistory,
+  scheduleStorageMove,
+  trackableMove,
+  type MoveKind,
+} from '../../api/storage-moves.js';
 import type { Deadline } from '../shared/deadline.js';
 import type { StatusLines, WorkflowHost } from '../shared/host.js';
 import { isUncertainFailure, KIND_NAMES } from './kinds.js';
@@ -232,7 +240,7 @@ async function pollKind(http: HttpClient, tracker: KindTracker, grace: number, r
     tracker.newestMoveId = newest;
   }
   for (const id of pending) {
-    tracker.observe(await getStorageMove(http, tracker.kind, id), now);
+    tracker.observe(trackableMove(await getStorageMove(http, tracker.kind, id), `GET move ${id}`), now);
   }
   if (rebuild && tracker.options.listed) await adoptLatestMoves(http, tracker, now);
 }
